@@ -1,0 +1,481 @@
+"""The ``bigtwo`` command line: thin wrappers that parse, call the core, print.
+
+Heavy modules (tabulate, matplotlib) are imported inside the commands that use
+them, so recording a deal starts fast.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import click
+import typer
+from typer.core import TyperGroup
+
+from ledger.errors import LedgerError
+
+DB_ENV = "BIGTWO_DB"
+APP_NAME = "bigtwo-ledger"
+
+
+class LedgerGroup(TyperGroup):
+    """Shows every LedgerError as one line on stderr with its exit code, no traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except LedgerError as exc:
+            click.echo(f"error: {exc}", err=True)
+            ctx.exit(exc.exit_code)
+
+
+def _group(help_text: str) -> typer.Typer:
+    return typer.Typer(cls=LedgerGroup, help=help_text, no_args_is_help=True,
+                       pretty_exceptions_enable=False, rich_markup_mode=None,
+                       add_completion=False)
+
+
+app = _group("Keep score and settle money for Big Two played with real cards.")
+session_app = _group("Start, list, show, pick and end sessions.")
+rules_app = _group("The rule sets: presets shipped with the tool.")
+db_app = _group("Where the ledger lives.")
+app.add_typer(session_app, name="session")
+app.add_typer(rules_app, name="rules")
+app.add_typer(db_app, name="db")
+
+
+def default_db_path() -> Path:
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir(APP_NAME, appauthor=False)) / "ledger.db"
+
+
+def db_path(ctx: click.Context) -> tuple[str, bool]:
+    """The ledger path and whether it is the default one (whose folder we may create)."""
+    given = ctx.find_root().obj.get("db") if ctx.find_root().obj else None
+    if given:
+        return given, False
+    env = os.environ.get(DB_ENV)
+    if env:
+        return env, False
+    return str(default_db_path()), True
+
+
+def open_db(ctx: click.Context):
+    from ledger.store import open_ledger
+
+    path, is_default = db_path(ctx)
+    return open_ledger(path, create_folder=is_default)
+
+
+@app.callback()
+def root(
+    ctx: typer.Context,
+    db: Annotated[
+        str | None,
+        typer.Option("--db", help=f"Ledger file (default: ${DB_ENV}, else your data folder)."),
+    ] = None,
+) -> None:
+    """Keep score and settle money for Big Two played with real cards."""
+    ctx.obj = {"db": db}
+
+
+# --- db ---------------------------------------------------------------------
+
+
+@db_app.command("path")
+def db_path_cmd(ctx: typer.Context) -> None:
+    """Print the ledger file this command would use."""
+    typer.echo(db_path(ctx)[0])
+
+
+# --- rules ------------------------------------------------------------------
+
+
+@rules_app.command("list")
+def rules_list(json_out: Annotated[bool, typer.Option("--json", help="JSON output.")] = False) -> None:
+    """List the preset rule sets."""
+    from ledger.render import dumps, table
+    from ledger.rules import load_preset, preset_names
+
+    presets = [load_preset(n) for n in preset_names()]
+    if json_out:
+        typer.echo(dumps([r.to_dict() for r in presets]))
+        return
+    rows = [
+        [r.name, r.tiers_text() if r.mode == "cards" else "places " + str(list(r.place_points)),
+         ", ".join(r.extras) or "-", r.settlement]
+        for r in presets
+    ]
+    typer.echo(table(rows, ["preset", "tiers (cards -> x)", "extras", "settlement"],
+                     align_right=False))
+
+
+@rules_app.command("show")
+def rules_show(
+    name: Annotated[str, typer.Argument(help="A preset name or a rule file (.toml).")],
+    json_out: Annotated[bool, typer.Option("--json", help="JSON output.")] = False,
+) -> None:
+    """Show every option of a rule set."""
+    from ledger.render import dumps
+    from ledger.rules import load_rules
+
+    rules = load_rules(name)
+    if json_out:
+        typer.echo(dumps(rules.to_dict()))
+        return
+    data = rules.to_dict()
+    typer.echo(f"{rules.name}: {rules.description}")
+    if rules.source:
+        typer.echo(f"source: {rules.source}")
+    if rules.mode == "cards":
+        typer.echo(f"tiers: {rules.tiers_text()}")
+    for key, value in data.items():
+        if key not in ("name", "description", "source"):
+            typer.echo(f"  {key} = {value}")
+
+
+# --- sessions -----------------------------------------------------------------
+
+SessionOpt = Annotated[
+    int | None, typer.Option("--session", help="Session ID (default: the current session).")
+]
+
+
+@session_app.command("start")
+def session_start(
+    ctx: typer.Context,
+    players: Annotated[str, typer.Option("--players", help="Names in seat order: Ann,Ben,Cat,Dan")],
+    rules: Annotated[str, typer.Option("--rules", help="Preset name or rule file .toml.")] = "classic",
+    stake: Annotated[str, typer.Option("--stake", help="Money per point, e.g. 0.25.")] = "1",
+    currency: Annotated[str, typer.Option("--currency", help="Currency code, e.g. USD.")] = "PTS",
+    name: Annotated[str | None, typer.Option("--name", help="A name for the evening.")] = None,
+    teams: Annotated[bool, typer.Option("--teams", help="Partners opposite: seats 1+3, 2+4.")] = False,
+) -> None:
+    """Start a session and make it the current one."""
+    from ledger import book
+    from ledger.render import session_title
+    from ledger.rules import load_rules
+    from ledger.settlement import parse_currency, parse_stake
+
+    rule_set = load_rules(rules)
+    stake_value = parse_stake(stake)
+    currency_code = parse_currency(currency)
+    seats = players.split(",")
+    book.check_session(rule_set, book.check_player_names(seats), teams)
+    with open_db(ctx) as ledger:
+        s = book.start_session(ledger, seats, rule_set, stake_value, currency_code, name, teams)
+        typer.echo("started " + session_title(s))
+
+
+@session_app.command("list")
+def session_list(
+    ctx: typer.Context,
+    json_out: Annotated[bool, typer.Option("--json", help="JSON output.")] = False,
+) -> None:
+    """List every session."""
+    from ledger import book
+    from ledger.render import dumps, table
+
+    with open_db(ctx) as ledger:
+        sessions = ledger.sessions()
+        current = ledger.get_setting(book.CURRENT_KEY)
+    if json_out:
+        typer.echo(dumps([_session_dict(s) for s in sessions]))
+        return
+    if not sessions:
+        typer.echo("no sessions yet; start one with: bigtwo session start --players Ann,Ben,Cat,Dan")
+        return
+    rows = [
+        ["*" if str(s.id) == current else "", s.id, s.started_at[:10], s.name, ", ".join(s.seats),
+         s.rules_name, f"{s.stake} {s.currency}", s.deals, "ended" if s.ended_at else "open"]
+        for s in sessions
+    ]
+    typer.echo(table(rows, ["", "id", "date", "name", "players", "rules", "stake", "deals", ""],
+                     align_right=False))
+
+
+def _session_dict(s: Any) -> dict[str, Any]:
+    return {"id": s.id, "uuid": s.uuid, "name": s.name, "players": list(s.seats),
+            "rules": s.rules_name, "stake": s.stake, "currency": s.currency, "teams": s.teams,
+            "started_at": s.started_at, "ended_at": s.ended_at, "deals": s.deals}
+
+
+@session_app.command("show")
+def session_show(
+    ctx: typer.Context,
+    session_id: Annotated[int | None, typer.Argument(help="Session ID (default: current).")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="JSON output.")] = False,
+) -> None:
+    """Show a session: its rules, seats and standings."""
+    from ledger import book, reports
+    from ledger.render import dumps, session_title, standings_text
+
+    with open_db(ctx) as ledger:
+        s = book.current_session(ledger, session_id)
+        st = reports.standings(ledger, [s])
+    if json_out:
+        typer.echo(dumps({**_session_dict(s), "rules": s.rules, **st.to_dict()}))
+        return
+    typer.echo(session_title(s))
+    typer.echo(standings_text(st))
+
+
+@session_app.command("use")
+def session_use(
+    ctx: typer.Context, session_id: Annotated[int, typer.Argument(help="Session ID.")]
+) -> None:
+    """Make a session the current one."""
+    from ledger import book
+    from ledger.render import session_title
+
+    with open_db(ctx) as ledger:
+        typer.echo("now using " + session_title(book.use_session(ledger, session_id)))
+
+
+@session_app.command("end")
+def session_end(ctx: typer.Context, session: SessionOpt = None) -> None:
+    """End a session: no more deals can be added (corrections still can)."""
+    from ledger import book
+    from ledger.render import session_title
+
+    with open_db(ctx) as ledger:
+        s = book.end_session(ledger, book.current_session(ledger, session))
+        typer.echo("ended " + session_title(s))
+
+
+# --- deals --------------------------------------------------------------------
+
+CardsArg = Annotated[
+    list[str] | None,
+    typer.Argument(help="NAME=CARDS for every player (winner 0), or counts in seat order."),
+]
+TwosOpt = Annotated[list[str] | None, typer.Option("--twos", help="NAME=K unplayed twos.")]
+BombsOpt = Annotated[list[str] | None, typer.Option("--bombs", help="NAME=K unplayed bombs.")]
+FinishOpt = Annotated[
+    str | None, typer.Option("--finish", help="Winner's last play: two|quads|straight-flush.")
+]
+AssistOpt = Annotated[str | None, typer.Option("--assist", help="The loser who let the winner out.")]
+MissedOpt = Annotated[bool, typer.Option("--missed-call", help="Winner did not call last card.")]
+ShootoutOpt = Annotated[str | None, typer.Option("--shootout", help="Teams tie: a shootout winner.")]
+DragonOpt = Annotated[str | None, typer.Option("--dragon", help="Immediate win: dealt a dragon.")]
+FourTwosOpt = Annotated[str | None, typer.Option("--four-twos", help="Immediate win: four twos.")]
+OrderOpt = Annotated[str | None, typer.Option("--order", help="Places mode: Ann,Cat,Ben,Dan.")]
+
+
+def _deal_args(cards, twos, bombs, finish, assist, missed_call, shootout, dragon, four_twos, order):
+    from ledger.entry import DealArgs
+
+    return DealArgs(
+        positional=list(cards or []), twos=list(twos or []), bombs=list(bombs or []),
+        finish=finish, assist=assist, missed_call=missed_call, shootout=shootout,
+        dragon=dragon, four_twos=four_twos, order=order,
+    )
+
+
+def _print_after(ledger: Any, s: Any, verb: str, recorded: Any) -> None:
+    from ledger import reports
+    from ledger.render import deal_text, standings_text
+
+    if recorded.score is not None:
+        typer.echo(deal_text(recorded.entry.deal_no, recorded.score, s.seats, verb))
+    else:
+        typer.echo(f"deal {recorded.entry.deal_no} voided")
+    typer.echo(standings_text(reports.standings(ledger, [ledger.session(s.id)])))
+
+
+@app.command("deal")
+def deal_cmd(
+    ctx: typer.Context,
+    cards: CardsArg = None,
+    twos: TwosOpt = None,
+    bombs: BombsOpt = None,
+    finish: FinishOpt = None,
+    assist: AssistOpt = None,
+    missed_call: MissedOpt = False,
+    shootout: ShootoutOpt = None,
+    dragon: DragonOpt = None,
+    four_twos: FourTwosOpt = None,
+    order: OrderOpt = None,
+    session: SessionOpt = None,
+) -> None:
+    """Record a deal: bigtwo deal Ann=0 Ben=3 Cat=11 Dan=8"""
+    from ledger import book
+    from ledger.entry import build_deal
+
+    args = _deal_args(cards, twos, bombs, finish, assist, missed_call, shootout, dragon,
+                      four_twos, order)
+    with open_db(ctx) as ledger:
+        s = book.current_session(ledger, session)
+        recorded = book.record_deal(ledger, s, build_deal(args, s.seats))
+        _print_after(ledger, s, "deal", recorded)
+
+
+@app.command("amend")
+def amend_cmd(
+    ctx: typer.Context,
+    number: Annotated[int, typer.Argument(help="The deal number to correct.")],
+    cards: CardsArg = None,
+    twos: TwosOpt = None,
+    bombs: BombsOpt = None,
+    finish: FinishOpt = None,
+    assist: AssistOpt = None,
+    missed_call: MissedOpt = False,
+    shootout: ShootoutOpt = None,
+    dragon: DragonOpt = None,
+    four_twos: FourTwosOpt = None,
+    order: OrderOpt = None,
+    session: SessionOpt = None,
+) -> None:
+    """Replace a deal's facts with corrected ones (a new entry; the old stays in the log)."""
+    from ledger import book
+    from ledger.entry import build_deal
+
+    args = _deal_args(cards, twos, bombs, finish, assist, missed_call, shootout, dragon,
+                      four_twos, order)
+    with open_db(ctx) as ledger:
+        s = book.current_session(ledger, session)
+        recorded = book.amend_deal(ledger, s, number, build_deal(args, s.seats))
+        _print_after(ledger, s, "amended deal", recorded)
+
+
+@app.command("void")
+def void_cmd(
+    ctx: typer.Context,
+    number: Annotated[int, typer.Argument(help="The deal number to void.")],
+    session: SessionOpt = None,
+) -> None:
+    """Void a deal (a new entry; the deal stays in the log)."""
+    from ledger import book
+
+    with open_db(ctx) as ledger:
+        s = book.current_session(ledger, session)
+        _print_after(ledger, s, "void", book.void_deal(ledger, s, number))
+
+
+@app.command("undo")
+def undo_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
+    """Void the last deal still standing."""
+    from ledger import book
+
+    with open_db(ctx) as ledger:
+        s = book.current_session(ledger, session)
+        _print_after(ledger, s, "undo", book.undo(ledger, s))
+
+
+@app.command("log")
+def log_cmd(
+    ctx: typer.Context,
+    session: SessionOpt = None,
+    json_out: Annotated[bool, typer.Option("--json", help="JSON output.")] = False,
+) -> None:
+    """Every entry of a session, voids and amendments included."""
+    from ledger import book
+    from ledger.render import dumps, log_text, session_title
+
+    with open_db(ctx) as ledger:
+        s = book.current_session(ledger, session)
+        entries = ledger.entries(s.id)
+        live = {e.id for e in ledger.live_deals(s.id)}
+    if json_out:
+        typer.echo(dumps([
+            {"seq": e.seq, "uuid": e.uuid, "deal": e.deal_no, "kind": e.kind, "facts": e.facts,
+             "live": e.id in live, "at": e.created_at} for e in entries
+        ]))
+        return
+    typer.echo(session_title(s))
+    typer.echo(log_text(entries, live) if entries else "no entries yet")
+
+
+# --- reports ------------------------------------------------------------------
+
+AllOpt = Annotated[bool, typer.Option("--all", help="Every session in the ledger.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="JSON output.")]
+
+
+def _scope(ledger: Any, session: int | None, all_sessions: bool) -> list[Any]:
+    from ledger import book, reports
+
+    if all_sessions and session is not None:
+        from ledger.errors import InputError
+
+        raise InputError("give --session ID or --all, not both")
+    current = None if all_sessions else book.current_session(ledger, session)
+    return reports.pick_sessions(ledger, current, all_sessions)
+
+
+@app.command("standings")
+def standings_cmd(
+    ctx: typer.Context, session: SessionOpt = None, all_sessions: AllOpt = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Deals, wins, fried, penalty and net points per player."""
+    from ledger import reports
+    from ledger.render import dumps, session_title, standings_text
+
+    with open_db(ctx) as ledger:
+        st = reports.standings(ledger, _scope(ledger, session, all_sessions))
+    if json_out:
+        typer.echo(dumps(st.to_dict()))
+        return
+    if len(st.sessions) == 1:
+        typer.echo(session_title(st.sessions[0]))
+    else:
+        typer.echo(f"all {len(st.sessions)} sessions (net points added up)")
+    typer.echo(standings_text(st))
+
+
+@app.command("settle")
+def settle_cmd(
+    ctx: typer.Context, session: SessionOpt = None, all_sessions: AllOpt = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Who pays whom: nets, pair by pair, and the fewest payments."""
+    from ledger import reports
+    from ledger.render import dumps, settlement_text
+
+    with open_db(ctx) as ledger:
+        st = reports.settle(ledger, _scope(ledger, session, all_sessions))
+    if json_out:
+        typer.echo(dumps(st.to_dict()))
+        return
+    typer.echo(settlement_text(st))
+
+
+@app.command("demo")
+def demo_cmd(ctx: typer.Context) -> None:
+    """Load the sample evening into a fresh ledger and show standings and settlement."""
+    import tempfile
+
+    from ledger import reports, samples
+    from ledger.render import session_title, settlement_text, standings_text
+    from ledger.store import open_ledger
+
+    given = ctx.find_root().obj.get("db")
+    folder = None
+    if given:
+        path = given
+    else:
+        folder = tempfile.mkdtemp(prefix="bigtwo-demo-")
+        path = os.path.join(folder, "demo.db")
+    with open_ledger(path) as ledger:
+        sessions = samples.load_file(ledger, samples.samples_dir() / "evening.toml")
+        s = sessions[0]
+        typer.echo(f"demo ledger: {path}")
+        typer.echo(session_title(s))
+        typer.echo("")
+        typer.echo(standings_text(reports.standings(ledger, [s])))
+        typer.echo("")
+        typer.echo(settlement_text(reports.settle(ledger, [s])))
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        app(prog_name="bigtwo")
+    except KeyboardInterrupt:
+        click.echo("interrupted; nothing half-written is kept", err=True)
+        sys.exit(130)
