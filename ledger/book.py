@@ -19,6 +19,7 @@ from ledger.store import EntryRow, Ledger, PointsRow, SessionRow
 CURRENT_KEY = "current_session"
 MAX_NAME = 200
 PACK = 52
+MAX_ID = 2**63 - 1  # largest SQLite INTEGER; a bigger number cannot name a session or deal
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ def start_session(
 def current_session(ledger: Ledger, session_id: int | None = None) -> SessionRow:
     """The session named by ``--session``, or the current one."""
     if session_id is not None:
-        return ledger.session(session_id)
+        return _session(ledger, session_id)
     value = ledger.get_setting(CURRENT_KEY)
     if value is None:
         raise InputError(
@@ -106,8 +107,14 @@ def current_session(ledger: Ledger, session_id: int | None = None) -> SessionRow
     return ledger.session(int(value))
 
 
+def _session(ledger: Ledger, session_id: int) -> SessionRow:
+    if abs(session_id) > MAX_ID:
+        raise InputError(f"no session {session_id} in this ledger; see: bigtwo session list")
+    return ledger.session(session_id)
+
+
 def use_session(ledger: Ledger, session_id: int) -> SessionRow:
-    session = ledger.session(session_id)
+    session = _session(ledger, session_id)
     with ledger.writing():
         ledger.set_setting(CURRENT_KEY, str(session_id))
     return session
@@ -169,10 +176,10 @@ def record_deal(ledger: Ledger, session: SessionRow, deal: Deal) -> Recorded:
 
 
 def _live(ledger: Ledger, session: SessionRow, deal_no: int, action: str) -> EntryRow | None:
-    current = ledger.current_version(session.id, deal_no)
+    current = ledger.current_version(session.id, deal_no) if 1 <= deal_no <= MAX_ID else None
     if current is None:
         last = ledger.next_deal_no(session.id) - 1
-        have = f"deals are numbered 1 to {last}" if last else "it has no deals yet"
+        have = f"has deals 1 to {last}" if last else "has no deals yet"
         raise InputError(f"cannot {action} deal {deal_no}: session {session.id} {have}")
     return None if current.kind == "void" else current
 

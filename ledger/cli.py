@@ -8,67 +8,29 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 from typing import Annotated, Any
 
 import click
 import typer
-from typer.core import TyperGroup
 
-from ledger.errors import LedgerError
+from ledger.cliutil import (
+    DB_ENV,
+    AllOpt,
+    JsonOpt,
+    SessionOpt,
+    db_path,
+    group,
+    open_db,
+    scope_sessions,
+)
 
-DB_ENV = "BIGTWO_DB"
-APP_NAME = "bigtwo-ledger"
-
-
-class LedgerGroup(TyperGroup):
-    """Shows every LedgerError as one line on stderr with its exit code, no traceback."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except LedgerError as exc:
-            click.echo(f"error: {exc}", err=True)
-            ctx.exit(exc.exit_code)
-
-
-def _group(help_text: str) -> typer.Typer:
-    return typer.Typer(cls=LedgerGroup, help=help_text, no_args_is_help=True,
-                       pretty_exceptions_enable=False, rich_markup_mode=None,
-                       add_completion=False)
-
-
-app = _group("Keep score and settle money for Big Two played with real cards.")
-session_app = _group("Start, list, show, pick and end sessions.")
-rules_app = _group("The rule sets: presets shipped with the tool.")
-db_app = _group("Where the ledger lives.")
+app = group("Keep score and settle money for Big Two played with real cards.")
+session_app = group("Start, list, show, pick and end sessions.")
+rules_app = group("The rule sets: presets shipped with the tool.")
+db_app = group("Where the ledger lives.")
 app.add_typer(session_app, name="session")
 app.add_typer(rules_app, name="rules")
 app.add_typer(db_app, name="db")
-
-
-def default_db_path() -> Path:
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir(APP_NAME, appauthor=False)) / "ledger.db"
-
-
-def db_path(ctx: click.Context) -> tuple[str, bool]:
-    """The ledger path and whether it is the default one (whose folder we may create)."""
-    given = ctx.find_root().obj.get("db") if ctx.find_root().obj else None
-    if given:
-        return given, False
-    env = os.environ.get(DB_ENV)
-    if env:
-        return env, False
-    return str(default_db_path()), True
-
-
-def open_db(ctx: click.Context):
-    from ledger.store import open_ledger
-
-    path, is_default = db_path(ctx)
-    return open_ledger(path, create_folder=is_default)
 
 
 @app.callback()
@@ -139,11 +101,6 @@ def rules_show(
 
 
 # --- sessions -----------------------------------------------------------------
-
-SessionOpt = Annotated[
-    int | None, typer.Option("--session", help="Session ID (default: the current session).")
-]
-
 
 @session_app.command("start")
 def session_start(
@@ -392,21 +349,6 @@ def log_cmd(
 
 # --- reports ------------------------------------------------------------------
 
-AllOpt = Annotated[bool, typer.Option("--all", help="Every session in the ledger.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="JSON output.")]
-
-
-def _scope(ledger: Any, session: int | None, all_sessions: bool) -> list[Any]:
-    from ledger import book, reports
-
-    if all_sessions and session is not None:
-        from ledger.errors import InputError
-
-        raise InputError("give --session ID or --all, not both")
-    current = None if all_sessions else book.current_session(ledger, session)
-    return reports.pick_sessions(ledger, current, all_sessions)
-
-
 @app.command("standings")
 def standings_cmd(
     ctx: typer.Context, session: SessionOpt = None, all_sessions: AllOpt = False,
@@ -417,7 +359,7 @@ def standings_cmd(
     from ledger.render import dumps, session_title, standings_text
 
     with open_db(ctx) as ledger:
-        st = reports.standings(ledger, _scope(ledger, session, all_sessions))
+        st = reports.standings(ledger, scope_sessions(ledger, session, all_sessions))
     if json_out:
         typer.echo(dumps(st.to_dict()))
         return
@@ -438,7 +380,7 @@ def settle_cmd(
     from ledger.render import dumps, settlement_text
 
     with open_db(ctx) as ledger:
-        st = reports.settle(ledger, _scope(ledger, session, all_sessions))
+        st = reports.settle(ledger, scope_sessions(ledger, session, all_sessions))
     if json_out:
         typer.echo(dumps(st.to_dict()))
         return
@@ -470,6 +412,16 @@ def demo_cmd(ctx: typer.Context) -> None:
         typer.echo(standings_text(reports.standings(ledger, [s])))
         typer.echo("")
         typer.echo(settlement_text(reports.settle(ledger, [s])))
+
+
+def _register_feature_commands() -> None:
+    """Commands of each feature live in ledger/commands/; they only import typer at load."""
+    from ledger.commands import register_all
+
+    register_all(app)
+
+
+_register_feature_commands()
 
 
 def main() -> None:

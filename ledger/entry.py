@@ -149,7 +149,10 @@ def _read_hands(
 
     seen: dict[object, str] = {}
     for player, text in hands.items():
-        held = parse_cards(text)
+        try:
+            held = parse_cards(text)
+        except InputError as exc:
+            raise InputError(f"{player}={text!r} is not a number of cards left: {exc}") from None
         for card in held:
             if card in seen:
                 raise InputError(f"a card is held twice in one deal: {player} and {seen[card]}")

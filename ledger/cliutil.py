@@ -1,0 +1,77 @@
+"""Shared pieces of the command line: the error-handling group, the ledger path,
+common options.  Command modules import from here, never from each other."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+import click
+import typer
+from typer.core import TyperGroup
+
+from ledger.errors import InputError, LedgerError
+
+DB_ENV = "BIGTWO_DB"
+APP_NAME = "bigtwo-ledger"
+
+
+class LedgerGroup(TyperGroup):
+    """Shows every LedgerError as one line on stderr with its exit code, no traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except LedgerError as exc:
+            click.echo(f"error: {exc}", err=True)
+            ctx.exit(exc.exit_code)
+
+
+def group(help_text: str) -> typer.Typer:
+    return typer.Typer(cls=LedgerGroup, help=help_text, no_args_is_help=True,
+                       pretty_exceptions_enable=False, rich_markup_mode=None,
+                       add_completion=False)
+
+
+def default_db_path() -> Path:
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir(APP_NAME, appauthor=False)) / "ledger.db"
+
+
+def db_path(ctx: click.Context) -> tuple[str, bool]:
+    """The ledger path and whether it is the default one (whose folder we may create)."""
+    given = ctx.find_root().obj.get("db") if ctx.find_root().obj else None
+    if given:
+        return given, False
+    env = os.environ.get(DB_ENV)
+    if env:
+        return env, False
+    return str(default_db_path()), True
+
+
+def open_db(ctx: click.Context):
+    from ledger.store import open_ledger
+
+    path, is_default = db_path(ctx)
+    return open_ledger(path, create_folder=is_default)
+
+
+SessionOpt = Annotated[
+    int | None, typer.Option("--session", help="Session ID (default: the current session).")
+]
+
+
+AllOpt = Annotated[bool, typer.Option("--all", help="Every session in the ledger.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="JSON output.")]
+
+
+def scope_sessions(ledger: Any, session: int | None, all_sessions: bool) -> list[Any]:
+    """The sessions a report covers: --session ID, --all, or the current session."""
+    from ledger import book, reports
+
+    if all_sessions and session is not None:
+        raise InputError("give --session ID or --all, not both")
+    current = None if all_sessions else book.current_session(ledger, session)
+    return reports.pick_sessions(ledger, current, all_sessions)
