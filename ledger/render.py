@@ -24,6 +24,20 @@ def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], align_right: bo
                     ("left",) + ("right",) * (len(headers) - 1))
 
 
+def quick_table(rows: Sequence[Sequence[Any]], headers: Sequence[str]) -> str:
+    """The same layout as :func:`table` (tabulate's "simple"), first column left and
+    the rest right-aligned, without importing tabulate: used on the deal path."""
+    cells = [[str(h) for h in headers]] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+
+    def line(r: Sequence[str]) -> str:
+        parts = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True)]
+        return "  ".join(parts).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([line(cells[0]), rule, *(line(r) for r in cells[1:])])
+
+
 def signed(value: int | Any) -> str:
     text = format_amount(value) if not isinstance(value, int) else str(value)
     return text if text.startswith("-") or text == "0" else f"+{text}"
@@ -46,10 +60,10 @@ def session_title(s: SessionRow) -> str:
 def standings_text(st: Standings) -> str:
     head = ["player", "deals", "wins", "fried", "penalty", "net"]
     rows = [[p.name, p.deals, p.wins, p.fried, p.penalty, signed(p.net)] for p in st.players]
-    out = table(rows, head)
+    out = quick_table(rows, head)
     if st.teams:
         rows = [[t.name, t.deals, t.wins, t.fried, t.penalty, signed(t.net)] for t in st.teams]
-        out = table(rows, ["team", *head[1:]]) + "\n\n" + out + (
+        out = quick_table(rows, ["team", *head[1:]]) + "\n\n" + out + (
             "\n(each member carries the team's net points; money is split in half)"
         )
     return out

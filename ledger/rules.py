@@ -15,10 +15,8 @@ editing a preset later never changes recorded history.
 from __future__ import annotations
 
 import json
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -256,6 +254,8 @@ def rules_from_dict(data: Mapping[str, Any]) -> RuleSet:
 
 def preset_names() -> list[str]:
     """Every preset shipped with the tool, ``classic`` first."""
+    from importlib import resources
+
     names = sorted(
         p.name.removesuffix(".toml")
         for p in resources.files("ledger.presets").iterdir()
@@ -269,6 +269,9 @@ def load_preset(name: str) -> RuleSet:
     names = preset_names()
     if name not in names:
         raise RuleError(f"unknown rule set '{name}'; presets: {', '.join(names)}")
+    import tomllib
+    from importlib import resources
+
     text = resources.files("ledger.presets").joinpath(f"{name}.toml").read_text("utf-8")
     data = tomllib.loads(text)
     return rules_from_mapping(data, base=RuleSet(name=name), origin=f"preset {name}")
@@ -278,6 +281,8 @@ def load_rules(spec: str) -> RuleSet:
     """``spec`` is a preset name or a path to a ``.toml`` rule file."""
     if not spec.endswith(".toml"):
         return load_preset(spec)
+    import tomllib
+
     path = Path(spec)
     try:
         text = path.read_text("utf-8")

@@ -64,6 +64,13 @@ def new_uuid() -> str:
 # --- schema -----------------------------------------------------------------
 
 
+# PRAGMA user_version holds the number of migrations applied, so opening an
+# up-to-date ledger costs one pragma and no sqlite-utils import.  Adding a
+# migration below?  Bump this too (a test checks they agree).
+SCHEMA_VERSION = 1
+APPLICATION_ID = 0x42324C47  # "B2LG": marks the file as a bigtwo ledger
+
+
 def _migrations() -> Migrations:
     from sqlite_utils.migrations import Migrations
 
@@ -192,13 +199,25 @@ class PointsRow:
 class Ledger:
     """An open ledger file.  Use :func:`open_ledger`."""
 
-    def __init__(self, db: Database, path: str) -> None:
-        self.db = db
+    def __init__(self, conn: sqlite3.Connection, path: str) -> None:
+        self.conn = conn
         self.path = path
         self._player_ids: dict[str, int] = {}
+        self._db: Database | None = None
+
+    @property
+    def db(self) -> Database:
+        """The sqlite-utils view of the connection, built on first use.
+
+        Recording a deal needs only a few plain statements on ``conn``;
+        importing sqlite-utils is left to the paths that use it.
+        """
+        if self._db is None:
+            self._db = _sqlite_utils().Database(self.conn, strict=True, execute_plugins=False)
+        return self._db
 
     def close(self) -> None:
-        self.db.close()
+        self.conn.close()
 
     def __enter__(self) -> Ledger:
         return self
@@ -211,14 +230,17 @@ class Ledger:
     @contextmanager
     def writing(self) -> Iterator[Ledger]:
         """One user action = one transaction, with the write lock taken up front."""
-        conn = self.db.conn
+        conn = self.conn
+        if conn.in_transaction:  # nested action: a savepoint inside the outer one
+            with self.db.atomic():
+                yield self
+            return
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             raise _store_error(exc, self.path) from None
         try:
-            with self.db.atomic():
-                yield self
+            yield self
             conn.execute("COMMIT")
         except sqlite3.OperationalError as exc:
             if conn.in_transaction:
@@ -231,9 +253,10 @@ class Ledger:
 
     def _audit(self, action: str, detail: dict[str, Any], session_id: int | None = None,
                entry_id: int | None = None) -> None:
-        self.db["audit"].insert(
-            {"at": now(), "action": action, "session_id": session_id, "entry_id": entry_id,
-             "detail": json.dumps(detail, sort_keys=True, ensure_ascii=False)}
+        self.conn.execute(
+            "INSERT INTO audit (at, action, session_id, entry_id, detail) VALUES (?, ?, ?, ?, ?)",
+            [now(), action, session_id, entry_id,
+             json.dumps(detail, sort_keys=True, ensure_ascii=False)],
         )
 
     # -- players --
@@ -241,27 +264,33 @@ class Ledger:
     def player_id(self, name: str, create: bool = False) -> int:
         if name in self._player_ids:
             return self._player_ids[name]
-        row = self.db.execute("SELECT id FROM players WHERE name = ?", [name]).fetchone()
+        row = self.conn.execute("SELECT id FROM players WHERE name = ?", [name]).fetchone()
         if row is None:
             if not create:
                 raise InputError(f"no player named {name!r} in this ledger")
-            pid = self.db["players"].insert({"name": name, "created_at": now()}).last_pk
+            pid = self.conn.execute(
+                "INSERT INTO players (name, created_at) VALUES (?, ?)", [name, now()]
+            ).lastrowid
             self._audit("player.add", {"name": name})
             row = (pid,)
         self._player_ids[name] = row[0]
         return row[0]
 
     def player_names(self) -> list[str]:
-        return [r[0] for r in self.db.execute("SELECT name FROM players ORDER BY name")]
+        return [r[0] for r in self.conn.execute("SELECT name FROM players ORDER BY name")]
 
     # -- settings --
 
     def get_setting(self, key: str) -> str | None:
-        row = self.db.execute("SELECT value FROM settings WHERE key = ?", [key]).fetchone()
+        row = self.conn.execute("SELECT value FROM settings WHERE key = ?", [key]).fetchone()
         return None if row is None else row[0]
 
     def set_setting(self, key: str, value: str) -> None:
-        self.db["settings"].upsert({"key": key, "value": value}, pk="key")
+        self.conn.execute(
+            "INSERT INTO settings (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            [key, value],
+        )
 
     # -- sessions --
 
@@ -278,18 +307,16 @@ class Ledger:
         session_uuid: str | None = None,
     ) -> int:
         """Insert a session with its seats (inside :meth:`writing`)."""
-        sid = self.db["sessions"].insert(
-            {
-                "uuid": session_uuid or new_uuid(), "name": name,
-                "rules_name": rules.get("name", ""),
-                "rules": json.dumps(rules, sort_keys=True, ensure_ascii=False),
-                "stake": stake, "currency": currency, "teams": int(teams),
-                "started_at": started_at or now(), "ended_at": None,
-            }
-        ).last_pk
-        self.db["seats"].insert_all(
-            {"session_id": sid, "seat": i + 1, "player_id": self.player_id(n, create=True)}
-            for i, n in enumerate(seats)
+        sid = self.conn.execute(
+            "INSERT INTO sessions (uuid, name, rules_name, rules, stake, currency, teams, "
+            "started_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+            [session_uuid or new_uuid(), name, rules.get("name", ""),
+             json.dumps(rules, sort_keys=True, ensure_ascii=False), stake, currency,
+             int(teams), started_at or now()],
+        ).lastrowid
+        self.conn.executemany(
+            "INSERT INTO seats (session_id, seat, player_id) VALUES (?, ?, ?)",
+            [(sid, i + 1, self.player_id(n, create=True)) for i, n in enumerate(seats)],
         )
         self._audit("session.start", {"name": name, "seats": list(seats), "stake": stake,
                                       "currency": currency, "teams": teams,
@@ -299,7 +326,7 @@ class Ledger:
     def end_session(self, session_id: int, at: str | None = None) -> None:
         # Ending is the one update the ledger makes: it closes the session, it
         # touches no deal.  The audit log keeps when and that it happened.
-        self.db.execute(
+        self.conn.execute(
             "UPDATE sessions SET ended_at = ? WHERE id = ?", [at or now(), session_id]
         )
         self._audit("session.end", {}, session_id=session_id)
@@ -318,7 +345,7 @@ class Ledger:
             FROM sessions s {where} ORDER BY s.id
         """
         out = []
-        for r in self.db.execute(sql, params).fetchall():
+        for r in self.conn.execute(sql, params).fetchall():
             out.append(
                 SessionRow(
                     id=r[0], uuid=r[1], name=r[2], rules_name=r[3], rules=json.loads(r[4]),
@@ -355,7 +382,7 @@ class Ledger:
         created_at: str | None = None,
     ) -> EntryRow:
         """Append one entry and its derived points (inside :meth:`writing`)."""
-        seq = self.db.execute(
+        seq = self.conn.execute(
             "SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE session_id = ?", [session_id]
         ).fetchone()[0]
         row = {
@@ -365,22 +392,27 @@ class Ledger:
                                                             ensure_ascii=False),
             "created_at": created_at or now(),
         }
-        entry_id = self.db["entries"].insert(row).last_pk
-        self.db["points"].insert_all(
-            {
-                "entry_id": entry_id, "session_id": session_id,
-                "player_id": self.player_id(p.player), "deals": p.deals, "wins": p.wins,
-                "fried": p.fried, "cards": p.cards, "penalty": p.penalty, "net": p.net,
-                "payee_id": None if p.payee is None else self.player_id(p.payee),
-            }
-            for p in points
+        entry_id = self.conn.execute(
+            "INSERT INTO entries (uuid, session_id, seq, kind, deal_no, facts, created_at) "
+            "VALUES (:uuid, :session_id, :seq, :kind, :deal_no, :facts, :created_at)",
+            row,
+        ).lastrowid
+        self.conn.executemany(
+            "INSERT INTO points (entry_id, session_id, player_id, deals, wins, fried, cards, "
+            "penalty, net, payee_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (entry_id, session_id, self.player_id(p.player), p.deals, p.wins, p.fried,
+                 p.cards, p.penalty, p.net,
+                 None if p.payee is None else self.player_id(p.payee))
+                for p in points
+            ],
         )
         self._audit(f"deal.{kind}", {"deal": deal_no, "seq": seq}, session_id, entry_id)
         return EntryRow(entry_id, row["uuid"], session_id, seq, kind, deal_no, facts,
                         row["created_at"])
 
     def next_deal_no(self, session_id: int) -> int:
-        return self.db.execute(
+        return self.conn.execute(
             "SELECT COALESCE(MAX(deal_no), 0) + 1 FROM entries WHERE session_id = ?",
             [session_id],
         ).fetchone()[0]
@@ -392,21 +424,21 @@ class Ledger:
     _ENTRY_COLS = "id, uuid, session_id, seq, kind, deal_no, facts, created_at"
 
     def entries(self, session_id: int) -> list[EntryRow]:
-        rows = self.db.execute(
+        rows = self.conn.execute(
             f"SELECT {self._ENTRY_COLS} FROM entries WHERE session_id = ? ORDER BY seq",
             [session_id],
         ).fetchall()
         return [self._entry(r) for r in rows]
 
     def entry_by_uuid(self, entry_uuid: str) -> EntryRow | None:
-        r = self.db.execute(
+        r = self.conn.execute(
             f"SELECT {self._ENTRY_COLS} FROM entries WHERE uuid = ?", [entry_uuid]
         ).fetchone()
         return None if r is None else self._entry(r)
 
     def current_version(self, session_id: int, deal_no: int) -> EntryRow | None:
         """The latest entry about deal ``deal_no`` (a void means the deal is gone)."""
-        r = self.db.execute(
+        r = self.conn.execute(
             f"SELECT {self._ENTRY_COLS} FROM entries WHERE session_id = ? AND deal_no = ? "
             "ORDER BY id DESC LIMIT 1",
             [session_id, deal_no],
@@ -414,7 +446,7 @@ class Ledger:
         return None if r is None else self._entry(r)
 
     def last_live_deal(self, session_id: int) -> int | None:
-        r = self.db.execute(
+        r = self.conn.execute(
             """SELECT e.deal_no FROM entries e
                WHERE e.session_id = ? AND e.kind != 'void'
                  AND e.id = (SELECT MAX(id) FROM entries
@@ -426,7 +458,7 @@ class Ledger:
 
     def live_deals(self, session_id: int) -> list[EntryRow]:
         """The current version of every deal not voided, in deal order."""
-        rows = self.db.execute(
+        rows = self.conn.execute(
             f"""SELECT {self._ENTRY_COLS} FROM entries e
                WHERE e.session_id = ? AND e.kind != 'void'
                  AND e.id = (SELECT MAX(id) FROM entries
@@ -437,7 +469,7 @@ class Ledger:
         return [self._entry(r) for r in rows]
 
     def entry_points(self, entry_id: int) -> list[PointsRow]:
-        rows = self.db.execute(
+        rows = self.conn.execute(
             """SELECT p.name, q.deals, q.wins, q.fried, q.cards, q.penalty, q.net, y.name
                FROM points q JOIN players p ON p.id = q.player_id
                LEFT JOIN players y ON y.id = q.payee_id
@@ -454,7 +486,7 @@ class Ledger:
         if session_ids is not None:
             where = f"WHERE q.session_id IN ({','.join('?' * len(session_ids))})"
             params = list(session_ids)
-        return self.db.execute(
+        return self.conn.execute(
             f"""SELECT q.session_id, p.name, SUM(q.deals), SUM(q.wins), SUM(q.fried),
                        SUM(q.penalty), SUM(q.net)
                 FROM points q JOIN players p ON p.id = q.player_id {where}
@@ -464,7 +496,7 @@ class Ledger:
 
     def payee_flows(self, session_id: int) -> list[tuple[str, str, int]]:
         """Pay-the-winner flows: (player, winner, net of player with that winner)."""
-        return self.db.execute(
+        return self.conn.execute(
             """SELECT p.name, y.name, SUM(q.net) FROM points q
                JOIN players p ON p.id = q.player_id JOIN players y ON y.id = q.payee_id
                WHERE q.session_id = ? GROUP BY q.player_id, q.payee_id""",
@@ -473,7 +505,7 @@ class Ledger:
 
     def audit_rows(self, session_id: int | None = None) -> list[tuple[Any, ...]]:
         where = "" if session_id is None else "WHERE session_id = ?"
-        return self.db.execute(
+        return self.conn.execute(
             f"SELECT id, at, action, session_id, entry_id, detail FROM audit {where} ORDER BY id",
             [] if session_id is None else [session_id],
         ).fetchall()
@@ -507,7 +539,6 @@ def open_ledger(path: str | os.PathLike[str], *, create_folder: bool = False) ->
         raise StoreError(f"cannot open the ledger {path}: the folder {folder} does not exist")
     if Path(path).is_dir():
         raise StoreError(f"cannot open the ledger {path}: it is a folder, not a file")
-    sqlite_utils = _sqlite_utils()
     try:
         conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     except sqlite3.Error as exc:
@@ -519,15 +550,18 @@ def open_ledger(path: str | os.PathLike[str], *, create_folder: bool = False) ->
         if mode.lower() != "wal" and path != ":memory:":
             raise StoreError(f"cannot open the ledger {path} in WAL mode (got {mode})")
         conn.execute("PRAGMA synchronous = FULL")
-        db = sqlite_utils.Database(conn, strict=True, execute_plugins=False)
-        _check_and_migrate(db, path)
+        ledger = Ledger(conn, path)
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if (app_id, version) != (APPLICATION_ID, SCHEMA_VERSION):
+            _check_and_migrate(ledger.db, path)
     except sqlite3.Error as exc:
         conn.close()
         raise _store_error(exc, path) from None
     except BaseException:
         conn.close()
         raise
-    return Ledger(db, path)
+    return ledger
 
 
 def _check_and_migrate(db: Database, path: str) -> None:
@@ -549,10 +583,14 @@ def _check_and_migrate(db: Database, path: str) -> None:
                 f"{path} was written by a newer version of {APP} (schema {sorted(newer)[-1]}); "
                 "upgrade bigtwo-ledger to open it"
             )
-    if migrations.pending(db):
+    if len(known) != SCHEMA_VERSION:
+        raise AssertionError("SCHEMA_VERSION must equal the number of migrations")
+    if migrations.pending(db) or db.conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
         try:
             db.conn.execute("BEGIN IMMEDIATE")
             migrations.apply(db)
+            db.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            db.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             db.conn.execute("COMMIT")
         except BaseException:
             if db.conn.in_transaction:

@@ -1,0 +1,69 @@
+"""Import-weight guarantees: the commands used at the table stay light."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ledger.store import SCHEMA_VERSION, _migrations
+
+HEAVY = ("matplotlib", "numpy", "pandas", "tabulate", "sqlite_utils", "openskill")
+
+PROBE = """
+import json, sys
+from typer.testing import CliRunner
+from ledger.cli import app
+runner = CliRunner()
+db = sys.argv[1]
+for args in json.loads(sys.argv[2]):
+    result = runner.invoke(app, ["--db", db, *args])
+    assert result.exit_code == 0, result.output
+heavy = json.loads(sys.argv[3])
+print(json.dumps(sorted(m for m in heavy if m in sys.modules)))
+"""
+
+
+def loaded_after(tmp_path: Path, *commands: list[str]) -> set[str]:
+    db = tmp_path / "probe.db"
+    setup = subprocess.run(
+        [sys.executable, "-m", "ledger", "--db", str(db), "session", "start",
+         "--players", "Ann,Ben,Cat,Dan"], capture_output=True, text=True, check=True)
+    assert "started" in setup.stdout
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, str(db), json.dumps(list(commands)), json.dumps(HEAVY)],
+        capture_output=True, text=True, check=True,
+    )
+    return set(json.loads(out.stdout))
+
+
+def test_importing_the_cli_loads_nothing_heavy() -> None:
+    code = f"import sys, ledger.cli; print([m for m in {HEAVY!r} if m in sys.modules])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    "commands",
+    [
+        [["deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8"]],
+        [["deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8"], ["undo"]],
+        [["deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8"], ["standings"]],
+        [["deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8"], ["standings", "--json"]],
+        [["deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8"], ["settle", "--json"]],
+    ],
+)
+def test_table_commands_stay_light(tmp_path: Path, commands: list[list[str]]) -> None:
+    assert loaded_after(tmp_path, *commands) == set()
+
+
+def test_settle_table_loads_tabulate_but_no_plotting(tmp_path: Path) -> None:
+    loaded = loaded_after(tmp_path, ["deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8"], ["settle"])
+    assert loaded <= {"tabulate"}
+
+
+def test_schema_version_counts_the_migrations() -> None:
+    assert len(_migrations()._migrations) == SCHEMA_VERSION
