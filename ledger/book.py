@@ -38,10 +38,12 @@ def check_player_names(players: Sequence[str]) -> list[str]:
             raise InputError("a player name is empty; give names like --players Ann,Ben,Cat,Dan")
         if len(name) > MAX_NAME:
             raise InputError(f"player name {name[:20]!r}... is longer than {MAX_NAME} characters")
-        bad = [ch for ch in "=,\"'" if ch in name]
+        # Quotes are allowed (O'Brien): a deal names players as NAME=CARDS words, and a
+        # typed line (table, sample files) can quote them like a shell: "O'Brien=0".
+        bad = [ch for ch in "=," if ch in name]
         if bad or name.startswith("-"):
             raise InputError(
-                f"player name {name!r} cannot contain = or , or quotes, or start with -: "
+                f"player name {name!r} cannot contain = or , or start with -: "
                 "they are used to write deals"
             )
         if name.isdigit():
@@ -149,10 +151,15 @@ def points_rows(seats: Sequence[str], score: DealScore, sign: int = 1) -> list[P
 
 
 def _reversal(ledger: Ledger, entry: EntryRow) -> list[PointsRow]:
-    """Points that cancel a live entry exactly (the stored ones, negated)."""
+    """Points that cancel the live version ``entry`` of a deal exactly.
+
+    That is everything stored for the deal so far, negated: an amend entry holds
+    the reversal of the version before it as well as its own points, so negating
+    that one entry alone would bring the older version back.
+    """
     return [
         PointsRow(p.player, -p.deals, -p.wins, -p.fried, -p.cards, -p.penalty, -p.net, p.payee)
-        for p in ledger.entry_points(entry.id)
+        for p in ledger.deal_points(entry.session_id, entry.deal_no)
     ]
 
 
@@ -185,28 +192,35 @@ def _live(ledger: Ledger, session: SessionRow, deal_no: int, action: str) -> Ent
 
 
 def void_deal(ledger: Ledger, session: SessionRow, deal_no: int) -> Recorded:
+    # Checked under the write lock: two terminals cannot both void the same version.
+    with ledger.writing():
+        return _void(ledger, session, deal_no)
+
+
+def _void(ledger: Ledger, session: SessionRow, deal_no: int) -> Recorded:
+    """Append the void (inside :meth:`Ledger.writing`)."""
     live = _live(ledger, session, deal_no, "void")
     if live is None:
         raise InputError(f"deal {deal_no} is already void (see: bigtwo log)")
-    with ledger.writing():
-        entry = ledger.add_entry(session.id, "void", deal_no, None, _reversal(ledger, live))
+    entry = ledger.add_entry(session.id, "void", deal_no, None, _reversal(ledger, live))
     return Recorded(entry, None)
 
 
 def amend_deal(ledger: Ledger, session: SessionRow, deal_no: int, deal: Deal) -> Recorded:
     """Replace deal ``deal_no``'s facts (restores it if it was voided)."""
-    live = _live(ledger, session, deal_no, "amend")
-    result = score(session, deal)
-    rows = points_rows(session.seats, result)
-    if live is not None:
-        rows = _reversal(ledger, live) + rows
-    with ledger.writing():
+    with ledger.writing():  # under the write lock, like void_deal
+        live = _live(ledger, session, deal_no, "amend")
+        result = score(session, deal)
+        rows = points_rows(session.seats, result)
+        if live is not None:
+            rows = _reversal(ledger, live) + rows
         entry = ledger.add_entry(session.id, "amend", deal_no, deal.to_dict(), rows)
     return Recorded(entry, result)
 
 
 def undo(ledger: Ledger, session: SessionRow) -> Recorded:
-    last = ledger.last_live_deal(session.id)
-    if last is None:
-        raise InputError(f"nothing to undo: session {session.id} has no deals left")
-    return void_deal(ledger, session, last)
+    with ledger.writing():  # the last live deal, found and voided under one lock
+        last = ledger.last_live_deal(session.id)
+        if last is None:
+            raise InputError(f"nothing to undo: session {session.id} has no deals left")
+        return _void(ledger, session, last)

@@ -96,6 +96,8 @@ def rules_show(
     if rules.mode == "cards":
         typer.echo(f"tiers: {rules.tiers_text()}")
     for key, value in data.items():
+        if key == "plays":  # every play option, the ones not named at their defaults
+            value = rules.play_rules().to_dict()
         if key not in ("name", "description", "source"):
             typer.echo(f"  {key} = {value}")
 
@@ -175,7 +177,7 @@ def session_show(
         s = book.current_session(ledger, session_id)
         st = reports.standings(ledger, [s])
     if json_out:
-        typer.echo(dumps({**_session_dict(s), "rules": s.rules, **st.to_dict()}))
+        typer.echo(dumps({**_session_dict(s), "rules": s.rules, "standings": st.to_dict()}))
         return
     typer.echo(session_title(s))
     typer.echo(standings_text(st))
@@ -242,6 +244,16 @@ def _print_after(ledger: Any, s: Any, verb: str, recorded: Any) -> None:
     else:
         typer.echo(f"deal {recorded.entry.deal_no} voided")
     typer.echo(standings_text(reports.standings(ledger, [ledger.session(s.id)])))
+    typer.echo(_next_turn_text(ledger, s))
+
+
+def _next_turn_text(ledger: Any, s: Any) -> str:
+    """``next: Ben deals, Cat leads`` after the session's live deals (ledger.dealer)."""
+    from ledger.book import session_rules
+    from ledger.dealer import next_turn_from_facts
+
+    facts = [e.facts for e in ledger.live_deals(s.id)]
+    return next_turn_from_facts(s.seats, session_rules(s), facts).describe()
 
 
 @app.command("deal")
@@ -267,7 +279,8 @@ def deal_cmd(
                       four_twos, order)
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
-        recorded = book.record_deal(ledger, s, build_deal(args, s.seats))
+        deal = build_deal(args, s.seats, book.session_rules(s))
+        recorded = book.record_deal(ledger, s, deal)
         _print_after(ledger, s, "deal", recorded)
 
 
@@ -295,7 +308,8 @@ def amend_cmd(
                       four_twos, order)
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
-        recorded = book.amend_deal(ledger, s, number, build_deal(args, s.seats))
+        deal = build_deal(args, s.seats, book.session_rules(s))
+        recorded = book.amend_deal(ledger, s, number, deal)
         _print_after(ledger, s, "amended deal", recorded)
 
 
@@ -359,14 +373,17 @@ def standings_cmd(
     from ledger.render import dumps, session_title, standings_text
 
     with open_db(ctx) as ledger:
-        st = reports.standings(ledger, scope_sessions(ledger, session, all_sessions))
+        if all_sessions and session is None:
+            st = reports.standings_all(ledger)
+        else:
+            st = reports.standings(ledger, scope_sessions(ledger, session, all_sessions))
     if json_out:
         typer.echo(dumps(st.to_dict()))
         return
-    if len(st.sessions) == 1:
+    if st.sessions:
         typer.echo(session_title(st.sessions[0]))
     else:
-        typer.echo(f"all {len(st.sessions)} sessions (net points added up)")
+        typer.echo(f"all {len(st.session_ids)} sessions (net points added up)")
     typer.echo(standings_text(st))
 
 
@@ -380,10 +397,17 @@ def settle_cmd(
     from ledger.render import dumps, settlement_text
 
     with open_db(ctx) as ledger:
-        st = reports.settle(ledger, scope_sessions(ledger, session, all_sessions))
+        if all_sessions and session is None:
+            st = reports.settle_all(ledger)
+            count = len(ledger.session_ids())
+        else:
+            st = reports.settle(ledger, scope_sessions(ledger, session, all_sessions))
     if json_out:
         typer.echo(dumps(st.to_dict()))
         return
+    if not st.working:
+        typer.echo(f"all {count} sessions: money added up session by session at each one's stake")
+        typer.echo("")
     typer.echo(settlement_text(st))
 
 

@@ -15,9 +15,13 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ledger.errors import InputError
 from ledger.scoring import FINISHES, Deal
+
+if TYPE_CHECKING:
+    from ledger.rules import RuleSet
 
 FLAG_OPTIONS = ("--missed-call",)
 VALUE_OPTIONS = (
@@ -75,8 +79,14 @@ def _pairs(items: Sequence[str], seats: Sequence[str], option: str) -> dict[str,
     return out
 
 
-def build_deal(args: DealArgs, seats: Sequence[str]) -> Deal:
-    """Match names and numbers to seats; the scoring rules validate the rest."""
+def build_deal(args: DealArgs, seats: Sequence[str], rules: RuleSet | None = None) -> Deal:
+    """Match names and numbers to seats; the scoring rules validate the rest.
+
+    ``rules`` (the session's) decide how typed hands are read: which runs make a
+    straight flush, and whether twos and bombs are scored at all (if not, only the
+    count is taken from the cards).  Without them straights are read the ``pagat``
+    way and twos and bombs are always derived.
+    """
     cards: dict[str, int] = {}
     hands: dict[str, str] = {}
     positional = args.positional
@@ -110,7 +120,7 @@ def build_deal(args: DealArgs, seats: Sequence[str]) -> Deal:
     twos = _pairs(args.twos, seats, "--twos")
     bombs = _pairs(args.bombs, seats, "--bombs")
     if hands:
-        _read_hands(hands, cards, twos, bombs)
+        _read_hands(hands, cards, twos, bombs, rules)
     if args.finish is not None and args.finish not in FINISHES:
         raise InputError(f"unknown finish {args.finish!r}; allowed: {', '.join(FINISHES)}")
     immediate = immediate_by = None
@@ -142,11 +152,17 @@ def build_deal(args: DealArgs, seats: Sequence[str]) -> Deal:
 
 
 def _read_hands(
-    hands: dict[str, str], cards: dict[str, int], twos: dict[str, int], bombs: dict[str, int]
+    hands: dict[str, str],
+    cards: dict[str, int],
+    twos: dict[str, int],
+    bombs: dict[str, int],
+    rules: RuleSet | None = None,
 ) -> None:
     """Typed cards give the count, twos and bombs; a card may be in one hand only."""
-    from ledger.cards import parse_cards, read_hand
+    from ledger.cards import format_card, parse_cards, read_hand
 
+    # A straight flush is a bomb only if its run is a straight under the session's rules.
+    straights = "pagat" if rules is None else rules.play_rules().straights
     seen: dict[object, str] = {}
     for player, text in hands.items():
         try:
@@ -155,9 +171,12 @@ def _read_hands(
             raise InputError(f"{player}={text!r} is not a number of cards left: {exc}") from None
         for card in held:
             if card in seen:
-                raise InputError(f"a card is held twice in one deal: {player} and {seen[card]}")
+                raise InputError(
+                    f"a card is held twice in one deal: {format_card(card)} is typed for "
+                    f"{seen[card]} and for {player}"
+                )
             seen[card] = player
-        reading = read_hand(held)
+        reading = read_hand(held, straights)
         cards[player] = reading.count
         for key, derived in (("twos", reading.twos), ("bombs", reading.bombs)):
             given = (twos if key == "twos" else bombs).get(player)
@@ -165,9 +184,9 @@ def _read_hands(
                 raise InputError(
                     f"--{key} {player}={given} disagrees with the cards typed ({derived})"
                 )
-        if reading.twos:
+        if reading.twos and (rules is None or rules.twos != "off"):
             twos[player] = reading.twos
-        if reading.bombs:
+        if reading.bombs and (rules is None or rules.bombs != "off"):
             bombs[player] = reading.bombs
 
 
@@ -210,5 +229,5 @@ def split_line(line: str) -> DealArgs:
     return args
 
 
-def parse_deal_line(line: str, seats: Sequence[str]) -> Deal:
-    return build_deal(split_line(line), seats)
+def parse_deal_line(line: str, seats: Sequence[str], rules: RuleSet | None = None) -> Deal:
+    return build_deal(split_line(line), seats, rules)

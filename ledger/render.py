@@ -126,7 +126,8 @@ def facts_text(facts: dict[str, Any]) -> str:
     parts = []
     hands = facts.get("hands", {})
     for name, count in facts.get("cards", {}).items():
-        parts.append(f"{name}={json.dumps(hands[name]) if name in hands else count}")
+        typed = json.dumps(hands.get(name), ensure_ascii=False)  # ♥ stays ♥
+        parts.append(f"{name}={typed if name in hands else count}")
     for key in ("twos", "bombs"):
         for name, k in facts.get(key, {}).items():
             if name not in hands:

@@ -19,6 +19,7 @@ from ledger.settlement import (
     format_amount,
     net_flows,
     payment_plan,
+    quantum,
     round_amount,
     round_nets,
 )
@@ -45,11 +46,16 @@ class Standings:
     sessions: list[SessionRow]
     players: list[PlayerLine]
     teams: list[PlayerLine] = field(default_factory=list)
+    session_ids: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.session_ids:
+            self.session_ids = [s.id for s in self.sessions]
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "scope": self.scope,
-            "sessions": [s.id for s in self.sessions],
+            "sessions": self.session_ids,
             "players": [p.to_dict() for p in self.players],
         }
         if self.teams:
@@ -100,6 +106,15 @@ def standings(ledger: Ledger, sessions: list[SessionRow]) -> Standings:
             )
     scope = f"session {sessions[0].id}" if len(sessions) == 1 else "all sessions"
     return Standings(scope, sessions, _sorted(list(lines.values())), _sorted(teams))
+
+
+def standings_all(ledger: Ledger) -> Standings:
+    """Standings over every session, summed in SQL (fast on a decade of play)."""
+    ids = ledger.session_ids()
+    if not ids:
+        raise InputError("the ledger has no sessions yet; start one with bigtwo session start")
+    lines = [PlayerLine(*row) for row in ledger.player_totals()]
+    return Standings("all sessions", [], _sorted(lines), session_ids=ids)
 
 
 # --- settlement ---------------------------------------------------------------
@@ -184,14 +199,10 @@ def _session_money(
     return exact, flows, Working(s, "pairwise", totals, nets, stake)
 
 
-def settle(ledger: Ledger, sessions: list[SessionRow]) -> Settlement:
-    currencies = sorted({s.currency or "PTS" for s in sessions})
-    if len(currencies) > 1:
-        raise InputError(
-            f"these sessions use different currencies ({', '.join(currencies)}); "
-            "settle each with --session ID"
-        )
-    currency = currencies[0]
+def _per_session(
+    ledger: Ledger, sessions: list[SessionRow], currency: str
+) -> tuple[dict[str, Decimal], list[tuple[str, str, Decimal]], list[Working]]:
+    """Money session by session: each session's nets rounded at its own stake."""
     per_session: dict[int, dict[str, PlayerLine]] = {s.id: {} for s in sessions}
     for s in sessions:
         for name in s.seats:
@@ -207,8 +218,78 @@ def settle(ledger: Ledger, sessions: list[SessionRow]) -> Settlement:
             nets[name] = nets.get(name, Decimal(0)) + amount
         flows.extend(session_flows)
         working.append(work)
+    return nets, flows, working
+
+
+def settle(ledger: Ledger, sessions: list[SessionRow]) -> Settlement:
+    currencies = sorted({s.currency or "PTS" for s in sessions})
+    if len(currencies) > 1:
+        raise InputError(
+            f"these sessions use different currencies ({', '.join(currencies)}); "
+            "settle each with --session ID"
+        )
+    currency = currencies[0]
+    nets, flows, working = _per_session(ledger, sessions, currency)
     pairwise = [
         Payment(p.payer, p.payee, round_amount(p.amount, currency)) for p in net_flows(flows)
     ]
     ordered = dict(sorted(nets.items(), key=lambda kv: (-kv[1], kv[0])))
     return Settlement(currency, ordered, pairwise, payment_plan(ordered), working)
+
+
+WORKING_LIMIT = 20  # settle --all shows each session's working up to this many sessions
+
+
+def settle_all(ledger: Ledger, working_limit: int = WORKING_LIMIT) -> Settlement:
+    """Settle every session: the same money as :func:`settle` over all of them, faster.
+
+    Sessions whose money is exact at their stake (no rounding to the currency)
+    are summed per stake in SQL: adding net points then multiplying by the stake
+    gives the same money as doing it session by session.  Teams sessions and
+    stakes finer than the currency's minor unit go session by session, as in
+    :func:`settle`.
+    """
+    currencies = sorted(set(ledger.currencies()))
+    if not currencies:
+        raise InputError("the ledger has no sessions yet; start one with bigtwo session start")
+    if len(currencies) > 1:
+        raise InputError(
+            f"these sessions use different currencies ({', '.join(currencies)}); "
+            "settle each with --session ID"
+        )
+    if len(ledger.session_ids()) <= working_limit:
+        return settle(ledger, ledger.sessions())
+    currency = currencies[0]
+    q = quantum(currency)
+
+    def exact(stake: str) -> bool:
+        return q is None or Decimal(stake) == Decimal(stake).quantize(q)
+
+    nets: dict[str, Decimal] = {}
+    slow_stakes: set[str] = set()
+    for stake, teams, _kind, name, net in ledger.money_groups():
+        if teams:
+            continue  # teams sessions: session by session below
+        if not exact(stake):
+            slow_stakes.add(stake)
+            continue
+        nets[name] = nets.get(name, Decimal(0)) + Decimal(net) * Decimal(stake)
+    flows: list[tuple[str, str, Decimal]] = []
+    for stake, a, b, diff in ledger.pair_penalty_groups():
+        if exact(stake) and diff:
+            flows.append((a, b, Decimal(diff) * Decimal(stake)))
+    for stake, player, winner, net in ledger.flow_groups():
+        if exact(stake) and net:
+            flows.append((player, winner, Decimal(-net) * Decimal(stake)))
+    slow = ledger.sessions_where_stake_in(sorted(slow_stakes), teams=False) if slow_stakes else []
+    slow += ledger.sessions_where_stake_in([], teams=True)
+    if slow:
+        slow_nets, slow_flows, _ = _per_session(ledger, slow, currency)
+        for name, amount in slow_nets.items():
+            nets[name] = nets.get(name, Decimal(0)) + amount
+        flows.extend(slow_flows)
+    pairwise = [
+        Payment(p.payer, p.payee, round_amount(p.amount, currency)) for p in net_flows(flows)
+    ]
+    ordered = dict(sorted(nets.items(), key=lambda kv: (-kv[1], kv[0])))
+    return Settlement(currency, ordered, pairwise, payment_plan(ordered), [])

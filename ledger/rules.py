@@ -18,14 +18,19 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.errors import RuleError
+
+if TYPE_CHECKING:
+    from ledger.plays import PlayRules
 
 FACTOR_CHOICES = ("off", "each", "once")
 SETTLEMENTS = ("pairwise", "pay-the-winner")
 MODES = ("cards", "places")
 IMMEDIATE_WINS = ("dragon", "four-twos")
+NEXT_DEALS = ("rotate", "winner", "loser")  # who deals the next deal (default first)
+NEXT_LEADS = ("winner", "three-of-diamonds")  # who leads it
 MAX_HAND = 26  # two players splitting a whole pack
 
 
@@ -49,6 +54,9 @@ class RuleSet:
     place_points: tuple[int, ...] = (0, 1, 2, 3)
     # Play options (PLAYS.md), kept as validated plain data; see ledger.plays.
     plays: tuple[tuple[str, Any], ...] = field(default=())
+    # Who deals and who leads the next deal (docs/at-the-table.md); see ledger.dealer.
+    next_deal: str = "rotate"
+    next_lead: str = "winner"
 
     def tier(self, cards: int) -> int:
         """Multiplier of the highest tier whose lower bound is <= ``cards``."""
@@ -74,6 +82,12 @@ class RuleSet:
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False)
+
+    def play_rules(self) -> PlayRules:
+        """The play options as :class:`ledger.plays.PlayRules` (unnamed ones at their defaults)."""
+        from ledger.plays import PlayRules
+
+        return PlayRules.from_mapping(dict(self.plays))
 
     @property
     def extras(self) -> list[str]:
@@ -131,9 +145,9 @@ def _want_text(key: str, value: object) -> str:
     return value
 
 
-def _tiers(value: object, hand_size: int) -> tuple[tuple[int, int], ...]:
+def _tiers(value: object, hand_size: int, origin: str = "rules") -> tuple[tuple[int, int], ...]:
     allowed = (
-        "rule 'tiers' must be a list of [lowest card count, multiplier] pairs starting at 1 "
+        f"{origin}: rule 'tiers' must be a list of [lowest card count, multiplier] pairs starting at 1 "
         "with rising card counts, e.g. [[1, 1], [10, 2], [13, 3]]"
     )
     if not isinstance(value, (list, tuple)) or not value:
@@ -198,7 +212,7 @@ def rules_from_mapping(
             raise RuleError(f"{origin}: 'fry_threshold' needs hand_size 13, not {hand_size}")
         values["tiers"] = fry_threshold_tiers(data["fry_threshold"])
     else:
-        values["tiers"] = _tiers(data.get("tiers", base.tiers), hand_size)
+        values["tiers"] = _tiers(data.get("tiers", base.tiers), hand_size, origin)
     for key in ("twos", "bombs"):
         if key in data:
             values[key] = _want_choice(key, data[key], FACTOR_CHOICES)
@@ -225,7 +239,11 @@ def rules_from_mapping(
             )
         values["place_points"] = tuple(_want_int("place_points", p, 0, 10_000) for p in points)
     if "plays" in data:
-        values["plays"] = _plays(data["plays"])
+        values["plays"] = _plays(data["plays"], base.plays)
+    if "next_deal" in data:
+        values["next_deal"] = _want_choice("next_deal", data["next_deal"], NEXT_DEALS)
+    if "next_lead" in data:
+        values["next_lead"] = _want_choice("next_lead", data["next_lead"], NEXT_LEADS)
     rules = replace(base, **values)
     if rules.mode == "places" and (rules.assist or rules.missed_call or rules.immediate_wins):
         raise RuleError(
@@ -235,13 +253,17 @@ def rules_from_mapping(
     return rules
 
 
-def _plays(value: object) -> tuple[tuple[str, Any], ...]:
+def _plays(value: object, base: tuple[tuple[str, Any], ...] = ()) -> tuple[tuple[str, Any], ...]:
+    """The options a [plays] table names, laid over the base's (a file on ``hong-kong``
+    that sets only ``suit_order`` keeps the Hong Kong straights and flushes)."""
     if not isinstance(value, Mapping):
         raise RuleError("rule 'plays' must be a table of play options (see PLAYS.md)")
     from ledger.plays import PlayRules  # the play options validate themselves
 
     checked = PlayRules.from_mapping(value).to_dict()
-    return tuple(sorted((k, v) for k, v in checked.items() if k in value))
+    named = {str(k).replace("-", "_") for k in value}
+    merged = dict(base) | {k: v for k, v in checked.items() if k in named}
+    return tuple(sorted(merged.items()))
 
 
 def rules_from_dict(data: Mapping[str, Any]) -> RuleSet:

@@ -136,15 +136,17 @@ def validate(rules: RuleSet, seats: Sequence[str], deal: Deal, teams: bool = Fal
 
 
 def _validate_places(rules: RuleSet, seats: Sequence[str], deal: Deal) -> None:
-    if deal.order is None:
-        raise InputError(
-            f"rules {rules.name!r} score finishing places: give --order with every player, "
-            "first out first"
-        )
     said = [
-        k for k in ("cards", "twos", "bombs", "finish", "assist", "missed_call", "immediate")
+        deal.immediate if k == "immediate" else k
+        for k in ("cards", "twos", "bombs", "finish", "assist", "missed_call", "immediate")
         if getattr(deal, k)
     ]
+    if deal.order is None:
+        remove = f"; remove: {', '.join(said)}" if said else ""
+        raise InputError(
+            f"rules {rules.name!r} score finishing places: give --order with every player, "
+            f"first out first{remove}"
+        )
     if said:
         raise InputError(
             f"places mode scores the finishing order only; remove: {', '.join(said)}"
@@ -232,7 +234,8 @@ def _validate_counts(
             raise InputError(f"--{key} {name}: {name} went out and holds no cards")
         held = deal.cards.get(name, 0)
         if k * limit_per_card > held:
-            what = "twos" if key == "twos" else f"bombs ({limit_per_card} cards each)"
+            noun = key if k != 1 else key[:-1]
+            what = noun if key == "twos" else f"{noun} ({limit_per_card} cards each)"
             raise InputError(f"--{key} {name}={k}: {k} {what} cannot fit in {held} cards")
 
 

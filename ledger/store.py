@@ -15,12 +15,13 @@ import os
 import sqlite3
 import sys
 import uuid as uuidlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ledger.errors import InputError, StoreError
 
@@ -67,7 +68,7 @@ def new_uuid() -> str:
 # PRAGMA user_version holds the number of migrations applied, so opening an
 # up-to-date ledger costs one pragma and no sqlite-utils import.  Adding a
 # migration below?  Bump this too (a test checks they agree).
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 APPLICATION_ID = 0x42324C47  # "B2LG": marks the file as a bigtwo ledger
 
 
@@ -147,7 +148,67 @@ def _migrations() -> Migrations:
                     f"BEGIN SELECT RAISE(ABORT, '{table} are append-only'); END"
                 )
 
+    @migrations(name="m002_session_totals")
+    def m002_session_totals(db: Database) -> None:
+        """Per-session sums of the points rows, kept by triggers in the same transaction.
+
+        Standings over a million deals read ~70k summary rows instead of 4M point
+        rows.  They are a cache of derived data: `bigtwo doctor` recomputes them
+        from `points`.  The covering index they replace is dropped.
+        """
+        sums = ", ".join(f"{c} INTEGER NOT NULL" for c in POINT_COLUMNS)
+        db.execute(
+            f"""CREATE TABLE session_totals (
+                session_id INTEGER NOT NULL REFERENCES sessions(id),
+                player_id INTEGER NOT NULL REFERENCES players(id),
+                {sums}, PRIMARY KEY (session_id, player_id)) STRICT"""
+        )
+        db.execute(
+            """CREATE TABLE session_flows (
+                session_id INTEGER NOT NULL REFERENCES sessions(id),
+                player_id INTEGER NOT NULL REFERENCES players(id),
+                payee_id INTEGER NOT NULL REFERENCES players(id),
+                net INTEGER NOT NULL, PRIMARY KEY (session_id, player_id, payee_id)) STRICT"""
+        )
+        cols = ", ".join(POINT_COLUMNS)
+        news = ", ".join(f"NEW.{c}" for c in POINT_COLUMNS)
+        adds = ", ".join(f"{c} = {c} + excluded.{c}" for c in POINT_COLUMNS)
+        db.execute(
+            f"""CREATE TRIGGER points_into_totals AFTER INSERT ON points BEGIN
+                INSERT INTO session_totals (session_id, player_id, {cols})
+                VALUES (NEW.session_id, NEW.player_id, {news})
+                ON CONFLICT (session_id, player_id) DO UPDATE SET {adds};
+            END"""
+        )
+        db.execute(
+            """CREATE TRIGGER points_into_flows AFTER INSERT ON points
+               WHEN NEW.payee_id IS NOT NULL BEGIN
+                INSERT INTO session_flows (session_id, player_id, payee_id, net)
+                VALUES (NEW.session_id, NEW.player_id, NEW.payee_id, NEW.net)
+                ON CONFLICT (session_id, player_id, payee_id) DO UPDATE SET net = net + excluded.net;
+            END"""
+        )
+        sums_sel = ", ".join(f"SUM({c})" for c in POINT_COLUMNS)
+        db.execute(
+            f"""INSERT INTO session_totals (session_id, player_id, {cols})
+                SELECT session_id, player_id, {sums_sel} FROM points
+                GROUP BY session_id, player_id"""
+        )
+        db.execute(
+            """INSERT INTO session_flows (session_id, player_id, payee_id, net)
+               SELECT session_id, player_id, payee_id, SUM(net) FROM points
+               WHERE payee_id IS NOT NULL GROUP BY session_id, player_id, payee_id"""
+        )
+        db.execute("DROP INDEX IF EXISTS idx_points_session_id_player_id_deals_wins_fried_penalty_net")
+        db.execute("CREATE INDEX idx_points_session_id ON points (session_id)")
+
     return migrations
+
+
+@lru_cache(maxsize=256)
+def _rules_dict(text: str) -> dict[str, Any]:
+    """Frozen rules JSON, parsed once per distinct text (sessions share them; read-only)."""
+    return json.loads(text)
 
 
 # --- records ----------------------------------------------------------------
@@ -193,6 +254,24 @@ class PointsRow:
     payee: str | None = None
 
 
+# A points row as a plain tuple, in PointsRow's field order (the bulk path makes millions).
+PointsTuple = tuple[str, int, int, int, int, int, int, "str | None"]
+
+
+class ImportedEntry(NamedTuple):
+    """An entry for :meth:`Ledger.import_entries`: its identity, facts and derived points.
+
+    ``facts`` may also be given as the JSON text :meth:`Ledger.add_entry` would write.
+    """
+
+    uuid: str
+    kind: str
+    deal_no: int
+    facts: dict[str, Any] | str | None
+    points: Sequence[PointsTuple]
+    created_at: str | None = None
+
+
 # --- the ledger -----------------------------------------------------------------
 
 
@@ -222,8 +301,12 @@ class Ledger:
     def __enter__(self) -> Ledger:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: object, exc: BaseException | None, tb: object) -> None:
         self.close()
+        if isinstance(exc, sqlite3.Error):
+            # A read or write that failed after opening (disk I/O error, full disk, a
+            # damaged page): the command shows one clear message, never a traceback.
+            raise _store_error(exc, self.path) from None
 
     # -- transactions --
 
@@ -332,28 +415,36 @@ class Ledger:
         self._audit("session.end", {}, session_id=session_id)
 
     def _session_rows(self, where: str, params: Sequence[Any]) -> list[SessionRow]:
-        sql = f"""
-            SELECT s.id, s.uuid, s.name, s.rules_name, s.rules, s.stake, s.currency, s.teams,
-                   s.started_at, s.ended_at,
-                   (SELECT group_concat(name, char(31)) FROM
-                      (SELECT p.name FROM seats t JOIN players p ON p.id = t.player_id
-                       WHERE t.session_id = s.id ORDER BY t.seat)) AS seat_names,
-                   (SELECT COALESCE(SUM(deals), 0) FROM points q
-                     WHERE q.session_id = s.id
-                       AND q.player_id = (SELECT player_id FROM seats
-                                          WHERE session_id = s.id AND seat = 1)) AS deals
-            FROM sessions s {where} ORDER BY s.id
-        """
-        out = []
-        for r in self.conn.execute(sql, params).fetchall():
-            out.append(
-                SessionRow(
-                    id=r[0], uuid=r[1], name=r[2], rules_name=r[3], rules=json.loads(r[4]),
-                    stake=r[5], currency=r[6], teams=bool(r[7]), started_at=r[8],
-                    ended_at=r[9], seats=tuple((r[10] or "").split("\x1f")), deals=r[11],
-                )
+        rows = self.conn.execute(
+            f"""SELECT s.id, s.uuid, s.name, s.rules_name, s.rules, s.stake, s.currency, s.teams,
+                       s.started_at, s.ended_at,
+                       (SELECT COALESCE(MAX(deals), 0) FROM session_totals q
+                         WHERE q.session_id = s.id) AS deals
+                FROM sessions s {where} ORDER BY s.id""",
+            params,
+        ).fetchall()
+        if len(rows) == 1:
+            seat_rows = self.conn.execute(
+                "SELECT t.session_id, p.name FROM seats t JOIN players p ON p.id = t.player_id "
+                "WHERE t.session_id = ? ORDER BY t.seat",
+                [rows[0][0]],
+            ).fetchall()
+        else:
+            seat_rows = self.conn.execute(
+                "SELECT t.session_id, p.name FROM seats t JOIN players p ON p.id = t.player_id "
+                "ORDER BY t.session_id, t.seat"
+            ).fetchall()
+        seats: dict[int, list[str]] = {}
+        for sid, name in seat_rows:
+            seats.setdefault(sid, []).append(name)
+        return [
+            SessionRow(
+                id=r[0], uuid=r[1], name=r[2], rules_name=r[3], rules=_rules_dict(r[4]),
+                stake=r[5], currency=r[6], teams=bool(r[7]), started_at=r[8],
+                ended_at=r[9], seats=tuple(seats.get(r[0], ())), deals=r[10],
             )
-        return out
+            for r in rows
+        ]
 
     def sessions(self) -> list[SessionRow]:
         return self._session_rows("", [])
@@ -478,28 +569,103 @@ class Ledger:
         ).fetchall()
         return [PointsRow(*r) for r in rows]
 
+    def deal_points(self, session_id: int, deal_no: int) -> list[PointsRow]:
+        """What deal ``deal_no`` adds up to now: its entries' points summed per player and
+        payee (rows that cancel out left off).  Negated, it is the exact reversal of the
+        live version, however many amendments came before it."""
+        rows = self.conn.execute(
+            """SELECT p.name, SUM(q.deals), SUM(q.wins), SUM(q.fried), SUM(q.cards),
+                      SUM(q.penalty), SUM(q.net), y.name
+               FROM entries e JOIN points q ON q.entry_id = e.id
+               JOIN players p ON p.id = q.player_id LEFT JOIN players y ON y.id = q.payee_id
+               WHERE e.session_id = ? AND e.deal_no = ?
+               GROUP BY q.player_id, q.payee_id ORDER BY MIN(q.id)""",
+            [session_id, deal_no],
+        ).fetchall()
+        return [PointsRow(*r) for r in rows if any(r[1:7])]
+
     # -- aggregates --
 
     def totals(self, session_ids: Sequence[int] | None = None) -> list[tuple[Any, ...]]:
-        """(session_id, player, deals, wins, fried, penalty, net) summed per session and player."""
-        where, params = "", []
-        if session_ids is not None:
-            where = f"WHERE q.session_id IN ({','.join('?' * len(session_ids))})"
-            params = list(session_ids)
+        """(session_id, player, deals, wins, fried, penalty, net) per session and player.
+
+        Read from the trigger-kept ``session_totals`` (all sessions when ``None``).
+        """
+        sql = """SELECT q.session_id, p.name, q.deals, q.wins, q.fried, q.penalty, q.net
+                 FROM session_totals q JOIN players p ON p.id = q.player_id"""
+        if session_ids is None:
+            return self.conn.execute(sql).fetchall()
+        if len(session_ids) == 1:
+            return self.conn.execute(sql + " WHERE q.session_id = ?", list(session_ids)).fetchall()
+        wanted = set(session_ids)
+        return [r for r in self.conn.execute(sql).fetchall() if r[0] in wanted]
+
+    def session_ids(self) -> list[int]:
+        return [r[0] for r in self.conn.execute("SELECT id FROM sessions ORDER BY id")]
+
+    def player_totals(self) -> list[tuple[Any, ...]]:
+        """(player, deals, wins, fried, penalty, net) over every session, summed in SQL."""
         return self.conn.execute(
-            f"""SELECT q.session_id, p.name, SUM(q.deals), SUM(q.wins), SUM(q.fried),
-                       SUM(q.penalty), SUM(q.net)
-                FROM points q JOIN players p ON p.id = q.player_id {where}
-                GROUP BY q.session_id, q.player_id""",
-            params,
+            """SELECT p.name, SUM(q.deals), SUM(q.wins), SUM(q.fried), SUM(q.penalty), SUM(q.net)
+               FROM session_totals q JOIN players p ON p.id = q.player_id
+               GROUP BY q.player_id"""
         ).fetchall()
+
+    # Settling every session at once: sums per (stake, currency, kind), so a
+    # decade of sessions costs a few grouped scans instead of a loop per session.
+
+    # The settlement kind lives in each session's frozen rules; extract it once per
+    # session (MATERIALIZED) rather than once per joined row.
+    _KINDS = (
+        "WITH k AS MATERIALIZED (SELECT id, stake, teams, "
+        "json_extract(rules, '$.settlement') AS kind FROM sessions) "
+    )
+
+    def currencies(self) -> list[str]:
+        return [r[0] or "PTS" for r in self.conn.execute("SELECT DISTINCT currency FROM sessions")]
+
+    def money_groups(self) -> list[tuple[Any, ...]]:
+        """(stake, teams, kind, player, net points) summed per stake group and player."""
+        return self.conn.execute(
+            self._KINDS
+            + """SELECT k.stake, k.teams, k.kind, p.name, SUM(q.net)
+                FROM session_totals q JOIN k ON k.id = q.session_id
+                JOIN players p ON p.id = q.player_id
+                GROUP BY k.stake, k.teams, k.kind, q.player_id"""
+        ).fetchall()
+
+    def pair_penalty_groups(self) -> list[tuple[Any, ...]]:
+        """Pairwise non-team sessions: (stake, a, b, sum of a's minus b's penalty totals)."""
+        return self.conn.execute(
+            self._KINDS
+            + """SELECT k.stake, pa.name, pb.name, SUM(a.penalty - b.penalty)
+                FROM k JOIN session_totals a ON a.session_id = k.id
+                JOIN session_totals b ON b.session_id = a.session_id AND b.player_id > a.player_id
+                JOIN players pa ON pa.id = a.player_id JOIN players pb ON pb.id = b.player_id
+                WHERE k.teams = 0 AND k.kind = 'pairwise'
+                GROUP BY k.stake, a.player_id, b.player_id"""
+        ).fetchall()
+
+    def flow_groups(self) -> list[tuple[Any, ...]]:
+        """Pay-the-winner non-team sessions: (stake, player, winner, net) per stake group."""
+        return self.conn.execute(
+            """SELECT s.stake, p.name, y.name, SUM(f.net)
+               FROM session_flows f JOIN sessions s ON s.id = f.session_id
+               JOIN players p ON p.id = f.player_id JOIN players y ON y.id = f.payee_id
+               WHERE s.teams = 0 GROUP BY s.stake, f.player_id, f.payee_id"""
+        ).fetchall()
+
+    def sessions_where_stake_in(self, stakes: Sequence[str], teams: bool) -> list[SessionRow]:
+        marks = ",".join("?" * len(stakes))
+        cond = "s.teams = 1" if teams else f"s.teams = 0 AND s.stake IN ({marks})"
+        return self._session_rows(f"WHERE {cond}", [] if teams else list(stakes))
 
     def payee_flows(self, session_id: int) -> list[tuple[str, str, int]]:
         """Pay-the-winner flows: (player, winner, net of player with that winner)."""
         return self.conn.execute(
-            """SELECT p.name, y.name, SUM(q.net) FROM points q
+            """SELECT p.name, y.name, q.net FROM session_flows q
                JOIN players p ON p.id = q.player_id JOIN players y ON y.id = q.payee_id
-               WHERE q.session_id = ? GROUP BY q.player_id, q.payee_id""",
+               WHERE q.session_id = ?""",
             [session_id],
         ).fetchall()
 
@@ -509,6 +675,192 @@ class Ledger:
             f"SELECT id, at, action, session_id, entry_id, detail FROM audit {where} ORDER BY id",
             [] if session_id is None else [session_id],
         ).fetchall()
+
+    # -- self-check --
+    # Raw reads for `bigtwo doctor` (ledger/doctor.py).  Stored text (rules, facts)
+    # comes back as it is, so a damaged row becomes a finding, not an exception.
+
+    def integrity(self, full: bool = False) -> list[str]:
+        """SQLite's own check of the file: ``["ok"]`` when every page and index is sound."""
+        pragma = "integrity_check" if full else "quick_check"
+        return [str(r[0]) for r in self.conn.execute(f"PRAGMA {pragma}")]
+
+    def counts(self) -> dict[str, int]:
+        """Rows per table of the ledger (sessions, players, seats, entries, points, audit)."""
+        tables = ("sessions", "players", "seats", "entries", "points", "audit")
+        row = self.conn.execute(
+            "SELECT " + ", ".join(f"(SELECT COUNT(*) FROM {t})" for t in tables)
+        ).fetchone()
+        return dict(zip(tables, row, strict=True))
+
+    def missing_guards(self) -> list[str]:
+        """The append-only triggers (made by m001) that are no longer in the file."""
+        have = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+        wanted = [f"{t}_no_{op}" for t in ("entries", "points", "audit") for op in ("update", "delete")]
+        return [name for name in wanted if name not in have]
+
+    def orphans(self) -> list[tuple[str, str]]:
+        """Rows that belong to nothing: (which row, what it points to that is missing)."""
+        queries = (
+            """SELECT 'points row ' || q.id, 'its entry ' || q.entry_id || ' does not exist'
+               FROM points q LEFT JOIN entries e ON e.id = q.entry_id WHERE e.id IS NULL""",
+            """SELECT 'points row ' || q.id, 'it is filed under session ' || q.session_id
+                      || ' but its entry ' || e.id || ' is in session ' || e.session_id
+               FROM points q JOIN entries e ON e.id = q.entry_id
+               WHERE q.session_id != e.session_id""",
+            """SELECT 'points row ' || q.id, 'its player ' || q.player_id || ' does not exist'
+               FROM points q LEFT JOIN players p ON p.id = q.player_id WHERE p.id IS NULL""",
+            """SELECT 'entry ' || e.id, 'its session ' || e.session_id || ' does not exist'
+               FROM entries e LEFT JOIN sessions s ON s.id = e.session_id WHERE s.id IS NULL""",
+            """SELECT 'seat ' || t.seat || ' of session ' || t.session_id,
+                      'its session does not exist'
+               FROM seats t LEFT JOIN sessions s ON s.id = t.session_id WHERE s.id IS NULL""",
+            """SELECT 'seat ' || t.seat || ' of session ' || t.session_id,
+                      'its player ' || t.player_id || ' does not exist'
+               FROM seats t LEFT JOIN players p ON p.id = t.player_id WHERE p.id IS NULL""",
+        )
+        found = [(r[0], r[1]) for sql in queries for r in self.conn.execute(sql)]
+        found += [
+            (f"{r[0]} row {r[1]}", f"its reference to {r[2]} points nowhere")
+            for r in self.conn.execute("PRAGMA foreign_key_check")
+            if r[0] not in ("points", "entries", "seats")  # named more precisely above
+        ]
+        return found
+
+    def raw_sessions(self) -> list[tuple[int, str, bool, tuple[str, ...]]]:
+        """(id, stored rules JSON, teams, seated players in seat order) of every session."""
+        seats: dict[int, list[str]] = {}
+        for sid, name in self.conn.execute(
+            """SELECT t.session_id, COALESCE(p.name, '#' || t.player_id) FROM seats t
+               LEFT JOIN players p ON p.id = t.player_id ORDER BY t.session_id, t.seat"""
+        ):
+            seats.setdefault(sid, []).append(name)
+        return [
+            (r[0], r[1], bool(r[2]), tuple(seats.get(r[0], ())))
+            for r in self.conn.execute("SELECT id, rules, teams FROM sessions ORDER BY id")
+        ]
+
+    def raw_entries(self, session_id: int) -> list[tuple[int, int, str, int, str | None]]:
+        """(id, seq, kind, deal number, stored facts JSON) of a session's entries, by seq."""
+        return self.conn.execute(
+            "SELECT id, seq, kind, deal_no, facts FROM entries WHERE session_id = ? ORDER BY seq",
+            [session_id],
+        ).fetchall()
+
+    def raw_points(self, session_id: int) -> list[tuple[int, PointsRow]]:
+        """(entry id, points) of every points row filed under a session."""
+        rows = self.conn.execute(
+            """SELECT q.entry_id, COALESCE(p.name, '#' || q.player_id), q.deals, q.wins,
+                      q.fried, q.cards, q.penalty, q.net, y.name
+               FROM points q LEFT JOIN players p ON p.id = q.player_id
+               LEFT JOIN players y ON y.id = q.payee_id
+               WHERE q.session_id = ? ORDER BY q.id""",
+            [session_id],
+        ).fetchall()
+        return [(r[0], PointsRow(*r[1:])) for r in rows]
+
+    def cached_totals(self) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]] | None:
+        """What the session_totals / session_flows caches hold, if this schema keeps them:
+        (session_id, player, deals, wins, fried, cards, penalty, net) and
+        (session_id, player, payee, net); the doctor compares them with ``points``."""
+        have = {r[0] for r in self.conn.execute(
+            "SELECT name FROM sqlite_master WHERE name IN ('session_totals', 'session_flows')")}
+        if have != {"session_totals", "session_flows"}:
+            return None
+        totals = self.conn.execute(
+            """SELECT t.session_id, COALESCE(p.name, '#' || t.player_id), t.deals, t.wins,
+                      t.fried, t.cards, t.penalty, t.net
+               FROM session_totals t LEFT JOIN players p ON p.id = t.player_id"""
+        ).fetchall()
+        flows = self.conn.execute(
+            """SELECT f.session_id, COALESCE(p.name, '#' || f.player_id),
+                      COALESCE(y.name, '#' || f.payee_id), f.net
+               FROM session_flows f LEFT JOIN players p ON p.id = f.player_id
+               LEFT JOIN players y ON y.id = f.payee_id"""
+        ).fetchall()
+        return totals, flows
+
+    # -- import --
+
+    @contextmanager
+    def bulk(self, cache_mib: int = 64) -> Iterator[Ledger]:
+        """Settings for a long import on this connection: a page cache big enough that
+        a transaction's inserts need not spill to disk before it commits, and fewer WAL
+        checkpoints.  Durability is unchanged (``synchronous = FULL``)."""
+        conn = self.conn
+        cache = conn.execute("PRAGMA cache_size").fetchone()[0]
+        checkpoint = conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
+        conn.execute(f"PRAGMA cache_size = {-1024 * cache_mib}")
+        conn.execute("PRAGMA wal_autocheckpoint = 10000")
+        try:
+            yield self
+        finally:
+            conn.execute(f"PRAGMA cache_size = {cache}")
+            conn.execute(f"PRAGMA wal_autocheckpoint = {checkpoint}")
+
+    def session_id_by_uuid(self, session_uuid: str) -> int | None:
+        row = self.conn.execute("SELECT id FROM sessions WHERE uuid = ?", [session_uuid]).fetchone()
+        return None if row is None else row[0]
+
+    def entries_by_uuid(self, uuids: Sequence[str]) -> dict[str, EntryRow]:
+        """The entries among ``uuids`` already in the ledger (any session), by uuid."""
+        out: dict[str, EntryRow] = {}
+        for start in range(0, len(uuids), 500):
+            chunk = list(uuids[start:start + 500])
+            rows = self.conn.execute(
+                f"SELECT {self._ENTRY_COLS} FROM entries WHERE uuid IN ({','.join('?' * len(chunk))})",
+                chunk,
+            ).fetchall()
+            out.update((r[1], self._entry(r)) for r in rows)
+        return out
+
+    def deal_numbers(self, session_id: int) -> set[int]:
+        """Every deal number a session's entries refer to (voided ones included)."""
+        rows = self.conn.execute(
+            "SELECT DISTINCT deal_no FROM entries WHERE session_id = ?", [session_id]
+        )
+        return {r[0] for r in rows}
+
+    def import_entries(self, session_id: int, entries: Sequence[ImportedEntry]) -> None:
+        """Append many entries and their points with two ``executemany`` (inside :meth:`writing`).
+
+        The bulk path of ``bigtwo import``: entries get the next ids and seqs in order,
+        and no audit row each (the importer writes one per session, :meth:`note_import`).
+        """
+        if not entries:
+            return
+        conn = self.conn
+        first_id = conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM entries").fetchone()[0]
+        first_seq = conn.execute(
+            "SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE session_id = ?", [session_id]
+        ).fetchone()[0]
+        stamp = now()
+        conn.executemany(
+            "INSERT INTO entries (id, uuid, session_id, seq, kind, deal_no, facts, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (first_id + i, e.uuid, session_id, first_seq + i, e.kind, e.deal_no,
+                 e.facts if e.facts is None or isinstance(e.facts, str)
+                 else json.dumps(e.facts, sort_keys=True, ensure_ascii=False),
+                 e.created_at or stamp)
+                for i, e in enumerate(entries)
+            ],
+        )
+        pid = self.player_id
+        conn.executemany(
+            "INSERT INTO points (entry_id, session_id, player_id, deals, wins, fried, cards, "
+            "penalty, net, payee_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (first_id + i, session_id, pid(player), deals, wins, fried, cards, penalty, net,
+                 None if payee is None else pid(payee))
+                for i, e in enumerate(entries)
+                for player, deals, wins, fried, cards, penalty, net, payee in e.points
+            ],
+        )
+
+    def note_import(self, session_id: int, detail: dict[str, Any]) -> None:
+        """The one audit row of a session's import (inside :meth:`writing`)."""
+        self._audit("session.import", detail, session_id=session_id)
 
 
 # --- opening --------------------------------------------------------------------
@@ -526,6 +878,13 @@ def _store_error(exc: sqlite3.Error, path: str) -> StoreError:
         return StoreError(f"{path} is not a bigtwo ledger (not an SQLite database)")
     if "disk I/O" in text:
         return StoreError(f"cannot write to the ledger {path}: disk I/O error; nothing was saved")
+    if "unable to open" in text:
+        return StoreError(
+            f"cannot open the ledger {path}: permission denied, or its folder is read-only"
+        )
+    if "malformed" in text:
+        return StoreError(f"the ledger {path} is damaged ({text}); see: bigtwo doctor, "
+                          "and bigtwo restore FILE to go back to a backup")
     return StoreError(f"ledger {path}: {text}")
 
 
@@ -546,6 +905,10 @@ def open_ledger(path: str | os.PathLike[str], *, create_folder: bool = False) ->
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA foreign_keys = ON")
+        if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            # Before WAL mode is set: it is kept in the file header, so another
+            # program's database must be refused while it is still untouched.
+            _refuse_foreign(conn, path)
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if mode.lower() != "wal" and path != ":memory:":
             raise StoreError(f"cannot open the ledger {path} in WAL mode (got {mode})")
@@ -562,6 +925,27 @@ def open_ledger(path: str | os.PathLike[str], *, create_folder: bool = False) ->
         conn.close()
         raise
     return ledger
+
+
+def _refuse_foreign(conn: sqlite3.Connection, path: str) -> None:
+    """Refuse an SQLite file that has tables but no bigtwo migrations (reads only)."""
+    tables = sorted(r[0] for r in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
+    if not tables:
+        return
+    if "_sqlite_migrations" not in tables:
+        raise StoreError(
+            f"{path} is an SQLite database of another program (tables: "
+            f"{', '.join(tables[:5])}); give a new file for the ledger"
+        )
+    try:
+        ours = conn.execute(
+            "SELECT 1 FROM _sqlite_migrations WHERE migration_set = 'bigtwo' LIMIT 1"
+        ).fetchone()
+    except sqlite3.OperationalError:
+        ours = None
+    if ours is None:
+        raise StoreError(f"{path} is an SQLite database of another program; give a new file")
 
 
 def _check_and_migrate(db: Database, path: str) -> None:
@@ -596,3 +980,204 @@ def _check_and_migrate(db: Database, path: str) -> None:
             if db.conn.in_transaction:
                 db.conn.execute("ROLLBACK")
             raise
+
+
+# --- backup and restore ---------------------------------------------------------------
+# Both go through SQLite's online backup API: it copies one consistent snapshot even
+# while another terminal is writing, where a file copy could catch a transaction
+# half-way into the WAL.  See docs/reliability.md.
+
+
+@dataclass(frozen=True)
+class Restored:
+    sessions: int
+    entries: int
+    previous: Path | None  # where the ledger that was replaced was saved first
+
+
+def backup_ledger(ledger: Ledger, dest: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
+    """Write a consistent copy of the open ledger to ``dest``.
+
+    The copy is written to a temporary file beside ``dest``, checked by SQLite and
+    renamed into place, so a crash or a full disk never leaves a half-written
+    backup (or destroys an older one) under that name.  The backup is one
+    self-contained file (rollback journal mode, no ``-wal`` beside it).
+    """
+    target = Path(dest)
+    if _same_file(target, Path(ledger.path)):
+        raise StoreError(f"{target} is the ledger itself; give another file for the backup")
+    if target.is_dir():
+        raise StoreError(f"{target} is a folder; give a file name for the backup")
+    if not target.parent.is_dir():
+        raise StoreError(f"cannot write the backup {target}: the folder {target.parent} "
+                         "does not exist")
+    if target.exists() and not overwrite:
+        raise StoreError(f"{target} already exists; give a new file name (or --force to replace it)")
+    _snapshot(ledger.conn, target, "backup")
+    return target
+
+
+def restore_ledger(
+    path: str | os.PathLike[str],
+    source: str | os.PathLike[str],
+    *,
+    check: Callable[[Ledger], Sequence[str]],
+    create_folder: bool = False,
+) -> Restored:
+    """Replace the ledger at ``path`` with the backup ``source``, never losing either.
+
+    1. ``source`` is read (read-only: the backup itself is never changed) into a
+       staging file beside the ledger, opened there as a ledger (which refuses a
+       file that is not SQLite, another program's database or a newer schema, and
+       migrates an older one) and self-checked with ``check``: any problem refuses
+       the restore.
+    2. The current ledger, if there is one, is locked (other terminals wait) and
+       saved first to a timestamped sibling, ``NAME.before-restore-<UTC time>.db``.
+    3. The checked copy is written into the ledger under that same lock, so no deal
+       recorded elsewhere can fall between the saved copy and the restored one.
+    """
+    path = os.fspath(path)
+    src = Path(source)
+    if not src.is_file():
+        raise StoreError(f"no backup file {src}")
+    if _same_file(src, Path(path)):
+        raise StoreError(f"{src} is the ledger itself; give a backup file to restore from")
+    folder = Path(path).parent
+    if create_folder:
+        folder.mkdir(parents=True, exist_ok=True)
+    elif not folder.is_dir():
+        raise StoreError(f"cannot restore into {path}: the folder {folder} does not exist")
+    staged = folder / f".{Path(path).name}.restore-{new_uuid()[:8]}.tmp"
+    try:
+        _stage(src, staged)
+        try:
+            checked = open_ledger(staged)
+        except StoreError as exc:
+            raise StoreError(str(exc).replace(str(staged), str(src))) from None
+        with checked:
+            found = check(checked)
+            if found:
+                raise StoreError(
+                    f"{src} fails the self-check, so nothing was restored "
+                    f"({len(found)} problem{'s' if len(found) != 1 else ''}; the first: {found[0]})"
+                )
+            counts = checked.counts()
+            previous = _replace(checked.conn, path, create_folder)
+    finally:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(f"{staged}{suffix}").unlink(missing_ok=True)
+    return Restored(counts["sessions"], counts["entries"], previous)
+
+
+def _stage(src: Path, staged: Path) -> None:
+    try:
+        reader = sqlite3.connect(f"{src.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise _store_error(exc, str(src)) from None
+    try:
+        writer = sqlite3.connect(staged)
+        try:
+            reader.backup(writer)
+        finally:
+            writer.close()
+    except sqlite3.Error as exc:
+        raise _store_error(exc, str(src)) from None
+    finally:
+        reader.close()
+
+
+def _replace(checked: sqlite3.Connection, path: str, create_folder: bool) -> Path | None:
+    """Write ``checked`` into the ledger at ``path``, saving the current one first."""
+    existed = Path(path).exists()
+    try:
+        current = open_ledger(path, create_folder=create_folder)
+    except StoreError as exc:
+        raise StoreError(f"{exc}; move that file away, then restore") from None
+    with current:
+        conn = current.conn
+        previous = None
+        try:
+            # EXCLUSIVE locking mode keeps the write lock from here to the end:
+            # other terminals wait (busy timeout) instead of writing in between.
+            conn.execute("PRAGMA locking_mode = EXCLUSIVE")
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("COMMIT")
+            if existed:
+                previous = _sibling(Path(path), "before-restore")
+                _snapshot(conn, previous, "copy of the current ledger")
+            checked.backup(conn)
+        except sqlite3.Error as exc:
+            raise _store_error(exc, path) from None
+        finally:
+            conn.execute("PRAGMA locking_mode = NORMAL")
+            conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()  # lets the lock go
+    return previous
+
+
+def _snapshot(source: sqlite3.Connection, target: Path, what: str) -> None:
+    """A consistent, checked copy of ``source`` at ``target`` (temporary file + rename)."""
+    tmp = target.with_name(f".{target.name}.{new_uuid()[:8]}.tmp")
+    try:
+        out = sqlite3.connect(tmp, isolation_level=None)
+        try:
+            source.backup(out)
+            out.execute("PRAGMA journal_mode = DELETE")
+            verdict = out.execute("PRAGMA quick_check").fetchone()[0]
+        finally:
+            out.close()
+        if verdict != "ok":
+            raise StoreError(f"the {what} {target} failed SQLite's check ({verdict}); not written")
+        os.replace(tmp, target)
+        _fsync_folder(target.parent)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot write the {what} {target}: {_reason(exc)}") from None
+    except OSError as exc:
+        raise StoreError(f"cannot write the {what} {target}: {exc.strerror or exc}") from None
+    finally:
+        for leftover in (tmp, Path(f"{tmp}-journal")):
+            leftover.unlink(missing_ok=True)
+
+
+def _sibling(path: Path, label: str) -> Path:
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    suffix = path.suffix or ".db"
+    candidate = path.with_name(f"{path.stem}.{label}-{stamp}{suffix}")
+    n = 1
+    while candidate.exists():
+        n += 1
+        candidate = path.with_name(f"{path.stem}.{label}-{stamp}-{n}{suffix}")
+    return candidate
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.exists() and b.exists() and a.samefile(b)
+    except OSError:
+        return False
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make a rename durable (POSIX); a no-op where folders cannot be opened."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _reason(exc: sqlite3.Error) -> str:
+    text = str(exc)
+    for needle, reason in (
+        ("full", "the disk is full"),
+        ("readonly", "the file or its folder is read-only"),
+        ("unable to open", "the file cannot be created there (is the folder writable?)"),
+        ("disk I/O", "disk I/O error"),
+    ):
+        if needle in text:
+            return reason
+    return text
