@@ -10,7 +10,6 @@ import os
 import sys
 from typing import Annotated, Any
 
-import click
 import typer
 
 from ledger.cliutil import (
@@ -208,31 +207,27 @@ def session_end(ctx: typer.Context, session: SessionOpt = None) -> None:
 
 # --- deals --------------------------------------------------------------------
 
-CardsArg = Annotated[
-    list[str] | None,
-    typer.Argument(help="NAME=CARDS for every player (winner 0), or counts in seat order."),
-]
-TwosOpt = Annotated[list[str] | None, typer.Option("--twos", help="NAME=K unplayed twos.")]
-BombsOpt = Annotated[list[str] | None, typer.Option("--bombs", help="NAME=K unplayed bombs.")]
-FinishOpt = Annotated[
-    str | None, typer.Option("--finish", help="Winner's last play: two|quads|straight-flush.")
-]
-AssistOpt = Annotated[str | None, typer.Option("--assist", help="The loser who let the winner out.")]
-MissedOpt = Annotated[bool, typer.Option("--missed-call", help="Winner did not call last card.")]
-ShootoutOpt = Annotated[str | None, typer.Option("--shootout", help="Teams tie: a shootout winner.")]
-DragonOpt = Annotated[str | None, typer.Option("--dragon", help="Immediate win: dealt a dragon.")]
-FourTwosOpt = Annotated[str | None, typer.Option("--four-twos", help="Immediate win: four twos.")]
-OrderOpt = Annotated[str | None, typer.Option("--order", help="Places mode: Ann,Cat,Ben,Dan.")]
+DEAL_HELP = """
+\b
+Deal options (the same words work in `bigtwo table` and sample files):
+  NAME=CARDS ...           every seated player once, the winner with 0;
+                           or counts in seat order: 0 3 11 8;
+                           a loser's cards may be typed: Ben="2S 2H 5D"
+  --twos NAME=K            unplayed twos a loser holds (repeatable)
+  --bombs NAME=K           unplayed four-of-a-kinds / straight flushes (repeatable)
+  --finish KIND            the winner's last play: two, quads or straight-flush
+  --assist NAME            the loser who let the winner go out
+  --missed-call            the winner did not call "last card"
+  --shootout NAME          teams tie on cards: a member of the team that won it
+  --dragon NAME            immediate win: dealt a dragon (2-A-K-...-3)
+  --four-twos NAME         immediate win: dealt all four twos
+  --order A,B,C,D          places mode: the finishing order, first out first
+"""
 
-
-def _deal_args(cards, twos, bombs, finish, assist, missed_call, shootout, dragon, four_twos, order):
-    from ledger.entry import DealArgs
-
-    return DealArgs(
-        positional=list(cards or []), twos=list(twos or []), bombs=list(bombs or []),
-        finish=finish, assist=assist, missed_call=missed_call, shootout=shootout,
-        dragon=dragon, four_twos=four_twos, order=order,
-    )
+# Deal words are parsed by ledger.entry (one grammar for the command line, the
+# table loop and sample files); Typer only collects them.
+WORDS_SETTINGS = {"allow_extra_args": True, "ignore_unknown_options": True}
+WordsArg = Annotated[list[str] | None, typer.Argument(help="The deal: see below.", metavar="DEAL...")]
 
 
 def _print_after(ledger: Any, s: Any, verb: str, recorded: Any) -> None:
@@ -256,27 +251,13 @@ def _next_turn_text(ledger: Any, s: Any) -> str:
     return next_turn_from_facts(s.seats, session_rules(s), facts).describe()
 
 
-@app.command("deal")
-def deal_cmd(
-    ctx: typer.Context,
-    cards: CardsArg = None,
-    twos: TwosOpt = None,
-    bombs: BombsOpt = None,
-    finish: FinishOpt = None,
-    assist: AssistOpt = None,
-    missed_call: MissedOpt = False,
-    shootout: ShootoutOpt = None,
-    dragon: DragonOpt = None,
-    four_twos: FourTwosOpt = None,
-    order: OrderOpt = None,
-    session: SessionOpt = None,
-) -> None:
+@app.command("deal", context_settings=WORDS_SETTINGS, epilog=DEAL_HELP)
+def deal_cmd(ctx: typer.Context, words: WordsArg = None, session: SessionOpt = None) -> None:
     """Record a deal: bigtwo deal Ann=0 Ben=3 Cat=11 Dan=8"""
     from ledger import book
-    from ledger.entry import build_deal
+    from ledger.entry import build_deal, split_words
 
-    args = _deal_args(cards, twos, bombs, finish, assist, missed_call, shootout, dragon,
-                      four_twos, order)
+    args = split_words(words or [])
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
         deal = build_deal(args, s.seats, book.session_rules(s))
@@ -284,28 +265,18 @@ def deal_cmd(
         _print_after(ledger, s, "deal", recorded)
 
 
-@app.command("amend")
+@app.command("amend", context_settings=WORDS_SETTINGS, epilog=DEAL_HELP)
 def amend_cmd(
     ctx: typer.Context,
     number: Annotated[int, typer.Argument(help="The deal number to correct.")],
-    cards: CardsArg = None,
-    twos: TwosOpt = None,
-    bombs: BombsOpt = None,
-    finish: FinishOpt = None,
-    assist: AssistOpt = None,
-    missed_call: MissedOpt = False,
-    shootout: ShootoutOpt = None,
-    dragon: DragonOpt = None,
-    four_twos: FourTwosOpt = None,
-    order: OrderOpt = None,
+    words: WordsArg = None,
     session: SessionOpt = None,
 ) -> None:
     """Replace a deal's facts with corrected ones (a new entry; the old stays in the log)."""
     from ledger import book
-    from ledger.entry import build_deal
+    from ledger.entry import build_deal, split_words
 
-    args = _deal_args(cards, twos, bombs, finish, assist, missed_call, shootout, dragon,
-                      four_twos, order)
+    args = split_words(words or [])
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
         deal = build_deal(args, s.seats, book.session_rules(s))
@@ -453,5 +424,5 @@ def main() -> None:
     try:
         app(prog_name="bigtwo")
     except KeyboardInterrupt:
-        click.echo("interrupted; nothing half-written is kept", err=True)
+        typer.echo("interrupted; nothing half-written is kept", err=True)
         sys.exit(130)

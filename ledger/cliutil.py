@@ -7,7 +7,6 @@ import os
 from pathlib import Path
 from typing import Annotated, Any
 
-import click
 import typer
 from typer.core import TyperGroup
 
@@ -20,11 +19,11 @@ APP_NAME = "bigtwo-ledger"
 class LedgerGroup(TyperGroup):
     """Shows every LedgerError as one line on stderr with its exit code, no traceback."""
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def invoke(self, ctx: typer.Context) -> Any:
         try:
             return super().invoke(ctx)
         except LedgerError as exc:
-            click.echo(f"error: {exc}", err=True)
+            typer.echo(f"error: {exc}", err=True)
             ctx.exit(exc.exit_code)
 
 
@@ -40,7 +39,7 @@ def default_db_path() -> Path:
     return Path(user_data_dir(APP_NAME, appauthor=False)) / "ledger.db"
 
 
-def db_path(ctx: click.Context) -> tuple[str, bool]:
+def db_path(ctx: typer.Context) -> tuple[str, bool]:
     """The ledger path and whether it is the default one (whose folder we may create)."""
     given = ctx.find_root().obj.get("db") if ctx.find_root().obj else None
     if given:
@@ -51,7 +50,7 @@ def db_path(ctx: click.Context) -> tuple[str, bool]:
     return str(default_db_path()), True
 
 
-def open_db(ctx: click.Context):
+def open_db(ctx: typer.Context):
     from ledger.store import open_ledger
 
     path, is_default = db_path(ctx)

@@ -196,13 +196,20 @@ def split_line(line: str) -> DealArgs:
         words = shlex.split(line, comments=True)
     except ValueError as exc:
         raise InputError(f"cannot read the line: {exc}") from None
+    return split_words(words)
+
+
+def split_words(words: Sequence[str]) -> DealArgs:
+    """Sort the words of a deal (as the shell split them) into DealArgs."""
     args = DealArgs()
     i = 0
     while i < len(words):
         word = words[i]
         if word.startswith("--"):
             option, sep, inline = word.partition("=")
-            if option in FLAG_OPTIONS and not sep:
+            if option in FLAG_OPTIONS:
+                if sep:
+                    raise InputError(f"{option} takes no value")
                 args.missed_call = True
                 i += 1
                 continue
