@@ -25,7 +25,7 @@ def games(rng: random.Random) -> str:
     return " ".join(cells)
 
 
-def write(n: int, out=sys.stdout, seed: int = 2026) -> None:  # noqa: ANN001
+def write(n: int, out=sys.stdout, seed: int = 2026) -> None:
     rng = random.Random(seed)
     day = dt.date(2016, 1, 1)
     written = 0

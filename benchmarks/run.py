@@ -74,7 +74,8 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, SQLite {sqlite3.sqlite_version}"
+    python = platform.python_version()
+    return f"{cpu}, {os.cpu_count()} cores, Python {python}, SQLite {sqlite3.sqlite_version}"
 
 
 def startup(tmp: Path, repeat: int) -> list[dict]:

@@ -19,7 +19,7 @@ SEATS = ["Ann", "Ben", "Cat", "Dan"]
 
 
 @st.composite
-def sessions_st(draw):  # noqa: ANN001, ANN201
+def sessions_st(draw):
     out = []
     for _ in range(draw(st.integers(1, 5))):
         preset = draw(st.sampled_from(["classic", "pay-the-winner", "hong-kong", "doubling"]))
@@ -34,7 +34,7 @@ def sessions_st(draw):  # noqa: ANN001, ANN201
 @settings(max_examples=40, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(sessions_st())
-def test_all_paths_agree(tmp_path_factory, sessions) -> None:  # noqa: ANN001
+def test_all_paths_agree(tmp_path_factory, sessions) -> None:
     path = tmp_path_factory.mktemp("all") / "l.db"
     with open_ledger(path) as ledger:
         for preset, teams, seats, stake, deals in sessions:
