@@ -21,7 +21,6 @@ Each line is exactly what follows ``bigtwo deal`` (or ``undo``/``void``/``amend`
 from __future__ import annotations
 
 import tomllib
-from decimal import Decimal
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -96,9 +95,11 @@ def apply_line(ledger: Ledger, session: SessionRow, line: str) -> book.Recorded:
             raise InputError(f"{words[0]} needs a deal number")
         if words[0] == "void":
             return book.void_deal(ledger, session, int(words[1]))
-        deal = parse_deal_line(words[2] if len(words) > 2 else "", session.seats)
+        rules = book.session_rules(session)
+        deal = parse_deal_line(words[2] if len(words) > 2 else "", session.seats, rules)
         return book.amend_deal(ledger, session, int(words[1]), deal)
-    return book.record_deal(ledger, session, parse_deal_line(line, session.seats))
+    deal = parse_deal_line(line, session.seats, book.session_rules(session))
+    return book.record_deal(ledger, session, deal)
 
 
 def load_file(ledger: Ledger, path: str | Path) -> list[SessionRow]:
@@ -107,6 +108,3 @@ def load_file(ledger: Ledger, path: str | Path) -> list[SessionRow]:
         for i, spec in enumerate(read_sample(path), 1)
     ]
 
-
-def money(value: object) -> Decimal:
-    return Decimal(str(value))

@@ -10,7 +10,7 @@ import importlib
 
 import typer
 
-FEATURES: tuple[str, ...] = ()
+FEATURES: tuple[str, ...] = ("table",)
 
 
 def register_all(app: typer.Typer) -> None:
