@@ -114,8 +114,16 @@ def settlement_text(st: Settlement) -> str:
 
 def log_text(entries: Sequence[EntryRow], live: set[int]) -> str:
     rows = []
+    next_kind: dict[int, str] = {}  # what came next for each entry's deal, going backwards
+    later: dict[int, str] = {}
+    for e in reversed(entries):
+        if e.deal_no in later:
+            next_kind[e.id] = later[e.deal_no]
+        later[e.deal_no] = e.kind
     for e in entries:
-        status = "" if e.id in live else "replaced" if e.kind != "void" else ""
+        status = ""
+        if e.kind != "void" and e.id not in live:
+            status = "voided" if next_kind.get(e.id) == "void" else "amended"
         facts = "" if e.facts is None else facts_text(e.facts)
         rows.append([e.seq, e.deal_no, e.kind, facts, status, e.created_at[:19].replace("T", " ")])
     return table(rows, ["#", "deal", "entry", "facts", "", "at (UTC)"], align_right=False)

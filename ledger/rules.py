@@ -258,6 +258,8 @@ def _plays(value: object, base: tuple[tuple[str, Any], ...] = ()) -> tuple[tuple
     that sets only ``suit_order`` keeps the Hong Kong straights and flushes)."""
     if not isinstance(value, Mapping):
         raise RuleError("rule 'plays' must be a table of play options (see PLAYS.md)")
+    if not value:
+        return base  # nothing named: no need to load the play rules
     from ledger.plays import PlayRules  # the play options validate themselves
 
     checked = PlayRules.from_mapping(value).to_dict()
