@@ -68,7 +68,7 @@ def new_uuid() -> str:
 # PRAGMA user_version holds the number of migrations applied, so opening an
 # up-to-date ledger costs one pragma and no sqlite-utils import.  Adding a
 # migration below?  Bump this too (a test checks they agree).
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 APPLICATION_ID = 0x42324C47  # "B2LG": marks the file as a bigtwo ledger
 
 
@@ -201,6 +201,34 @@ def _migrations() -> Migrations:
         )
         db.execute("DROP INDEX IF EXISTS idx_points_session_id_player_id_deals_wins_fried_penalty_net")
         db.execute("CREATE INDEX idx_points_session_id ON points (session_id)")
+
+    @migrations(name="m003_history_stats")
+    def m003_history_stats(db: Database) -> None:
+        """Caches for `bigtwo stats` / `plot`, derived from entries and points.
+
+        Each cache is marked with the last entry id it has taken in
+        (``derived_marks``); ledger/digest.py and ledger/ratings.py bring it up to
+        date from newer entries, or rebuild it when a correction reaches back.
+        """
+        db.execute(
+            """CREATE TABLE derived_marks (name TEXT PRIMARY KEY,
+                last_entry_id INTEGER NOT NULL, version TEXT NOT NULL) STRICT"""
+        )
+        runs = ", ".join(
+            f"{k}_{p} INTEGER NOT NULL" for k in ("win", "loss") for p in ("lead", "tail", "max")
+        )
+        db.execute(
+            f"""CREATE TABLE deal_stats (
+                session_id INTEGER NOT NULL, player_id INTEGER NOT NULL,
+                deals INTEGER NOT NULL, assists INTEGER NOT NULL,
+                worst_net INTEGER, worst_deal INTEGER, {runs},
+                cards_hist TEXT NOT NULL, penalty_hist TEXT NOT NULL,
+                PRIMARY KEY (session_id, player_id)) STRICT"""
+        )
+        db.execute(
+            """CREATE TABLE ratings (player_id INTEGER PRIMARY KEY, mu REAL NOT NULL,
+                sigma REAL NOT NULL, deals INTEGER NOT NULL) STRICT"""
+        )
 
     return migrations
 
@@ -676,6 +704,176 @@ class Ledger:
             [] if session_id is None else [session_id],
         ).fetchall()
 
+    # -- history and statistics --
+    # Reads for ledger/stats.py, ledger/digest.py and ledger/ratings.py.  A deal's
+    # current version is its latest entry up to ``upto`` (a snapshot entry id, so
+    # every query of one refresh sees the same ledger); its own points are the rows
+    # with deals = 1 (an amend also holds the reversal of the version it replaces).
+
+    _LIVE_UPTO = (
+        "e.id <= :upto AND e.kind != 'void' AND q.deals = 1 AND NOT EXISTS ("
+        "SELECT 1 FROM entries x WHERE x.session_id = e.session_id "
+        "AND x.deal_no = e.deal_no AND x.id > e.id AND x.id <= :upto)"
+    )
+
+    def player_ids(self) -> dict[str, int]:
+        """Every player's id by name (ids count up in order of first appearance)."""
+        return dict(self.conn.execute("SELECT name, id FROM players ORDER BY id").fetchall())
+
+    def last_entry_id(self) -> int:
+        return self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM entries").fetchone()[0]
+
+    def derived_mark(self, name: str) -> tuple[int, str] | None:
+        """(last entry id taken in, version) of the derived cache ``name``."""
+        row = self.conn.execute(
+            "SELECT last_entry_id, version FROM derived_marks WHERE name = ?", [name]
+        ).fetchone()
+        return None if row is None else (row[0], row[1])
+
+    def set_derived_mark(self, name: str, last_entry_id: int, version: str) -> None:
+        self.conn.execute(
+            "INSERT INTO derived_marks (name, last_entry_id, version) VALUES (?, ?, ?) "
+            "ON CONFLICT (name) DO UPDATE SET last_entry_id = excluded.last_entry_id, "
+            "version = excluded.version",
+            [name, last_entry_id, version],
+        )
+
+    def sessions_changed(self, after: int, upto: int) -> list[tuple[int, int]]:
+        """(session id, number of voids and amends) of each session with entries in (after, upto]."""
+        return self.conn.execute(
+            "SELECT session_id, SUM(kind != 'deal') FROM entries WHERE id > ? AND id <= ? "
+            "GROUP BY session_id",
+            [after, upto],
+        ).fetchall()
+
+    def corrections_reach_back(self, after: int, upto: int) -> bool:
+        """Whether a void or amend in (after, upto] corrects a deal recorded at or before ``after``."""
+        row = self.conn.execute(
+            """SELECT 1 FROM entries n WHERE n.id > :after AND n.id <= :upto AND n.kind != 'deal'
+                 AND EXISTS (SELECT 1 FROM entries o WHERE o.session_id = n.session_id
+                             AND o.deal_no = n.deal_no AND o.id <= :after) LIMIT 1""",
+            {"after": after, "upto": upto},
+        ).fetchone()
+        return row is not None
+
+    def live_deal_points(
+        self, session_ids: Sequence[int] | None, after: int, upto: int
+    ) -> Iterator[tuple[Any, ...]]:
+        """(session_id, deal_no, player_id, wins, cards, penalty, net, assist name) of the
+        current version of every deal recorded in (after, upto], by session and deal."""
+        where = "" if session_ids is None else "e.session_id IN (SELECT value FROM json_each(:ids)) AND"
+        return self.conn.execute(
+            f"""SELECT e.session_id, e.deal_no, q.player_id, q.wins, q.cards, q.penalty, q.net,
+                       CASE WHEN instr(e.facts, '"assist"') THEN json_extract(e.facts, '$.assist') END
+                FROM entries e JOIN points q ON q.entry_id = e.id
+                WHERE {where} e.id > :after AND {self._LIVE_UPTO}
+                ORDER BY e.session_id, e.deal_no""",
+            {"ids": json.dumps(list(session_ids or [])), "after": after, "upto": upto},
+        )
+
+    _DEAL_STATS_COLS = (
+        "session_id, player_id, deals, assists, worst_net, worst_deal, win_lead, win_tail, "
+        "win_max, loss_lead, loss_tail, loss_max, cards_hist, penalty_hist"
+    )
+
+    def deal_stats(
+        self, session_ids: Sequence[int] | None = None, hists: bool = True
+    ) -> list[tuple[Any, ...]]:
+        """The cached per-session deal statistics (see ledger/digest.py), in column order;
+        without the two distribution columns unless ``hists``."""
+        cols = self._DEAL_STATS_COLS if hists else self._DEAL_STATS_COLS.rsplit(",", 2)[0]
+        where = "" if session_ids is None else "WHERE session_id IN (SELECT value FROM json_each(?))"
+        return self.conn.execute(
+            f"SELECT {cols} FROM deal_stats {where}",
+            [] if session_ids is None else [json.dumps(list(session_ids))],
+        ).fetchall()
+
+    def save_deal_stats(
+        self, session_ids: Sequence[int] | None, rows: Iterable[Sequence[Any]]
+    ) -> None:
+        """Replace the cached rows of ``session_ids`` (all when None) (inside :meth:`writing`)."""
+        if session_ids is None:
+            self.conn.execute("DELETE FROM deal_stats")
+        else:
+            self.conn.execute(
+                "DELETE FROM deal_stats WHERE session_id IN (SELECT value FROM json_each(?))",
+                [json.dumps(list(session_ids))],
+            )
+        marks = ", ".join("?" * len(self._DEAL_STATS_COLS.split(",")))
+        self.conn.executemany(
+            f"INSERT INTO deal_stats ({self._DEAL_STATS_COLS}) VALUES ({marks})", rows
+        )
+
+    def rating_deals(self, after: int, upto: int) -> Iterator[tuple[Any, ...]]:
+        """(entry_id, player_id, wins, cards, finishing order JSON or None) of the current
+        version of every deal recorded in (after, upto], in the order they were recorded."""
+        return self.conn.execute(
+            f"""SELECT e.id, q.player_id, q.wins, q.cards,
+                       CASE WHEN instr(e.facts, '"order"') THEN json_extract(e.facts, '$.order') END
+                FROM entries e JOIN points q ON q.entry_id = e.id
+                WHERE e.id > :after AND {self._LIVE_UPTO}
+                ORDER BY e.id""",
+            {"after": after, "upto": upto},
+        )
+
+    def ratings(self) -> list[tuple[int, float, float, int]]:
+        """(player_id, mu, sigma, deals) of the cached skill ratings."""
+        return self.conn.execute("SELECT player_id, mu, sigma, deals FROM ratings").fetchall()
+
+    def save_ratings(self, rows: Iterable[Sequence[Any]]) -> None:
+        """Replace every cached rating (inside :meth:`writing`)."""
+        self.conn.execute("DELETE FROM ratings")
+        self.conn.executemany(
+            "INSERT INTO ratings (player_id, mu, sigma, deals) VALUES (?, ?, ?, ?)", rows
+        )
+
+    def _scoped(self, column: str, session_ids: Sequence[int] | None) -> tuple[str, list[str]]:
+        if session_ids is None:
+            return "", []
+        return f"AND {column} IN (SELECT value FROM json_each(?))", [json.dumps(list(session_ids))]
+
+    def pair_differences(self, session_ids: Sequence[int] | None) -> list[tuple[Any, ...]]:
+        """Pairwise non-team sessions: (currency, stake, a, b, a's penalty totals minus b's),
+        summed per currency and stake."""
+        scope, params = self._scoped("s.id", session_ids)
+        rows = self.conn.execute(
+            f"""WITH k AS MATERIALIZED (
+                    SELECT id, currency, stake FROM sessions s WHERE s.teams = 0
+                    AND COALESCE(json_extract(s.rules, '$.settlement'), 'pairwise') = 'pairwise'
+                    {scope})
+                SELECT k.currency, k.stake, a.player_id, b.player_id, SUM(a.penalty - b.penalty)
+                FROM k JOIN session_totals a ON a.session_id = k.id
+                JOIN session_totals b ON b.session_id = k.id AND b.player_id > a.player_id
+                GROUP BY k.currency, k.stake, a.player_id, b.player_id""",
+            params,
+        ).fetchall()
+        names = dict(self.conn.execute("SELECT id, name FROM players").fetchall())
+        return [(c, s, names[a], names[b], d) for c, s, a, b, d in rows]
+
+    def winner_flows(self, session_ids: Sequence[int] | None) -> list[tuple[Any, ...]]:
+        """Pay-the-winner non-team sessions: (currency, stake, player, winner, net),
+        summed per currency and stake."""
+        scope, params = self._scoped("f.session_id", session_ids)
+        return self.conn.execute(
+            f"""SELECT s.currency, s.stake, p.name, y.name, SUM(f.net) FROM session_flows f
+                JOIN sessions s ON s.id = f.session_id
+                JOIN players p ON p.id = f.player_id JOIN players y ON y.id = f.payee_id
+                WHERE s.teams = 0 {scope}
+                GROUP BY s.currency, s.stake, f.player_id, f.payee_id""",
+            params,
+        ).fetchall()
+
+    def deal_nets(self, session_id: int, bucket: int) -> list[tuple[int, str, int]]:
+        """(last deal number, player, net) of a session's live deals, ``bucket`` deals at a time."""
+        return self.conn.execute(
+            f"""SELECT MAX(e.deal_no), p.name, SUM(q.net)
+                FROM entries e JOIN points q ON q.entry_id = e.id
+                JOIN players p ON p.id = q.player_id
+                WHERE e.session_id = :sid AND {self._LIVE_UPTO}
+                GROUP BY (e.deal_no - 1) / :bucket, q.player_id ORDER BY 1""",
+            {"sid": session_id, "bucket": bucket, "upto": self.last_entry_id()},
+        ).fetchall()
+
     # -- self-check --
     # Raw reads for `bigtwo doctor` (ledger/doctor.py).  Stored text (rules, facts)
     # comes back as it is, so a damaged row becomes a finding, not an exception.
@@ -790,28 +988,35 @@ class Ledger:
         conn = self.conn
         cache = conn.execute("PRAGMA cache_size").fetchone()[0]
         checkpoint = conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
+        temp = conn.execute("PRAGMA temp_store").fetchone()[0]
         conn.execute(f"PRAGMA cache_size = {-1024 * cache_mib}")
         conn.execute("PRAGMA wal_autocheckpoint = 10000")
+        # Savepoints and statements that fire triggers keep a sub-journal: in a file,
+        # that is a write per changed page, millions over a long import.
+        conn.execute("PRAGMA temp_store = MEMORY")
         try:
             yield self
         finally:
             conn.execute(f"PRAGMA cache_size = {cache}")
             conn.execute(f"PRAGMA wal_autocheckpoint = {checkpoint}")
+            conn.execute(f"PRAGMA temp_store = {temp}")
 
     def session_id_by_uuid(self, session_uuid: str) -> int | None:
         row = self.conn.execute("SELECT id FROM sessions WHERE uuid = ?", [session_uuid]).fetchone()
         return None if row is None else row[0]
 
-    def entries_by_uuid(self, uuids: Sequence[str]) -> dict[str, EntryRow]:
-        """The entries among ``uuids`` already in the ledger (any session), by uuid."""
-        out: dict[str, EntryRow] = {}
+    def entry_texts(self, uuids: Sequence[str]) -> dict[str, tuple[int, str, int, str | None]]:
+        """(session_id, kind, deal_no, facts as stored JSON) of the entries among ``uuids``
+        already in the ledger: what an import compares, without decoding every entry."""
+        out: dict[str, tuple[int, str, int, str | None]] = {}
         for start in range(0, len(uuids), 500):
             chunk = list(uuids[start:start + 500])
             rows = self.conn.execute(
-                f"SELECT {self._ENTRY_COLS} FROM entries WHERE uuid IN ({','.join('?' * len(chunk))})",
+                "SELECT uuid, session_id, kind, deal_no, facts FROM entries "
+                f"WHERE uuid IN ({','.join('?' * len(chunk))})",
                 chunk,
-            ).fetchall()
-            out.update((r[1], self._entry(r)) for r in rows)
+            )
+            out.update((r[0], r[1:]) for r in rows)
         return out
 
     def deal_numbers(self, session_id: int) -> set[int]:
@@ -822,10 +1027,13 @@ class Ledger:
         return {r[0] for r in rows}
 
     def import_entries(self, session_id: int, entries: Sequence[ImportedEntry]) -> None:
-        """Append many entries and their points with two ``executemany`` (inside :meth:`writing`).
+        """Append many entries and their points at once (inside :meth:`writing`).
 
         The bulk path of ``bigtwo import``: entries get the next ids and seqs in order,
         and no audit row each (the importer writes one per session, :meth:`note_import`).
+        Rows go in as multi-row ``INSERT ... VALUES`` statements: one statement per few
+        hundred rows instead of one per row, which is what costs with triggers on
+        ``points`` (each statement that fires one keeps its own journal).
         """
         if not entries:
             return
@@ -835,32 +1043,39 @@ class Ledger:
             "SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE session_id = ?", [session_id]
         ).fetchone()[0]
         stamp = now()
-        conn.executemany(
-            "INSERT INTO entries (id, uuid, session_id, seq, kind, deal_no, facts, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (first_id + i, e.uuid, session_id, first_seq + i, e.kind, e.deal_no,
-                 e.facts if e.facts is None or isinstance(e.facts, str)
-                 else json.dumps(e.facts, sort_keys=True, ensure_ascii=False),
-                 e.created_at or stamp)
-                for i, e in enumerate(entries)
-            ],
-        )
-        pid = self.player_id
-        conn.executemany(
-            "INSERT INTO points (entry_id, session_id, player_id, deals, wins, fried, cards, "
-            "penalty, net, payee_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (first_id + i, session_id, pid(player), deals, wins, fried, cards, penalty, net,
-                 None if payee is None else pid(payee))
-                for i, e in enumerate(entries)
-                for player, deals, wins, fried, cards, penalty, net, payee in e.points
-            ],
-        )
+        values: list[Any] = []
+        for i, e in enumerate(entries):
+            facts = e.facts
+            if facts is not None and not isinstance(facts, str):
+                facts = json.dumps(facts, sort_keys=True, ensure_ascii=False)
+            values += (first_id + i, e.uuid, session_id, first_seq + i, e.kind, e.deal_no, facts,
+                       e.created_at or stamp)
+        _insert_rows(conn, "entries (id, uuid, session_id, seq, kind, deal_no, facts, created_at)",
+                     8, values)
+        ids = self._player_ids
+        values = []
+        for i, e in enumerate(entries):
+            for player, deals, wins, fried, cards, penalty, net, payee in e.points:
+                pid = ids.get(player) or self.player_id(player)
+                payee_id = None if payee is None else ids.get(payee) or self.player_id(payee)
+                values += (first_id + i, session_id, pid, deals, wins, fried, cards, penalty, net,
+                           payee_id)
+        _insert_rows(conn, "points (entry_id, session_id, player_id, deals, wins, fried, cards, "
+                     "penalty, net, payee_id)", 10, values)
 
     def note_import(self, session_id: int, detail: dict[str, Any]) -> None:
         """The one audit row of a session's import (inside :meth:`writing`)."""
         self._audit("session.import", detail, session_id=session_id)
+
+
+def _insert_rows(conn: sqlite3.Connection, into: str, width: int, values: list[Any],
+                 rows_per_statement: int = 500) -> None:
+    """INSERT flat ``values`` (``width`` a row) as multi-row VALUES statements."""
+    one = "(" + ", ".join("?" * width) + ")"
+    step = rows_per_statement * width
+    for start in range(0, len(values), step):
+        part = values[start:start + step]
+        conn.execute(f"INSERT INTO {into} VALUES " + ", ".join([one] * (len(part) // width)), part)
 
 
 # --- opening --------------------------------------------------------------------

@@ -10,7 +10,7 @@ import importlib
 
 import typer
 
-FEATURES: tuple[str, ...] = ("table",)
+FEATURES: tuple[str, ...] = ("table", "transfer")
 
 
 def register_all(app: typer.Typer) -> None:

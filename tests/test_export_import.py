@@ -1,0 +1,267 @@
+"""`bigtwo export` (JSON, CSV) and `bigtwo import` of JSON: lossless, idempotent, merging by uuid."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from conftest import file_digest
+
+
+def build_evening(cli) -> None:
+    """Sessions of every kind, with amendments (twice), voids, transfers and money."""
+    cli.ok("session", "start", "--players", "Ann,Ben,Cat,Dan", "--stake", "0.25", "--currency", "USD",
+           "--name", "Friday")
+    cli.ok("deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8")
+    cli.ok("deal", "Ann=5", "Ben=0", "Cat=2", "Dan=13")
+    cli.ok("deal", "Ann=1", "Ben=1", "Cat=0", "Dan=9", "--assist", "Ben")
+    cli.ok("amend", "2", "Ann=5", "Ben=0", "Cat=2", "Dan=12")
+    cli.ok("amend", "2", "Ann=6", "Ben=0", "Cat=2", "Dan=12")
+    cli.ok("void", "3")
+    cli.ok("deal", "Ann=0", "Ben=4", "Cat=4", "Dan=4", "--missed-call")
+    cli.ok("amend", "3", "Ann=2", "Ben=2", "Cat=0", "Dan=2")  # restores the voided deal
+    cli.ok("session", "end")
+    cli.ok("session", "start", "--players", "North,East,West,South", "--rules", "pay-the-winner",
+           "--stake", "0.10", "--currency", "USD")
+    cli.ok("deal", "North=0", "East=3", "West=11", "South=8")
+    cli.ok("deal", "--dragon", "East")
+    cli.ok("deal", "North=2", "East=0", "West=4", "South=1", "--missed-call")
+    cli.ok("session", "start", "--players", "A,B,C,D", "--teams", "--rules", "hong-kong", "--stake", "2",
+           "--currency", "USD")
+    cli.ok("deal", "A=0", "B=3", "C=2", "D=8")
+    cli.ok("deal", "A=0", "B=2", "C=5", "D=3", "--shootout", "B")
+    cli.ok("undo")
+
+
+def reports(cli, db: str) -> dict[str, object]:
+    """Everything a player sees: standings and settlement per session and overall, and the log."""
+    sessions = json.loads(cli.ok("--db", db, "session", "list", "--json"))
+    out: dict[str, object] = {"all": json.loads(cli.ok("--db", db, "standings", "--all", "--json")),
+                              "settle all": json.loads(cli.ok("--db", db, "settle", "--all", "--json"))}
+    for s in sessions:
+        sid = str(s["id"])
+        out[f"standings {sid}"] = json.loads(cli.ok("--db", db, "standings", "--session", sid, "--json"))
+        out[f"settle {sid}"] = json.loads(cli.ok("--db", db, "settle", "--session", sid, "--json"))
+        out[f"log {sid}"] = json.loads(cli.ok("--db", db, "log", "--session", sid, "--json"))
+    return out
+
+
+@pytest.fixture
+def exported(cli, tmp_path, ledger_path) -> Path:
+    build_evening(cli)
+    path = tmp_path / "all.json"
+    assert "exported 3 sessions (14 entries)" in cli.ok("export", "--all", "--out", str(path))
+    return path
+
+
+def test_export_then_import_twice_reproduces_everything(cli, exported, tmp_path, ledger_path) -> None:
+    other = str(tmp_path / "other.db")
+    out = cli.ok("--db", other, "import", str(exported))
+    assert "14 entries added (3 new sessions" in out
+    assert reports(cli, other) == reports(cli, str(ledger_path))
+    before = file_digest(Path(other))
+    out = cli.ok("--db", other, "import", str(exported))
+    assert "nothing new; its 3 sessions and 14 entries are already in the ledger" in out
+    assert file_digest(Path(other)) == before
+    again = tmp_path / "again.json"
+    cli.ok("--db", other, "export", "--all", "--out", str(again))
+    assert again.read_text() == exported.read_text()  # lossless: the same bytes back
+
+
+def test_export_format(cli, exported) -> None:
+    data = json.loads(exported.read_text())
+    assert (data["format"], data["version"]) == ("bigtwo-ledger", 1)
+    first = data["sessions"][0]
+    assert set(first) == {"uuid", "name", "rules", "stake", "currency", "teams", "started_at",
+                          "ended_at", "players", "entries"}
+    assert first["players"] == ["Ann", "Ben", "Cat", "Dan"] and first["stake"] == "0.25"
+    assert first["rules"]["name"] == "classic" and first["ended_at"]
+    kinds = [(e["seq"], e["kind"], e["deal"]) for e in first["entries"]]
+    assert kinds == [(1, "deal", 1), (2, "deal", 2), (3, "deal", 3), (4, "amend", 2), (5, "amend", 2),
+                     (6, "void", 3), (7, "deal", 4), (8, "amend", 3)]
+    assert first["entries"][5]["facts"] is None
+    assert "points" not in first["entries"][0]  # points are derived on import, never read
+
+
+def test_export_to_stdout_and_of_one_session(cli, exported) -> None:
+    data = json.loads(cli.ok("export", "--session", "2"))
+    assert [s["players"][0] for s in data["sessions"]] == ["North"]
+    assert "give --session ID or --all, not both" in cli.fails("export", "--session", "1", "--all")
+
+
+def test_import_rederives_points_from_facts(cli, exported, tmp_path) -> None:
+    data = json.loads(exported.read_text())
+    for s in data["sessions"]:
+        for e in s["entries"]:
+            e["points"] = [{"player": "Ann", "penalty": 999}]  # ignored: never trusted
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(data))
+    other = str(tmp_path / "o.db")
+    cli.ok("--db", other, "import", str(path))
+    standings = json.loads(cli.ok("--db", other, "standings", "--all", "--json"))
+    assert max(p["penalty"] for p in standings["players"]) < 999
+
+
+def test_merging_another_devices_export(cli, tmp_path) -> None:
+    phone, laptop = str(tmp_path / "phone.db"), str(tmp_path / "laptop.db")
+    cli.ok("--db", phone, "session", "start", "--players", "Ann,Ben,Cat,Dan")
+    cli.ok("--db", phone, "deal", "0", "1", "2", "3")
+    first = tmp_path / "first.json"
+    cli.ok("--db", phone, "export", "--all", "--out", str(first))
+    cli.ok("--db", laptop, "session", "start", "--players", "Eve,Fay,Gus,Hal")  # the laptop's own
+    cli.ok("--db", laptop, "deal", "3", "3", "3", "0")
+    cli.ok("--db", laptop, "import", str(first))
+    cli.ok("--db", phone, "deal", "1", "0", "2", "3")
+    cli.ok("--db", phone, "amend", "1", "0", "2", "2", "3")
+    cli.ok("--db", phone, "void", "2")
+    second = tmp_path / "second.json"
+    cli.ok("--db", phone, "export", "--all", "--out", str(second))
+    out = cli.ok("--db", laptop, "import", str(second))
+    assert "3 entries added (0 new sessions, 1 sessions merged)" in out
+    assert "1 entries were already in the ledger" in out
+    phone_table = json.loads(cli.ok("--db", phone, "standings", "--session", "1", "--json"))["players"]
+    laptop_table = json.loads(cli.ok("--db", laptop, "standings", "--session", "2", "--json"))["players"]
+    assert laptop_table == phone_table
+    overall = json.loads(cli.ok("--db", laptop, "standings", "--all", "--json"))
+    everyone = {p["name"] for p in overall["players"]}
+    assert everyone == {"Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"}
+
+
+def test_a_conflicting_merge_is_refused_with_a_report(cli, exported, tmp_path) -> None:
+    other = tmp_path / "other.db"
+    cli.ok("--db", str(other), "import", str(exported))
+    data = json.loads(exported.read_text())
+    changed = data["sessions"][0]["entries"][0]
+    changed["facts"]["cards"]["Ben"] = 4  # the same uuid now says something else
+    data["sessions"][1]["stake"] = "0.20"  # and this session changed its stake
+    new_session = json.loads(json.dumps(data["sessions"][2]))
+    new_session["uuid"] = "00000000-0000-4000-8000-000000000001"
+    for i, e in enumerate(new_session["entries"]):
+        e["uuid"] = f"00000000-0000-4000-8000-{i + 100:012d}"
+    data["sessions"].append(new_session)  # a new session still comes in
+    path = tmp_path / "conflict.json"
+    path.write_text(json.dumps(data))
+    before = reports(cli, str(other))
+    result = cli("--db", str(other), "import", str(path))
+    assert result.exit_code == 1
+    err = result.stderr
+    assert "conflict.json: 2 conflicts with the ledger; nothing of 2 sessions was written" in err
+    assert f"sessions[0].entries[0] ({changed['uuid']}): facts: ledger Ann=0 Ben=3 Cat=11 Dan=8, " \
+           "file Ann=0 Ben=4 Cat=11 Dan=8" in err
+    assert "sessions[1], session 2" in err and "stake: ledger 0.10, file 0.20" in err
+    assert "1 new sessions" in result.stdout and "2 of 4 sessions not imported" in result.stdout
+    after = reports(cli, str(other))
+    for key in ("standings 1", "standings 2", "log 1", "log 2", "settle 1", "settle 2"):
+        assert after[key] == before[key]
+    assert "standings 4" in after
+
+
+def test_a_deal_recorded_on_both_devices_is_a_conflict(cli, tmp_path) -> None:
+    a, b = str(tmp_path / "a.db"), str(tmp_path / "b.db")
+    cli.ok("--db", a, "session", "start", "--players", "Ann,Ben,Cat,Dan")
+    base = tmp_path / "base.json"
+    cli.ok("--db", a, "export", "--all", "--out", str(base))
+    cli.ok("--db", b, "import", str(base))
+    cli.ok("--db", b, "deal", "--session", "1", "0", "1", "1", "1")
+    cli.ok("--db", a, "deal", "0", "2", "2", "2")
+    cli.ok("--db", a, "export", "--all", "--out", str(base))
+    result = cli("--db", b, "import", str(base))
+    assert result.exit_code == 1
+    assert "deal 1 is already in the ledger's session 1 as another entry" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment"),
+    [
+        ("{not json", "bad.json is not valid JSON: line 1 column 2"),
+        ("[]", "bad.json: must be a JSON object"),
+        ('{"format": "other", "version": 1, "sessions": []}', "not a bigtwo-ledger export"),
+        ('{"format": "bigtwo-ledger", "version": 2, "sessions": []}', "written by a newer bigtwo"),
+        ('{"format": "bigtwo-ledger", "version": 1}', "missing key 'sessions'"),
+        ('{"format": "bigtwo-ledger", "version": 1, "sessions": [{"uuid": "x"}]}',
+         "bad.json: sessions[0]: missing key(s): players, rules, entries"),
+    ],
+)
+def test_bad_files_are_refused_naming_where(cli, tmp_path, ledger_path, content, fragment) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    assert fragment in cli.fails("import", str(path), "--format", "json", code=2)
+    assert not ledger_path.exists() or "no sessions yet" in cli.ok("session", "list")
+
+
+@pytest.mark.parametrize(
+    ("where", "edit", "fragment"),
+    [
+        ("session", lambda s: s.update(uuid="nope"), "sessions[1].uuid: 'nope' is not a uuid"),
+        ("session", lambda s: s.update(players=["Ann", "Ann", "Cat", "Dan"]), "seated more than once"),
+        ("session", lambda s: s["rules"].update(twos="sometimes"), "sessions[1]: rule 'twos'"),
+        ("session", lambda s: s.update(stake="-1"), "sessions[1]: bad stake"),
+        ("entry", lambda e: e.update(kind="redeal"), "entries[0]: kind must be one of deal, void, amend"),
+        ("entry", lambda e: e["facts"]["cards"].update(East=0),
+         "entries[0] (deal 1): 2 players have 0 cards"),
+        ("entry", lambda e: e.pop("deal"), "entries[0]: missing key(s): deal"),
+        ("entry", lambda e: e.update(kind="void"), "a void has no facts"),
+        ("entry", lambda e: e.update(kind="amend", deal=7),
+         "an amend of deal 7, which no earlier entry records"),
+        ("entry", lambda e: e.update(at="yesterday"), "entries[0].at: 'yesterday' is not an ISO date"),
+    ],
+)
+def test_bad_sessions_and_entries_are_refused_naming_where(cli, exported, tmp_path, where, edit,
+                                                          fragment) -> None:
+    data = json.loads(exported.read_text())
+    edit(data["sessions"][1] if where == "session" else data["sessions"][1]["entries"][0])
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    other = str(tmp_path / "o.db")
+    err = cli.fails("--db", other, "import", str(path), code=2)
+    assert "bad.json: sessions[1]" in err and fragment in err
+    assert "no sessions yet" in cli.ok("--db", other, "session", "list")  # nothing written
+
+
+def test_csv_is_one_row_per_player_per_live_deal(cli, exported) -> None:
+    rows = list(csv.DictReader(io.StringIO(cli.ok("export", "--all", "--format", "csv"))))
+    live = {"1": 4, "2": 3, "3": 1}
+    assert len(rows) == 4 * sum(live.values())
+    first = rows[0]
+    assert (first["session"], first["deal"], first["player"], first["cards"], first["won"]) == \
+        ("1", "1", "Ann", "0", "1")
+    cat = next(r for r in rows if r["player"] == "Cat" and r["deal"] == "1")
+    assert (cat["fried"], cat["penalty"], cat["net"], cat["money"]) == ("1", "22", "-55", "-13.75")
+    per_session = {}
+    for r in rows:
+        per_session[r["session"]] = per_session.get(r["session"], 0) + int(r["net"])
+    assert set(per_session.values()) == {0}
+
+
+def test_csv_neutralises_cells_a_spreadsheet_would_run(cli) -> None:
+    cli.ok("session", "start", "--players", "@Ann,+Ben,Cat,Dan", "--name", "=HYPERLINK(\"x\")")
+    cli.ok("deal", "0", "3", "11", "8")
+    cli.ok("session", "start", "--players", "Eve,Fay,Gus,Hal", "--name", "-2+3")
+    cli.ok("deal", "0", "3", "11", "8")
+    rows = list(csv.reader(io.StringIO(cli.ok("export", "--all", "--format", "csv"))))
+    names = {r[2] for r in rows[1:]}
+    players = {r[6] for r in rows[1:]}
+    assert names == {"'=HYPERLINK(\"x\")", "'-2+3"}
+    assert {"'@Ann", "'+Ben", "Cat"} <= players
+    nets = [r[11] for r in rows[1:]]
+    assert "-55" in nets  # numbers stay numbers
+
+
+def test_export_to_a_file_replaces_it_whole(cli, exported, tmp_path) -> None:
+    target = tmp_path / "out.csv"
+    target.write_text("old")
+    out = cli.ok("export", "--all", "--format", "csv", "--out", str(target))
+    assert "exported 3 sessions (32 rows)" in out
+    assert target.read_text().startswith("session,date,name")
+    assert not list(tmp_path.glob(".out.csv.*"))
+    assert "cannot write" in cli.fails("export", "--all", "--out", str(tmp_path / "no" / "x.json"))
+
+
+def test_import_help_and_errors(cli, tmp_path) -> None:
+    assert "score sheet" in cli.ok("import", "--help")
+    assert "no such file" in cli.fails("import", str(tmp_path / "none.json"))
+    assert "it is a folder" in cli.fails("import", str(tmp_path))
+    assert "the ledger has no sessions yet" in cli.fails("export", "--all")
