@@ -407,6 +407,14 @@ def demo_cmd(ctx: typer.Context) -> None:
         typer.echo(standings_text(reports.standings(ledger, [s])))
         typer.echo("")
         typer.echo(settlement_text(reports.settle(ledger, [s])))
+        from pathlib import Path
+
+        from ledger import plots, stats
+
+        chart = Path(path).resolve().with_name(f"{Path(path).stem}-net.png")
+        plots.plot(ledger, stats.select(ledger, s.id, False), "net", chart)
+        typer.echo("")
+        typer.echo(f"plot: {chart}")
 
 
 def _register_feature_commands() -> None:

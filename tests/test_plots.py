@@ -1,0 +1,155 @@
+"""bigtwo plot: every kind writes a real, non-blank PNG / SVG / PDF; names, sizes and errors."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+from history_ledger import add_session, build
+
+from ledger import plots, stats
+from ledger.store import open_ledger
+
+MAGIC = {".png": b"\x89PNG\r\n\x1a\n", ".pdf": b"%PDF-"}
+
+
+@pytest.fixture
+def ledger(ledger_path):
+    with open_ledger(ledger_path) as led:
+        build(led)
+        yield led
+
+
+def assert_real_image(path: Path) -> None:
+    data = path.read_bytes()
+    assert len(data) > 5_000, f"{path} is only {len(data)} bytes"
+    if path.suffix == ".svg":
+        assert b"<svg" in data[:2000]
+        return
+    assert data.startswith(MAGIC[path.suffix])
+    if path.suffix == ".png":
+        from matplotlib.image import imread
+
+        pixels = imread(path)
+        assert pixels.ndim == 3 and pixels.shape[0] > 300 and pixels.shape[1] > 600
+        assert pixels[..., :3].std() > 0.05  # lines and text, not a blank canvas
+
+
+@pytest.mark.parametrize("kind", sorted(plots.KINDS))
+@pytest.mark.parametrize("suffix", [".png", ".svg", ".pdf"])
+def test_every_kind_writes_a_real_file(cli, ledger, tmp_path, kind, suffix):
+    out = tmp_path / f"chart{suffix}"
+    scope = ["--session", "1"] if kind == "net" else ["--all"]
+    printed = cli.ok("plot", *scope, "--kind", kind, "--out", str(out))
+    assert printed.strip() == str(out.resolve())
+    assert_real_image(out)
+
+
+def test_same_ledger_draws_the_same_bytes(cli, ledger, tmp_path):
+    a, b = tmp_path / "a.svg", tmp_path / "b.svg"
+    cli.ok("plot", "--all", "--kind", "timeline", "--out", str(a))
+    cli.ok("plot", "--all", "--kind", "timeline", "--out", str(b))
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_without_out_a_named_file_in_the_current_folder(cli, ledger, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    printed = cli.ok("plot").strip()  # current session (3), one session: net
+    assert printed == str(tmp_path / "bigtwo-net-session-3.png")
+    assert_real_image(Path(printed))
+    printed = cli.ok("plot", "--all").strip()
+    assert printed == str(tmp_path / "bigtwo-timeline-all.png")
+    printed = cli.ok("plot", "--since", "2024-03-05", "--kind", "rates").strip()
+    assert printed == str(tmp_path / "bigtwo-rates-2024-03-08-to-2024-04-02.png")
+    assert_real_image(Path(printed))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--kind", "pie"], "unknown plot kind 'pie'"),
+        (["--out", "chart.jpg"], ".png, .svg, .pdf"),
+        (["--out", "/no/such/folder/chart.png"], "does not exist"),
+        (["--all", "--kind", "net"], "draws one session"),
+        (["--all", "--session", "1"], "not both"),
+        (["--since", "03/01/2024"], "YYYY-MM-DD"),
+    ],
+)
+def test_bad_input_is_one_clean_line(cli, ledger, tmp_path, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)
+    err = cli.fails("plot", *args, code=2)
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+    assert not list(tmp_path.glob("*.png"))
+
+
+def test_teams_session_draws_one_line_per_team(cli, ledger, tmp_path):
+    add_session(ledger, ["Ann", "Ben", "Cat", "Dan"],
+                ["Ann=0 Ben=3 Cat=1 Dan=2", "Ann=4 Ben=0 Cat=6 Dan=1"], "2024-05-02", teams=True)
+    out = tmp_path / "teams.svg"
+    cli.ok("plot", "--out", str(out))
+    text = out.read_text()
+    assert "Ann+Cat" in text and "Ben+Dan" in text
+
+
+def test_a_long_history_is_summed_per_period(ledger_path):
+    with open_ledger(ledger_path) as led:
+        day = date(2023, 1, 2)
+        for i in range(60):
+            add_session(led, ["Ann", "Ben"], [f"Ann=0 Ben={1 + i % 9}"], day.isoformat())
+            day += timedelta(days=9)
+        scope = stats.select(led, None, True)
+        period, groups = plots.group_results(stats.chart_values(led, scope, money=True))
+    assert period == "month"
+    assert len(groups) <= plots.MAX_GROUPS
+    total = sum(g["Ann"] for g in groups.values())
+    assert total == sum(1 + i % 9 for i in range(60))  # nothing lost by grouping
+
+
+def test_a_long_session_is_summed_in_buckets(ledger_path, tmp_path, monkeypatch):
+    monkeypatch.setattr(plots, "MAX_POINTS", 10)
+    with open_ledger(ledger_path) as led:
+        s = add_session(led, ["Ann", "Ben"], [f"Ann=0 Ben={1 + i % 3}" for i in range(45)],
+                        "2024-01-01")
+        rows = led.deal_nets(s.id, 5)
+        out = plots.plot(led, stats.select(led, s.id, False), "net", tmp_path / "n.png")
+    assert len(rows) == 2 * 9 and rows[-1][0] == 45
+    assert sum(net for _d, name, net in rows if name == "Ann") == sum(1 + i % 3 for i in range(45))
+    assert_real_image(out)
+
+
+def test_thin_keeps_ends_and_limit():
+    points = list(range(10_000))
+    kept = plots.thin(points, 100)
+    assert len(kept) == 100 and kept[0] == 0 and kept[-1] == 9_999
+
+
+def test_colours_are_stable_per_player():
+    assert plots.colour(1) == plots.colour(1 + len(plots.PALETTE))
+    assert len({plots.colour(i) for i in range(1, 11)}) == 10
+
+
+def test_plotting_module_is_not_imported_by_the_cli():
+    import subprocess
+    import sys
+
+    code = ("import sys, ledger.cli; "
+            "print(any(m.startswith(('matplotlib', 'openskill', 'ledger.plots')) for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_demo_writes_a_plot(cli, tmp_path):
+    db = tmp_path / "demo.db"
+    out = cli.ok("--db", str(db), "demo")
+    line = next(x for x in out.splitlines() if x.startswith("plot: "))
+    assert_real_image(Path(line.removeprefix("plot: ")))
+
+
+def test_docs_show_every_kind():
+    root = Path(__file__).resolve().parent.parent
+    page = (root / "docs" / "plots.md").read_text()
+    for kind in plots.KINDS:
+        assert (root / "docs" / "img" / f"{kind}.png").is_file(), "run scripts/make_doc_plots.py"
+        assert f"`--kind {kind}`" in page and f"img/{kind}.png" in page
