@@ -10,7 +10,7 @@ import importlib
 
 import typer
 
-FEATURES: tuple[str, ...] = ("table", "transfer", "history")
+FEATURES: tuple[str, ...] = ("table", "transfer", "care", "history")
 
 
 def register_all(app: typer.Typer) -> None:

@@ -1,0 +1,241 @@
+"""``bigtwo doctor``: a sound ledger passes; every kind of damage is found and named.
+
+Damage is made on purpose by dropping the append-only triggers in the test only
+(they are put back before the doctor runs, so only the damaged value is found).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from ledger import book, doctor, samples
+from ledger.rules import load_preset
+from ledger.scoring import Deal
+from ledger.store import PointsRow, open_ledger
+
+GUARDS = [(t, op) for t in ("entries", "points", "audit") for op in ("update", "delete")]
+
+
+def load_samples(path: Path) -> None:
+    with open_ledger(path) as ledger:
+        for f in sorted(samples.samples_dir().glob("*.toml")):
+            samples.load_file(ledger, f)
+
+
+def tamper(path: Path, *statements: str, keep_guards_off: bool = False) -> None:
+    """Change stored rows behind the ledger's back, as a bad disk or a hand edit would."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    saved = dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' "
+                              "AND name LIKE '%_no_%'").fetchall())
+    for name in saved:
+        conn.execute(f"DROP TRIGGER {name}")
+    for sql in statements:
+        conn.execute(sql)
+    if not keep_guards_off:
+        for sql in saved.values():
+            conn.execute(sql)
+    conn.close()
+
+
+def player_id(path: Path, name: str) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute("SELECT id FROM players WHERE name = ?", [name]).fetchone()[0]
+    finally:
+        conn.close()
+
+
+def entry_id(path: Path, session: int, seq: int) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute("SELECT id FROM entries WHERE session_id = ? AND seq = ?",
+                            [session, seq]).fetchone()[0]
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def evening(ledger_path: Path) -> Path:
+    """Every sample session: classic, pay-the-winner, doubling, dragon, HK, teams, undo, amend."""
+    load_samples(ledger_path)
+    return ledger_path
+
+
+def findings(cli) -> list[dict]:
+    result = cli("doctor", "--json")
+    assert result.exit_code == 1, result.output
+    return json.loads(result.stdout)["findings"]
+
+
+# --- a sound ledger -------------------------------------------------------------------
+
+
+def test_a_sound_ledger_passes(cli, evening):
+    out = cli.ok("doctor")
+    assert out.startswith("ok: 9 sessions, 46 entries, 43 live deals")
+    report = json.loads(cli.ok("doctor", "--json", "--full"))
+    assert report["ok"] is True and report["findings"] == [] and report["integrity"] == ["ok"]
+
+
+def test_no_ledger_yet_is_a_clean_error(cli, ledger_path):
+    stderr = cli.fails("doctor", code=1)
+    assert "no ledger" in stderr
+    assert not ledger_path.exists()
+
+
+def test_corrections_in_any_order_stay_sound(cli):
+    cli.ok("session", "start", "--players", "Ann,Ben,Cat,Dan", "--rules", "pay-the-winner")
+    cli.ok("deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8")
+    cli.ok("deal", "Ann=5", "Ben=0", "Cat=2", "Dan=7")
+    cli.ok("amend", "1", "Ann=5", "Ben=0", "Cat=2", "Dan=7")  # the winner (payee) changes
+    cli.ok("amend", "1", "Ann=5", "Ben=2", "Cat=0", "Dan=7")
+    cli.ok("void", "1")
+    cli.ok("amend", "1", "Ann=0", "Ben=1", "Cat=1", "Dan=1")
+    cli.ok("undo")
+    cli.ok("undo")
+    cli.ok("amend", "2", "Ann=1", "Ben=0", "Cat=2", "Dan=7")
+    assert cli.ok("doctor").startswith("ok: 1 sessions, 9 entries, 1 live deals")
+    players = json.loads(cli.ok("standings", "--json"))["players"]
+    assert {p["name"]: (p["deals"], p["net"]) for p in players} == {
+        "Ann": (1, -1), "Ben": (1, 10), "Cat": (1, -2), "Dan": (1, -7)}
+
+
+def test_voiding_an_amended_deal_removes_it(cli):
+    """Regression: a void used to negate only the amend entry, which holds the reversal
+    of the version before it too, so the original deal came back."""
+    cli.ok("session", "start", "--players", "Ann,Ben,Cat,Dan")
+    cli.ok("deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8")
+    cli.ok("amend", "1", "Ann=5", "Ben=0", "Cat=2", "Dan=7")
+    cli.ok("void", "1")
+    players = json.loads(cli.ok("standings", "--json"))["players"]
+    assert all(p["deals"] == 0 and p["net"] == 0 and p["penalty"] == 0 for p in players)
+    cli.ok("doctor")
+
+
+# --- damage, named ----------------------------------------------------------------------
+
+
+def test_a_changed_net_names_the_deal_expected_stored_and_difference(cli, evening):
+    # Deal 5 of the evening: Ann=13 Ben=8 Cat=0 Dan=6, classic pairwise: Ben's net is
+    # Σp − 4·p = 53 − 32 = +21.  Make it 18.
+    ben, deal5 = player_id(evening, "Ben"), entry_id(evening, 1, 5)
+    tamper(evening, f"UPDATE points SET net = 18 WHERE entry_id = {deal5} AND player_id = {ben}")
+    result = cli("doctor")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert "session 1 deal 5 (entry 5, deal): Ben net: expected 21, stored 18, difference -3" in lines
+    assert ("session 1 deal 5 (entry 5, deal): net points summed over players: expected 0, "
+            "stored -3, difference -3") in lines
+    assert lines[-1].startswith(f"{len(lines) - 1} problems found")
+    found = findings(cli)
+    first = next(f for f in found if f["what"] == "Ben net")
+    assert (first["expected"], first["stored"], first["difference"]) == (21, 18, -3)
+    assert first["where"] == "session 1 deal 5 (entry 5, deal)"
+
+
+def test_changed_facts_are_re_derived(cli, evening):
+    deal3 = entry_id(evening, 1, 3)  # Ann=9 Ben=4 Cat=0 Dan=1: Ann's penalty 9
+    facts = json.dumps({"cards": {"Ann": 10, "Ben": 4, "Cat": 0, "Dan": 1}}, sort_keys=True)
+    tamper(evening, f"UPDATE entries SET facts = '{facts}' WHERE id = {deal3}")
+    found = {f["what"]: f for f in findings(cli) if f["where"] == "session 1 deal 3 (entry 3, deal)"}
+    # 10 cards is fried (x2): Ann's penalty would be 20, not the 9 stored.
+    assert (found["Ann penalty"]["expected"], found["Ann penalty"]["stored"]) == (20, 9)
+    assert found["Ann fried"]["difference"] == -1
+
+
+def test_a_missing_row_is_found(cli, evening):
+    dan, deal7 = player_id(evening, "Dan"), entry_id(evening, 1, 7)
+    tamper(evening, f"DELETE FROM points WHERE entry_id = {deal7} AND player_id = {dan}")
+    texts = [f["text"] for f in findings(cli)]
+    assert "session 1 deal 7 (live, net of reversals): Dan rows: expected 1, stored 0, difference -1" in texts
+    assert any(t.startswith("session 1 deal 7 (entry 7, deal): Dan net: expected") for t in texts)
+
+
+def test_a_void_that_does_not_cancel_is_found(cli, evening):
+    # Entry 17 of the evening is the undo of deal 16 (Ann=7 Ben=0 Cat=13 Dan=1).
+    cat, undo = player_id(evening, "Cat"), entry_id(evening, 1, 17)
+    tamper(evening, f"UPDATE points SET penalty = penalty + 1 WHERE entry_id = {undo} "
+                    f"AND player_id = {cat}")
+    found = [f for f in findings(cli) if f["where"] == "session 1 deal 16 (entry 17, void)"]
+    assert [(f["what"], f["expected"], f["stored"]) for f in found] == [("Cat penalty", -39, -38)]
+
+
+def test_orphan_rows_are_found(cli, evening):
+    ann = player_id(evening, "Ann")
+    tamper(
+        evening,
+        "INSERT INTO points (entry_id, session_id, player_id, deals, wins, fried, cards, penalty, "
+        f"net) VALUES (9999, 1, {ann}, 1, 0, 0, 3, 3, -3)",
+        f"INSERT INTO seats (session_id, seat, player_id) VALUES (77, 1, {ann})",
+        "INSERT INTO entries (uuid, session_id, seq, kind, deal_no, facts, created_at) "
+        "VALUES ('orphan-entry', 42, 1, 'void', 1, NULL, '2025-01-01')",
+    )
+    texts = [f["text"] for f in findings(cli)]
+    assert any(t.startswith("points row") and "its entry 9999 does not exist" in t for t in texts)
+    assert "seat 1 of session 77: its session does not exist" in texts
+    assert any(t.startswith("entry ") and "its session 42 does not exist" in t for t in texts)
+
+
+def test_a_removed_guard_is_found(cli, evening):
+    tamper(evening, "SELECT 1", keep_guards_off=True)
+    texts = [f["text"] for f in findings(cli)]
+    assert len(texts) == len(GUARDS)
+    assert all("is missing" in t for t in texts)
+
+
+def test_damaged_stored_rules_are_a_finding_not_a_crash(cli, evening):
+    tamper(evening, "UPDATE sessions SET rules = '{\"tiers\": \"lots\"}' WHERE id = 2")
+    found = findings(cli)
+    assert any(f["where"] == "session 2" and "frozen rule set does not load" in f["what"] for f in found)
+
+
+def test_a_damaged_file_is_found_by_sqlite_s_check(cli, ledger_path):
+    load_samples(ledger_path)
+    conn = sqlite3.connect(ledger_path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'idx_entries_uuid'").fetchone()[0]
+    page = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    with ledger_path.open("r+b") as f:  # scribble over the index's page
+        f.seek((root - 1) * page + 8)
+        f.write(b"\x07" * 64)
+    result = cli("doctor")
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert "integrity" in result.output or "malformed" in result.output
+
+
+# --- the pure replay ---------------------------------------------------------------------
+
+
+SEATS = ("Ann", "Ben", "Cat", "Dan")
+
+
+def _rows(score, sign=1):
+    return book.points_rows(SEATS, score, sign)
+
+
+def test_replay_accepts_what_book_writes_and_rejects_the_old_void(tmp_path):
+    rules = load_preset("classic")
+    first = book.score_deal(rules, SEATS, Deal(cards={"Ann": 0, "Ben": 3, "Cat": 11, "Dan": 8}))
+    second = book.score_deal(rules, SEATS, Deal(cards={"Ann": 5, "Ben": 0, "Cat": 2, "Dan": 7}))
+    facts1 = json.dumps({"cards": {"Ann": 0, "Ben": 3, "Cat": 11, "Dan": 8}})
+    facts2 = json.dumps({"cards": {"Ann": 5, "Ben": 0, "Cat": 2, "Dan": 7}})
+    entries = [(1, 1, "deal", 1, facts1), (2, 2, "amend", 1, facts2), (3, 3, "void", 1, None)]
+    amend = _rows(first, -1) + _rows(second)
+    good_void = _rows(second, -1)
+    old_void = [PointsRow(p.player, -p.deals, -p.wins, -p.fried, -p.cards, -p.penalty, -p.net)
+                for p in amend]
+    base = [(1, p) for p in _rows(first)] + [(2, p) for p in amend]
+    ok = doctor.check_session(1, rules.to_json(), False, SEATS, entries,
+                              base + [(3, p) for p in good_void])
+    assert ok.findings == [] and ok.live_deals == 0
+    bad = doctor.check_session(1, rules.to_json(), False, SEATS, entries,
+                               base + [(3, p) for p in old_void])
+    wrong = {f.what for f in bad.findings if f.where == "session 1 deal 1 (entry 3, void)"}
+    assert "Cat penalty" in wrong  # 22 of the first version came back
+    assert any(f.check == "seats" for f in bad.findings)

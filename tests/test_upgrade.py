@@ -1,0 +1,93 @@
+"""A ledger written by the first release opens, migrates and keeps every deal.
+
+tests/data/ledger_v1.db was made by scripts/make_v1_fixture.py running the first
+release's code (schema migration m001_initial only) on sample_sessions/evening.toml;
+tests/data/ledger_v1.json holds what that release reported for it.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ledger.store import APPLICATION_ID, SCHEMA_VERSION, _migrations
+
+DATA = Path(__file__).parent / "data"
+FIXTURE = DATA / "ledger_v1.db"
+EXPECTED = json.loads((DATA / "ledger_v1.json").read_text("utf-8"))
+
+
+def contains(actual: Any, expected: Any, where: str = "") -> None:
+    """Every value the first release reported is reported the same today
+    (fields added since are allowed)."""
+    if isinstance(expected, dict):
+        assert isinstance(actual, dict), where
+        for key, value in expected.items():
+            assert key in actual, f"{where}.{key} is gone"
+            contains(actual[key], value, f"{where}.{key}")
+    elif isinstance(expected, list):
+        assert isinstance(actual, list) and len(actual) == len(expected), where
+        for i, (a, e) in enumerate(zip(actual, expected, strict=True)):
+            contains(a, e, f"{where}[{i}]")
+    else:
+        assert actual == expected, f"{where}: was {expected!r}, now {actual!r}"
+
+
+@pytest.fixture
+def old_ledger(ledger_path: Path) -> Path:
+    shutil.copyfile(FIXTURE, ledger_path)
+    return ledger_path
+
+
+def test_the_fixture_is_the_first_schema():
+    conn = sqlite3.connect(f"{FIXTURE.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        names = [r[0] for r in conn.execute("SELECT name FROM _sqlite_migrations ORDER BY id")]
+        assert names == EXPECTED["schema"] == ["m001_initial"]
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 0
+        assert conn.execute("SELECT COUNT(*) FROM entries").fetchone()[0] == len(EXPECTED["entries"])
+    finally:
+        conn.close()
+
+
+def test_opening_migrates_to_the_current_schema(cli, old_ledger):
+    cli.ok("session", "list")
+    conn = sqlite3.connect(old_ledger)
+    try:
+        names = [r[0] for r in conn.execute("SELECT name FROM _sqlite_migrations ORDER BY id")]
+        assert names == [m.name for m in _migrations()._migrations]
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    finally:
+        conn.close()
+
+
+def test_every_deal_standing_and_payment_is_kept(cli, old_ledger):
+    contains(json.loads(cli.ok("standings", "--json")), EXPECTED["standings"], "standings")
+    contains(json.loads(cli.ok("settle", "--json")), EXPECTED["settle"], "settle")
+    log = json.loads(cli.ok("log", "--json"))
+    assert [(e["uuid"], e["kind"], e["deal"], e["facts"]) for e in log] == [
+        (e["uuid"], e["kind"], e["deal"], e["facts"]) for e in EXPECTED["entries"]
+    ]
+    assert cli.ok("doctor").startswith(f"ok: 1 sessions, {len(EXPECTED['entries'])} entries")
+
+
+def test_the_upgraded_ledger_takes_new_deals(cli, old_ledger):
+    before = json.loads(cli.ok("standings", "--json"))["players"]
+    cli.ok("deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8")
+    cli.ok("amend", "31", "Ann=0", "Ben=9", "Cat=6", "Dan=2")
+    after = {p["name"]: p for p in json.loads(cli.ok("standings", "--json"))["players"]}
+    assert {p["name"]: p["deals"] + 1 for p in before} == {n: p["deals"] for n, p in after.items()}
+    assert cli.ok("doctor").startswith("ok:")
+
+
+def test_the_fixture_itself_is_never_touched(cli, old_ledger):
+    digest = FIXTURE.read_bytes()
+    cli.ok("deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8")
+    assert FIXTURE.read_bytes() == digest
+    assert not Path(f"{FIXTURE}-wal").exists()
