@@ -19,6 +19,7 @@ from ledger.cliutil import (
     SessionOpt,
     db_path,
     group,
+    ledger_exists,
     open_db,
     scope_sessions,
 )
@@ -124,7 +125,7 @@ def session_start(
     currency_code = parse_currency(currency)
     seats = players.split(",")
     book.check_session(rule_set, book.check_player_names(seats), teams)
-    with open_db(ctx) as ledger:
+    with open_db(ctx, create=True) as ledger:
         s = book.start_session(ledger, seats, rule_set, stake_value, currency_code, name, teams)
         typer.echo("started " + session_title(s))
 
@@ -138,9 +139,11 @@ def session_list(
     from ledger import book
     from ledger.render import dumps, table
 
-    with open_db(ctx) as ledger:
-        sessions = ledger.sessions()
-        current = ledger.get_setting(book.CURRENT_KEY)
+    sessions, current = [], None
+    if ledger_exists(ctx):
+        with open_db(ctx) as ledger:
+            sessions = ledger.sessions()
+            current = ledger.get_setting(book.CURRENT_KEY)
     if json_out:
         typer.echo(dumps([_session_dict(s) for s in sessions]))
         return
@@ -415,16 +418,6 @@ def demo_cmd(ctx: typer.Context) -> None:
         plots.plot(ledger, stats.select(ledger, s.id, False), "net", chart)
         typer.echo("")
         typer.echo(f"plot: {chart}")
-
-
-def _register_feature_commands() -> None:
-    """Commands of each feature live in ledger/commands/; they only import typer at load."""
-    from ledger.commands import register_all
-
-    register_all(app)
-
-
-_register_feature_commands()
 
 
 def main() -> None:

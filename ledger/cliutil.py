@@ -19,6 +19,22 @@ APP_NAME = "bigtwo-ledger"
 class LedgerGroup(TyperGroup):
     """Shows every LedgerError as one line on stderr with its exit code, no traceback."""
 
+    def list_commands(self, ctx: typer.Context) -> list[str]:
+        names = super().list_commands(ctx)
+        if ctx.parent is None:  # the root: feature commands load on demand
+            from ledger.commands import LAZY
+
+            names += [n for n in LAZY if n not in names]
+        return names
+
+    def get_command(self, ctx: typer.Context, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        if command is None and ctx.parent is None:
+            from ledger.commands import load
+
+            command = load(cmd_name)
+        return command
+
     def invoke(self, ctx: typer.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -50,11 +66,25 @@ def db_path(ctx: typer.Context) -> tuple[str, bool]:
     return str(default_db_path()), True
 
 
-def open_db(ctx: typer.Context):
+def open_db(ctx: typer.Context, create: bool = False):
+    """Open the ledger.  Only commands that add something (``create``) make a new file:
+    a command that fails on a missing ledger leaves no empty ledger behind."""
     from ledger.store import open_ledger
 
     path, is_default = db_path(ctx)
+    if not create and not os.path.exists(path) and (is_default or Path(path).parent.is_dir()):
+        raise InputError(
+            f"no current session (no sessions yet: there is no ledger at {path}); start one with "
+            "bigtwo session start --players Ann,Ben,Cat,Dan (or bigtwo import FILE)"
+        )
     return open_ledger(path, create_folder=is_default)
+
+
+def ledger_exists(ctx: typer.Context) -> bool:
+    """Is there a ledger to read?  (A missing folder counts as "yes", so that opening
+    it reports the folder.)"""
+    path = db_path(ctx)[0]
+    return os.path.exists(path) or not Path(path).parent.is_dir()
 
 
 SessionOpt = Annotated[

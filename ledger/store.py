@@ -451,11 +451,14 @@ class Ledger:
                 FROM sessions s {where} ORDER BY s.id""",
             params,
         ).fetchall()
-        if len(rows) == 1:
+        if not rows:
+            return []
+        if len(rows) <= 500:
+            ids = [r[0] for r in rows]
             seat_rows = self.conn.execute(
                 "SELECT t.session_id, p.name FROM seats t JOIN players p ON p.id = t.player_id "
-                "WHERE t.session_id = ? ORDER BY t.seat",
-                [rows[0][0]],
+                f"WHERE t.session_id IN ({','.join('?' * len(ids))}) ORDER BY t.session_id, t.seat",
+                ids,
             ).fetchall()
         else:
             seat_rows = self.conn.execute(

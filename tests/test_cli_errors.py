@@ -295,10 +295,10 @@ def test_deal_without_session_on_a_new_ledger_fails_cleanly(cli):
     assert stderr.startswith("error: no current session")
 
 
-@pytest.mark.xfail(strict=True, reason="a rejected command still creates (and migrates) a missing ledger "
-                   "file: open_db runs before the check (ledger/cli.py, ledger/store.py)")
-def test_rejected_command_on_a_new_ledger_creates_no_file(cli, ledger_path):
-    cli.fails("deal", *DEAL)
+@pytest.mark.parametrize("args", [("deal", *DEAL), ("undo",), ("standings",), ("settle",),
+                                  ("log",), ("stats",), ("export", "--all")])
+def test_rejected_command_on_a_new_ledger_creates_no_file(cli, ledger_path, args):
+    cli.fails(*args)
     assert not ledger_path.exists()
 
 

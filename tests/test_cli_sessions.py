@@ -228,7 +228,7 @@ def test_db_option_overrides_environment(cli, ledger_path, tmp_path):
     assert not ledger_path.exists()
     assert len(_json(cli, "--db", str(other), "session", "list")) == 1
     assert _json(cli, "session", "list") == []  # BIGTWO_DB is a different, new ledger
-    assert ledger_path.exists() and other.exists()
+    assert other.exists() and not ledger_path.exists()  # listing creates no ledger
 
 
 def test_db_path_without_environment_is_the_user_data_folder(cli, monkeypatch):
@@ -292,12 +292,14 @@ def test_python_dash_m_ledger_help(tmp_path):
     assert not (tmp_path / "x.db").exists()  # help opens no ledger
 
 
-def _walk(command, path: tuple[str, ...] = ()):
-    """Every command of the tree (typer ships its own click, so no isinstance checks)."""
+def _walk(command, path: tuple[str, ...] = (), parent=None):
+    """Every command of the tree, lazily loaded feature commands included (typer ships
+    its own click, so no isinstance checks)."""
     yield path, command
     if hasattr(command, "commands"):
-        for name, sub in command.commands.items():
-            yield from _walk(sub, (*path, name))
+        ctx = typer.Context(command, parent=parent)
+        for name in command.list_commands(ctx):
+            yield from _walk(command.get_command(ctx, name), (*path, name), ctx)
 
 
 COMMANDS = list(_walk(typer.main.get_command(app)))
@@ -307,7 +309,7 @@ def test_command_tree_is_complete():
     names = {" ".join(p) for p, _ in COMMANDS}
     for expected in ("session start", "session list", "session show", "session use", "session end",
                      "deal", "amend", "void", "undo", "log", "standings", "settle", "rules list",
-                     "rules show", "db path"):
+                     "rules show", "db path", "stats", "plot", "import", "doctor", "compare"):
         assert expected in names
 
 

@@ -243,8 +243,9 @@ def test_the_current_sessions_frozen_rules(cli) -> None:
 
 
 def test_a_ledger_without_a_current_session_uses_classic(cli, ledger_path) -> None:
-    cli.ok("session", "list")  # opens (creates) the ledger; no session in it
-    assert ledger_path.exists()
+    from ledger.store import open_ledger
+
+    open_ledger(ledger_path).close()  # a ledger with no session in it
     assert verdict(cli, "2S", "2H")["rules"] == "classic"
 
 

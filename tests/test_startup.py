@@ -67,3 +67,25 @@ def test_settle_table_loads_tabulate_but_no_plotting(tmp_path: Path) -> None:
 
 def test_schema_version_counts_the_migrations() -> None:
     assert len(_migrations()._migrations) == SCHEMA_VERSION
+
+
+def test_lazy_command_table_matches_the_feature_modules() -> None:
+    import typer.main
+
+    from ledger.commands import FEATURES, LAZY, feature_app
+
+    for feature in FEATURES:
+        built = typer.main.get_command(feature_app(feature))
+        assert sorted(built.commands) == sorted(n for n, f in LAZY.items() if f == feature)
+
+
+def test_deal_builds_no_feature_command(tmp_path: Path) -> None:
+    loaded = loaded_after(tmp_path, ["deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8"])
+    assert loaded == set()
+    code = (
+        "import sys, ledger.cli; from typer.testing import CliRunner; "
+        f"CliRunner().invoke(ledger.cli.app, ['--db', {str(tmp_path / 'probe.db')!r}, 'undo']); "
+        "print(sorted(m for m in sys.modules if m.startswith('ledger.commands.')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ledger.cliutil import AllOpt, JsonOpt, SessionOpt, open_db
+from ledger.cliutil import AllOpt, JsonOpt, SessionOpt, ledger_exists, open_db
 
 PlayerOpt = Annotated[
     str | None, typer.Option("--player", help="Only this player (name as in the ledger).")
@@ -29,6 +29,9 @@ OutOpt = Annotated[
     typer.Option("--out", help="File to write: .png, .svg or .pdf "
                                "(default: bigtwo-KIND-SCOPE.png in the current folder)."),
 ]
+
+
+NO_SESSIONS = "no sessions yet; start one with: bigtwo session start --players Ann,Ben,Cat,Dan"
 
 
 def register(app: typer.Typer) -> None:
@@ -78,10 +81,12 @@ def history_cmd(
     """List sessions: date, name, players, rules, deals and money per player (default: all)."""
     from ledger import stats
 
+    if not ledger_exists(ctx):
+        typer.echo("[]" if json_out else NO_SESSIONS)
+        return
     with open_db(ctx) as ledger:
         if not ledger.session_ids():
-            typer.echo("[]" if json_out else
-                       "no sessions yet; start one with: bigtwo session start --players Ann,Ben,Cat,Dan")
+            typer.echo("[]" if json_out else NO_SESSIONS)
             return
         scope = stats.select(ledger, session, all_sessions, since, until, player=player,
                              default_all=True)

@@ -89,7 +89,7 @@ def import_cmd(
             )
             return bar.update
 
-        ledger = stack.enter_context(open_db(ctx))
+        ledger = stack.enter_context(open_db(ctx, create=True))
         report = transfer.import_file(ledger, file, None if fmt is None else fmt.value, start_progress)
     if json_out:
         typer.echo(dumps(report.to_dict()))
