@@ -84,7 +84,8 @@ def unprivileged() -> list[str] | None:
                    ["runuser", "-u", "nobody", "--"]):
         if shutil.which(prefix[0]) is None:
             continue
-        probe = subprocess.run([*prefix, sys.executable, "-c", "import ledger"], capture_output=True)
+        probe = subprocess.run([*prefix, sys.executable, "-c", "import ledger"], capture_output=True,
+                               cwd="/")  # not the checkout: the installed package must be readable
         if probe.returncode == 0:
             return prefix
     return None
