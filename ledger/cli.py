@@ -373,15 +373,11 @@ def settle_cmd(
     with open_db(ctx) as ledger:
         if all_sessions and session is None:
             st = reports.settle_all(ledger)
-            count = len(ledger.session_ids())
         else:
             st = reports.settle(ledger, scope_sessions(ledger, session, all_sessions))
     if json_out:
         typer.echo(dumps(st.to_dict()))
         return
-    if not st.working:
-        typer.echo(f"all {count} sessions: money added up session by session at each one's stake")
-        typer.echo("")
     typer.echo(settlement_text(st))
 
 

@@ -189,11 +189,6 @@ def session_rows(
     return out
 
 
-def session_digests(ledger: Ledger, session_ids: Sequence[int] | None) -> dict[Key, Digest]:
-    """Up-to-date digests of ``session_ids`` (all when None), distributions included."""
-    return {(r[0], r[1]): Digest.from_row(r) for r in session_rows(ledger, session_ids, True)}
-
-
 def distributions(
     ledger: Ledger, session_ids: Sequence[int] | None
 ) -> dict[int, tuple[Counter[int], Counter[int]]]:

@@ -36,8 +36,6 @@ Progress = Callable[[int], None]
 class ImportConflict(LedgerError):
     """The file says something else than the ledger about the same uuid."""
 
-    exit_code = 1
-
 
 # --- what is imported ------------------------------------------------------------
 

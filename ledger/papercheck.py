@@ -24,8 +24,6 @@ from ledger.store import Ledger, SessionRow
 class SheetDisagrees(LedgerError):
     """The paper sheet and the ledger disagree (exit code 1, like a failed assertion)."""
 
-    exit_code = 1
-
 
 @dataclass(frozen=True)
 class PlayerCheck:

@@ -81,6 +81,10 @@ def deal_text(deal_no: int, score: DealScore, seats: Sequence[str], verb: str = 
 def settlement_text(st: Settlement) -> str:
     cur = st.currency
     blocks = []
+    if not st.working:
+        blocks.append(
+            f"all {st.session_count} sessions: money added up session by session at each one's stake"
+        )
     for w in st.working:
         stake = format_amount(w.stake)
         if w.method == "pay-the-winner":

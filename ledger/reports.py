@@ -155,7 +155,8 @@ class Settlement:
     nets: dict[str, Decimal]
     pairwise: list[Payment]
     payments: list[Payment]
-    working: list[Working]
+    working: list[Working]  # each session's arithmetic (left out over WORKING_LIMIT sessions)
+    session_count: int = 1
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -234,7 +235,7 @@ def settle(ledger: Ledger, sessions: list[SessionRow]) -> Settlement:
         Payment(p.payer, p.payee, round_amount(p.amount, currency)) for p in net_flows(flows)
     ]
     ordered = dict(sorted(nets.items(), key=lambda kv: (-kv[1], kv[0])))
-    return Settlement(currency, ordered, pairwise, payment_plan(ordered), working)
+    return Settlement(currency, ordered, pairwise, payment_plan(ordered), working, len(sessions))
 
 
 WORKING_LIMIT = 20  # settle --all shows each session's working up to this many sessions
@@ -257,7 +258,8 @@ def settle_all(ledger: Ledger, working_limit: int = WORKING_LIMIT) -> Settlement
             f"these sessions use different currencies ({', '.join(currencies)}); "
             "settle each with --session ID"
         )
-    if len(ledger.session_ids()) <= working_limit:
+    count = len(ledger.session_ids())
+    if count <= working_limit:
         return settle(ledger, ledger.sessions())
     currency = currencies[0]
     q = quantum(currency)
@@ -292,4 +294,4 @@ def settle_all(ledger: Ledger, working_limit: int = WORKING_LIMIT) -> Settlement
         Payment(p.payer, p.payee, round_amount(p.amount, currency)) for p in net_flows(flows)
     ]
     ordered = dict(sorted(nets.items(), key=lambda kv: (-kv[1], kv[0])))
-    return Settlement(currency, ordered, pairwise, payment_plan(ordered), [])
+    return Settlement(currency, ordered, pairwise, payment_plan(ordered), [], count)

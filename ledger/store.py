@@ -387,9 +387,6 @@ class Ledger:
         self._player_ids[name] = row[0]
         return row[0]
 
-    def player_names(self) -> list[str]:
-        return [r[0] for r in self.conn.execute("SELECT name FROM players ORDER BY name")]
-
     # -- settings --
 
     def get_setting(self, key: str) -> str | None:
@@ -486,10 +483,6 @@ class Ledger:
             raise InputError(f"no session {session_id} in this ledger; see: bigtwo session list")
         return rows[0]
 
-    def session_by_uuid(self, session_uuid: str) -> SessionRow | None:
-        rows = self._session_rows("WHERE s.uuid = ?", [session_uuid])
-        return rows[0] if rows else None
-
     # -- entries --
 
     def add_entry(
@@ -552,12 +545,6 @@ class Ledger:
         ).fetchall()
         return [self._entry(r) for r in rows]
 
-    def entry_by_uuid(self, entry_uuid: str) -> EntryRow | None:
-        r = self.conn.execute(
-            f"SELECT {self._ENTRY_COLS} FROM entries WHERE uuid = ?", [entry_uuid]
-        ).fetchone()
-        return None if r is None else self._entry(r)
-
     def current_version(self, session_id: int, deal_no: int) -> EntryRow | None:
         """The latest entry about deal ``deal_no`` (a void means the deal is gone)."""
         r = self.conn.execute(
@@ -589,16 +576,6 @@ class Ledger:
             [session_id],
         ).fetchall()
         return [self._entry(r) for r in rows]
-
-    def entry_points(self, entry_id: int) -> list[PointsRow]:
-        rows = self.conn.execute(
-            """SELECT p.name, q.deals, q.wins, q.fried, q.cards, q.penalty, q.net, y.name
-               FROM points q JOIN players p ON p.id = q.player_id
-               LEFT JOIN players y ON y.id = q.payee_id
-               WHERE q.entry_id = ?""",
-            [entry_id],
-        ).fetchall()
-        return [PointsRow(*r) for r in rows]
 
     def deal_points(self, session_id: int, deal_no: int) -> list[PointsRow]:
         """What deal ``deal_no`` adds up to now: its entries' points summed per player and
