@@ -124,6 +124,7 @@ def session_start(
     stake_value = parse_stake(stake)
     currency_code = parse_currency(currency)
     seats = players.split(",")
+    # Checked before the ledger is opened, so a refused session creates no ledger file.
     book.check_session(rule_set, book.check_player_names(seats), teams)
     with open_db(ctx, create=True) as ledger:
         s = book.start_session(ledger, seats, rule_set, stake_value, currency_code, name, teams)
