@@ -1,5 +1,5 @@
 """``python -m ledger`` runs the ``bigtwo`` command line."""
 
-from ledger.cli import main
+from ledger.cli.app import main
 
 main()

@@ -13,7 +13,7 @@ from pathlib import Path
 import typer
 from typer.testing import CliRunner
 
-from ledger.cli import app
+from ledger.cli.app import app
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
 

@@ -17,9 +17,12 @@ import tempfile
 from datetime import date, timedelta
 from pathlib import Path
 
-from ledger import book, plots, samples, stats
-from ledger.rules import load_preset
-from ledger.store import Ledger, open_ledger
+from ledger.book import actions as book
+from ledger.book import stats
+from ledger.core.rules import load_preset
+from ledger.formats import samples
+from ledger.present import plots
+from ledger.storage.store import Ledger, open_ledger
 
 ROOT = Path(__file__).resolve().parent.parent
 IMG = ROOT / "docs" / "img"

@@ -25,9 +25,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 import ledger
-from ledger import samples
-from ledger.cli import app
-from ledger.store import open_ledger
+from ledger.cli.app import app
+from ledger.formats import samples
+from ledger.storage.store import open_ledger
 
 FIRST_SCHEMA = ["m001_initial"]
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"

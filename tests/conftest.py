@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from ledger.cli import app
+from ledger.cli.app import app
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

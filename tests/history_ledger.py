@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ledger import book, samples
-from ledger.rules import load_preset
-from ledger.store import Ledger, SessionRow
+from ledger.book import actions as book
+from ledger.core.rules import load_preset
+from ledger.formats import samples
+from ledger.storage.store import Ledger, SessionRow
 
 
 def add_session(

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from conftest import file_digest
 
-from ledger import samples
-from ledger.store import SCHEMA_VERSION, open_ledger
+from ledger.formats import samples
+from ledger.storage.store import SCHEMA_VERSION, open_ledger
 
 FOUR = ("--players", "Ann,Ben,Cat,Dan")
 DATA = Path(__file__).parent / "data"
@@ -86,9 +86,9 @@ def test_backup_of_no_ledger_is_a_clean_error(cli, ledger_path, tmp_path):
 
 WRITER = textwrap.dedent("""
     import sys
-    from ledger import book
-    from ledger.scoring import Deal
-    from ledger.store import open_ledger
+    from ledger.book import actions as book
+    from ledger.core.scoring import Deal
+    from ledger.storage.store import open_ledger
     path, n = sys.argv[1], int(sys.argv[2])
     with open_ledger(path) as ledger:
         s = ledger.session(1)
@@ -230,10 +230,10 @@ def test_restore_refuses_and_changes_nothing(cli, evening, tmp_path, make):
 
 WRITER_UUIDS = textwrap.dedent("""
     import sys
-    from ledger import book
-    from ledger.errors import StoreError
-    from ledger.scoring import Deal
-    from ledger.store import open_ledger
+    from ledger.book import actions as book
+    from ledger.core.errors import StoreError
+    from ledger.core.scoring import Deal
+    from ledger.storage.store import open_ledger
     path, n = sys.argv[1], int(sys.argv[2])
     print("ready", flush=True)
     for i in range(n):

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.cards import (
+from ledger.core.cards import (
     RANKS,
     SUITS,
     Card,
@@ -21,7 +21,7 @@ from ledger.cards import (
     read_hand,
     straight_runs,
 )
-from ledger.errors import InputError, RuleError
+from ledger.core.errors import InputError, RuleError
 
 DECK = tuple(Card(rank, suit) for rank in RANKS for suit in SUITS)
 

@@ -13,7 +13,7 @@ import pytest
 import typer
 from conftest import file_digest
 
-from ledger.cli import app
+from ledger.cli.app import app
 
 FOUR = ("--players", "Ann,Ben,Cat,Dan")
 DECIMAL = re.compile(r"^-?\d+(\.\d+)?$")

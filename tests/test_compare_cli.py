@@ -187,7 +187,7 @@ def test_each_play_option_changes_the_answer(cli, tmp_path, option, value, a, b,
 
 
 def test_every_option_is_covered() -> None:
-    from ledger.plays import CHOICES, SWITCHES
+    from ledger.core.plays import CHOICES, SWITCHES
 
     covered = {(o, v) for o, v, *_ in OPTION_CASES}
     for option, values in CHOICES.items():
@@ -243,7 +243,7 @@ def test_the_current_sessions_frozen_rules(cli) -> None:
 
 
 def test_a_ledger_without_a_current_session_uses_classic(cli, ledger_path) -> None:
-    from ledger.store import open_ledger
+    from ledger.storage.store import open_ledger
 
     open_ledger(ledger_path).close()  # a ledger with no session in it
     assert verdict(cli, "2S", "2H")["rules"] == "classic"

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from ledger.doctor import check_ledger
-from ledger.store import open_ledger
+from ledger.book.doctor import check_ledger
+from ledger.storage.store import open_ledger
 
 pytestmark = pytest.mark.slow
 
@@ -87,9 +87,9 @@ def test_four_terminals_recording_fifteen_deals_each_keep_all_sixty(tmp_path):
 
 HAMMER = textwrap.dedent("""
     import sys
-    from ledger import book
-    from ledger.scoring import Deal
-    from ledger.store import open_ledger
+    from ledger.book import actions as book
+    from ledger.core.scoring import Deal
+    from ledger.storage.store import open_ledger
     path, who, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     with open_ledger(path) as ledger:
         s = ledger.session(1)

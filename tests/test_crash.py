@@ -26,9 +26,9 @@ from pathlib import Path
 
 import pytest
 
-from ledger.doctor import check_ledger
-from ledger.sheets import read_sheet
-from ledger.store import open_ledger
+from ledger.book.doctor import check_ledger
+from ledger.formats.sheet import read_sheet
+from ledger.storage.store import open_ledger
 
 pytestmark = pytest.mark.slow
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from ledger.cards import parse_card, parse_cards
-from ledger.dealer import Turn, cut, hand_points, losers, next_turn, redeal_check
-from ledger.errors import InputError, RuleError
-from ledger.rules import RuleSet, load_preset, rules_from_dict, rules_from_mapping
-from ledger.scoring import Deal
+from ledger.core.cards import parse_card, parse_cards
+from ledger.core.dealer import Turn, cut, hand_points, losers, next_turn, redeal_check
+from ledger.core.errors import InputError, RuleError
+from ledger.core.rules import RuleSet, load_preset, rules_from_dict, rules_from_mapping
+from ledger.core.scoring import Deal
 
 SEATS = ["Ann", "Ben", "Cat", "Dan"]
 FOUR = ("--players", ",".join(SEATS))

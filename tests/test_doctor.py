@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from ledger import book, doctor, samples
-from ledger.rules import load_preset
-from ledger.scoring import Deal
-from ledger.store import PointsRow, open_ledger
+from ledger.book import actions as book
+from ledger.book import doctor
+from ledger.core.rules import load_preset
+from ledger.core.scoring import Deal
+from ledger.formats import samples
+from ledger.storage.store import PointsRow, open_ledger
 
 GUARDS = [(t, op) for t in ("entries", "points", "audit") for op in ("update", "delete")]
 

@@ -24,10 +24,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from ledger.cli import app
-from ledger.doctor import check_ledger
-from ledger.rules import FILE_KEYS
-from ledger.store import open_ledger
+from ledger.book.doctor import check_ledger
+from ledger.cli.app import app
+from ledger.core.rules import FILE_KEYS
+from ledger.storage.store import open_ledger
 
 QUICK = {"deal": 30, "rules": 15, "sheet": 15, "json": 12}
 LONG = 10
@@ -343,7 +343,7 @@ def test_no_code_path_evaluates_text():
     package = Path(__file__).resolve().parent.parent / "ledger"
     source = "\n".join(p.read_text("utf-8") for p in package.rglob("*.py"))
     assert not re.search(r"(?<![\w.])(eval|exec|compile)\(|pickle|marshal|__import__|yaml", source)
-    assert re.findall(r"import_module\(([^)]*)\)", source) == ['f"ledger.commands.{name}"']
+    assert re.findall(r"import_module\(([^)]*)\)", source) == ['f"ledger.cli.commands.{name}"']
 
 
 # --- score sheets ---------------------------------------------------------------------------

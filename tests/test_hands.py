@@ -173,8 +173,8 @@ def test_four_twos_among_the_losers_after_a_two_finish_are_impossible(cli) -> No
 
 def test_entry_without_rules_keeps_the_old_reading() -> None:
     """build_deal without a rule set (sample files) derives everything with pagat straights."""
-    from ledger.entry import parse_deal_line
-    from ledger.rules import load_preset
+    from ledger.core.deal_line import parse_deal_line
+    from ledger.core.rules import load_preset
 
     seats = ["Ann", "Ben", "Cat", "Dan"]
     line = 'Ann=0 Ben="2S 2H 5D" Cat="AC 2C 3C 4C 5C" Dan=1'

@@ -7,7 +7,7 @@ import json
 import pytest
 from history_ledger import add_session, build
 
-from ledger.store import open_ledger
+from ledger.storage.store import open_ledger
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from ledger.book import MAX_NAME
+from ledger.book.actions import MAX_NAME
 
 TABLES = ["Ann", "Ben", "Cat", "Dan"]
 NAMES = [

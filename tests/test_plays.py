@@ -9,9 +9,9 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from ledger.cards import RANKS, SUITS, Card, parse_cards, straight_runs
-from ledger.errors import InputError, RuleError
-from ledger.plays import (
+from ledger.core.cards import RANKS, SUITS, Card, parse_cards, straight_runs
+from ledger.core.errors import InputError, RuleError
+from ledger.core.plays import (
     CHOICES,
     DEFAULT_RULES,
     PLAY_PRESETS,

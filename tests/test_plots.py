@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from history_ledger import add_session, build
 
-from ledger import plots, stats
-from ledger.store import open_ledger
+from ledger.book import stats
+from ledger.present import plots
+from ledger.storage.store import open_ledger
 
 MAGIC = {".png": b"\x89PNG\r\n\x1a\n", ".pdf": b"%PDF-"}
 
@@ -134,8 +135,9 @@ def test_plotting_module_is_not_imported_by_the_cli():
     import subprocess
     import sys
 
-    code = ("import sys, ledger.cli; "
-            "print(any(m.startswith(('matplotlib', 'openskill', 'ledger.plots')) for m in sys.modules))")
+    code = ("import sys, ledger.cli.app; "
+            "print(any(m.startswith(('matplotlib', 'openskill', 'ledger.present.plots'))"
+            " for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

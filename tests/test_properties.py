@@ -11,12 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference_scoring import PRESETS, deals_strategy, ref_deal
 
-from ledger import book
-from ledger.reports import settle, standings
-from ledger.rules import load_preset
-from ledger.scoring import Deal, score_deal
-from ledger.settlement import net_flows, payment_plan, round_nets
-from ledger.store import open_ledger
+from ledger.book import actions as book
+from ledger.book.reports import settle, standings
+from ledger.core.rules import load_preset
+from ledger.core.scoring import Deal, score_deal
+from ledger.core.settlement import net_flows, payment_plan, round_nets
+from ledger.storage.store import open_ledger
 
 SEATS = {2: ["Ann", "Ben"], 3: ["Ann", "Ben", "Cat"], 4: ["Ann", "Ben", "Cat", "Dan"]}
 CASES = [

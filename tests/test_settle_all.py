@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 from reference_scoring import PRESETS, deals_strategy
 from test_properties import to_deal
 
-from ledger import book
-from ledger.reports import settle, settle_all, standings, standings_all
-from ledger.rules import load_preset
-from ledger.store import open_ledger
+from ledger.book import actions as book
+from ledger.book.reports import settle, settle_all, standings, standings_all
+from ledger.core.rules import load_preset
+from ledger.storage.store import open_ledger
 
 SEATS = ["Ann", "Ben", "Cat", "Dan"]
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from conftest import file_digest
 
-from ledger.sheets import SheetError, read_sheet, sheet_rules, uuid5
-from ledger.store import open_ledger
-from ledger.transfer import import_file
+from ledger.formats.exchange import import_file
+from ledger.formats.sheet import SheetError, read_sheet, sheet_rules, uuid5
+from ledger.storage.store import open_ledger
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_sessions"
@@ -303,12 +303,12 @@ def test_bad_names_and_bytes_name_the_line(cli, tmp_path) -> None:
 
 def test_an_interrupted_import_leaves_whole_sessions_and_finishes_when_run_again(
         tmp_path, monkeypatch) -> None:
-    from ledger.store import Ledger
+    from ledger.storage.store import Ledger
 
     text = year_of_play(seed=5, games=300)
     sheet = tmp_path / "s.txt"
     sheet.write_text(text)
-    monkeypatch.setattr("ledger.importer.BATCH_ENTRIES", 20)  # commit every few sessions
+    monkeypatch.setattr("ledger.formats.merge.BATCH_ENTRIES", 20)  # commit every few sessions
     real = Ledger.import_entries
     calls = {"n": 0}
 

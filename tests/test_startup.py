@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from ledger.store import SCHEMA_VERSION, _migrations
+from ledger.storage.store import SCHEMA_VERSION, _migrations
 
 HEAVY = ("matplotlib", "numpy", "pandas", "tabulate", "sqlite_utils", "openskill")
 
 PROBE = """
 import json, sys
 from typer.testing import CliRunner
-from ledger.cli import app
+from ledger.cli.app import app
 runner = CliRunner()
 db = sys.argv[1]
 for args in json.loads(sys.argv[2]):
@@ -41,7 +41,7 @@ def loaded_after(tmp_path: Path, *commands: list[str]) -> set[str]:
 
 
 def test_importing_the_cli_loads_nothing_heavy() -> None:
-    code = f"import sys, ledger.cli; print([m for m in {HEAVY!r} if m in sys.modules])"
+    code = f"import sys, ledger.cli.app; print([m for m in {HEAVY!r} if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -72,7 +72,7 @@ def test_schema_version_counts_the_migrations() -> None:
 def test_lazy_command_table_matches_the_feature_modules() -> None:
     import typer.main
 
-    from ledger.commands import FEATURES, LAZY, feature_app
+    from ledger.cli.commands import FEATURES, LAZY, feature_app
 
     for feature in FEATURES:
         built = typer.main.get_command(feature_app(feature))
@@ -83,9 +83,9 @@ def test_deal_builds_no_feature_command(tmp_path: Path) -> None:
     loaded = loaded_after(tmp_path, ["deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8"])
     assert loaded == set()
     code = (
-        "import sys, ledger.cli; from typer.testing import CliRunner; "
-        f"CliRunner().invoke(ledger.cli.app, ['--db', {str(tmp_path / 'probe.db')!r}, 'undo']); "
-        "print(sorted(m for m in sys.modules if m.startswith('ledger.commands.')))"
+        "import sys, ledger.cli.app; from typer.testing import CliRunner; "
+        f"CliRunner().invoke(ledger.cli.app.app, ['--db', {str(tmp_path / 'probe.db')!r}, 'undo']); "
+        "print(sorted(m for m in sys.modules if m.startswith('ledger.cli.commands.')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -10,8 +10,9 @@ from decimal import Decimal
 import pytest
 from history_ledger import add_session, build
 
-from ledger import digest, ratings, samples, stats
-from ledger.store import open_ledger
+from ledger.book import digest, ratings, stats
+from ledger.formats import samples
+from ledger.storage.store import open_ledger
 
 
 @pytest.fixture

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from conftest import file_digest
 
-from ledger import book
-from ledger.errors import StoreError
-from ledger.rules import load_preset
-from ledger.scoring import Deal
-from ledger.store import APPLICATION_ID, SCHEMA_VERSION, open_ledger
-from ledger.store import _migrations as store_migrations
+from ledger.book import actions as book
+from ledger.core.errors import StoreError
+from ledger.core.rules import load_preset
+from ledger.core.scoring import Deal
+from ledger.storage.store import APPLICATION_ID, SCHEMA_VERSION, open_ledger
+from ledger.storage.store import _migrations as store_migrations
 
 TABLES = {"players", "sessions", "seats", "entries", "points", "audit", "settings"}
 APPEND_ONLY = ("entries", "points", "audit")

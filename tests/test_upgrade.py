@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from ledger.store import APPLICATION_ID, SCHEMA_VERSION, _migrations
+from ledger.storage.store import APPLICATION_ID, SCHEMA_VERSION, _migrations
 
 DATA = Path(__file__).parent / "data"
 FIXTURE = DATA / "ledger_v1.db"

@@ -7,12 +7,12 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.reports import settle, standings
-from ledger.rules import load_preset, rules_from_mapping
-from ledger.samples import load_file, samples_dir
-from ledger.scoring import Deal, score_deal
-from ledger.settlement import net_flows
-from ledger.store import open_ledger
+from ledger.book.reports import settle, standings
+from ledger.core.rules import load_preset, rules_from_mapping
+from ledger.core.scoring import Deal, score_deal
+from ledger.core.settlement import net_flows
+from ledger.formats.samples import load_file, samples_dir
+from ledger.storage.store import open_ledger
 
 NESW = ["North", "East", "West", "South"]
 

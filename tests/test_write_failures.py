@@ -27,8 +27,8 @@ import pytest
 from conftest import file_digest
 from typer.testing import CliRunner
 
-from ledger.cli import app
-from ledger.store import SCHEMA_VERSION
+from ledger.cli.app import app
+from ledger.storage.store import SCHEMA_VERSION
 
 FOUR = ("--players", "Ann,Ben,Cat,Dan")
 DEAL = ("deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8")

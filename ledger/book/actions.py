@@ -1,0 +1,226 @@
+"""The scorekeeper's actions: start a session, record, void and amend deals.
+
+Each action checks everything first (pure core), then writes in one
+transaction, so a rejected action leaves the ledger exactly as it was.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from ledger.core.errors import InputError
+from ledger.core.rules import RuleSet, rules_from_dict
+from ledger.core.scoring import Deal, DealScore, score_deal
+from ledger.storage.store import EntryRow, Ledger, PointsRow, SessionRow
+
+CURRENT_KEY = "current_session"
+MAX_NAME = 200
+PACK = 52
+MAX_ID = 2**63 - 1  # largest SQLite INTEGER; a bigger number cannot name a session or deal
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What one action did: the entry written and the deal's points (None for a void)."""
+
+    entry: EntryRow
+    score: DealScore | None
+
+
+def check_player_names(players: Sequence[str]) -> list[str]:
+    """Names as typed (trimmed); rejects what could not be typed back in a deal."""
+    names = [p.strip() for p in players]
+    for name in names:
+        if not name:
+            raise InputError("a player name is empty; give names like --players Ann,Ben,Cat,Dan")
+        if len(name) > MAX_NAME:
+            raise InputError(f"player name {name[:20]!r}... is longer than {MAX_NAME} characters")
+        # Quotes are allowed (O'Brien): a deal names players as NAME=CARDS words, and a
+        # typed line (table, sample files) can quote them like a shell: "O'Brien=0".
+        bad = [ch for ch in "=," if ch in name]
+        if bad or name.startswith("-"):
+            raise InputError(
+                f"player name {name!r} cannot contain = or , or start with -: "
+                "they are used to write deals"
+            )
+        if name.isdigit():
+            raise InputError(f"player name {name!r} is a number; numbers are cards left")
+        if any(unicodedata.category(ch) == "Cc" for ch in name):
+            raise InputError(f"player name {name!r} contains a control character")
+    folded = [n.casefold() for n in names]
+    twice = sorted({n for n in names if folded.count(n.casefold()) > 1})
+    if twice:
+        raise InputError(f"player {twice[0]!r} is seated more than once; each player sits once")
+    return names
+
+
+def check_session(rules: RuleSet, seats: Sequence[str], teams: bool) -> None:
+    n = len(seats)
+    if not 2 <= n <= 4:
+        raise InputError(f"a session seats 2 to 4 players, not {n}")
+    if n * rules.hand_size > PACK:
+        raise InputError(
+            f"rules {rules.name!r} deal {rules.hand_size} cards each: {n} players would need "
+            f"{n * rules.hand_size} cards, more than the {PACK} in a pack"
+        )
+    if rules.mode == "places" and n > len(rules.place_points):
+        raise InputError(
+            f"rules {rules.name!r} have place points for {len(rules.place_points)} players only"
+        )
+    if teams and n != 4:
+        raise InputError(f"teams need exactly 4 players (partners sit opposite), not {n}")
+    if teams and rules.mode == "places":
+        raise InputError("teams are scored by cards left; places mode has no teams")
+
+
+def start_session(
+    ledger: Ledger,
+    players: Sequence[str],
+    rules: RuleSet,
+    stake: Decimal,
+    currency: str,
+    name: str | None,
+    teams: bool,
+) -> SessionRow:
+    seats = check_player_names(players)
+    check_session(rules, seats, teams)
+    with ledger.writing():
+        sid = ledger.add_session(
+            seats=seats, name=name or "", rules=rules.to_dict(), stake=str(stake),
+            currency=currency, teams=teams,
+        )
+        ledger.set_setting(CURRENT_KEY, str(sid))
+    return ledger.session(sid)
+
+
+def current_session(ledger: Ledger, session_id: int | None = None) -> SessionRow:
+    """The session named by ``--session``, or the current one."""
+    if session_id is not None:
+        return _session(ledger, session_id)
+    value = ledger.get_setting(CURRENT_KEY)
+    if value is None:
+        raise InputError(
+            "no current session: start one with "
+            "bigtwo session start --players Ann,Ben,Cat,Dan (or pick one with session use ID)"
+        )
+    return ledger.session(int(value))
+
+
+def _session(ledger: Ledger, session_id: int) -> SessionRow:
+    if abs(session_id) > MAX_ID:
+        raise InputError(f"no session {session_id} in this ledger; see: bigtwo session list")
+    return ledger.session(session_id)
+
+
+def use_session(ledger: Ledger, session_id: int) -> SessionRow:
+    session = _session(ledger, session_id)
+    with ledger.writing():
+        ledger.set_setting(CURRENT_KEY, str(session_id))
+    return session
+
+
+def end_session(ledger: Ledger, session: SessionRow) -> SessionRow:
+    if session.ended_at is not None:
+        raise InputError(f"session {session.id} already ended at {session.ended_at}")
+    with ledger.writing():
+        ledger.end_session(session.id)
+    return ledger.session(session.id)
+
+
+def session_rules(session: SessionRow) -> RuleSet:
+    return rules_from_dict(session.rules)
+
+
+def points_rows(seats: Sequence[str], score: DealScore, sign: int = 1) -> list[PointsRow]:
+    return [
+        PointsRow(
+            player=n,
+            deals=sign,
+            wins=sign * int(score.wins[n]),
+            fried=sign * int(score.fried[n]),
+            cards=sign * score.cards[n],
+            penalty=sign * score.penalty[n],
+            net=sign * score.net[n],
+            payee=score.payee[n],
+        )
+        for n in seats
+    ]
+
+
+def _reversal(ledger: Ledger, entry: EntryRow) -> list[PointsRow]:
+    """Points that cancel the live version ``entry`` of a deal exactly.
+
+    That is everything stored for the deal so far, negated: an amend entry holds
+    the reversal of the version before it as well as its own points, so negating
+    that one entry alone would bring the older version back.
+    """
+    return [
+        PointsRow(p.player, -p.deals, -p.wins, -p.fried, -p.cards, -p.penalty, -p.net, p.payee)
+        for p in ledger.deal_points(entry.session_id, entry.deal_no)
+    ]
+
+
+def score(session: SessionRow, deal: Deal) -> DealScore:
+    return score_deal(session_rules(session), session.seats, deal, session.teams)
+
+
+def record_deal(ledger: Ledger, session: SessionRow, deal: Deal) -> Recorded:
+    if session.ended_at is not None:
+        raise InputError(
+            f"session {session.id} ended at {session.ended_at}; start a new session to record "
+            "more deals (corrections with void/amend are still allowed)"
+        )
+    result = score(session, deal)
+    with ledger.writing():
+        deal_no = ledger.next_deal_no(session.id)
+        entry = ledger.add_entry(
+            session.id, "deal", deal_no, deal.to_dict(), points_rows(session.seats, result)
+        )
+    return Recorded(entry, result)
+
+
+def _live(ledger: Ledger, session: SessionRow, deal_no: int, action: str) -> EntryRow | None:
+    current = ledger.current_version(session.id, deal_no) if 1 <= deal_no <= MAX_ID else None
+    if current is None:
+        last = ledger.next_deal_no(session.id) - 1
+        have = f"has deals 1 to {last}" if last else "has no deals yet"
+        raise InputError(f"cannot {action} deal {deal_no}: session {session.id} {have}")
+    return None if current.kind == "void" else current
+
+
+def void_deal(ledger: Ledger, session: SessionRow, deal_no: int) -> Recorded:
+    # Checked under the write lock: two terminals cannot both void the same version.
+    with ledger.writing():
+        return _void(ledger, session, deal_no)
+
+
+def _void(ledger: Ledger, session: SessionRow, deal_no: int) -> Recorded:
+    """Append the void (inside :meth:`Ledger.writing`)."""
+    live = _live(ledger, session, deal_no, "void")
+    if live is None:
+        raise InputError(f"deal {deal_no} is already void (see: bigtwo log)")
+    entry = ledger.add_entry(session.id, "void", deal_no, None, _reversal(ledger, live))
+    return Recorded(entry, None)
+
+
+def amend_deal(ledger: Ledger, session: SessionRow, deal_no: int, deal: Deal) -> Recorded:
+    """Replace deal ``deal_no``'s facts (restores it if it was voided)."""
+    with ledger.writing():  # under the write lock, like void_deal
+        live = _live(ledger, session, deal_no, "amend")
+        result = score(session, deal)
+        rows = points_rows(session.seats, result)
+        if live is not None:
+            rows = _reversal(ledger, live) + rows
+        entry = ledger.add_entry(session.id, "amend", deal_no, deal.to_dict(), rows)
+    return Recorded(entry, result)
+
+
+def undo(ledger: Ledger, session: SessionRow) -> Recorded:
+    with ledger.writing():  # the last live deal, found and voided under one lock
+        last = ledger.last_live_deal(session.id)
+        if last is None:
+            raise InputError(f"nothing to undo: session {session.id} has no deals left")
+        return _void(ledger, session, last)

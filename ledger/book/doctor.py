@@ -1,0 +1,310 @@
+"""``bigtwo doctor``: the ledger checks itself.
+
+Like a balance assertion in beancount, every check names the entry, what was
+expected, what is stored and the difference.  The checks:
+
+- SQLite's own ``quick_check`` (``integrity_check`` with ``full``) of the file;
+- every row belongs to something: no points without their entry, no entry or
+  seat without its session, no reference to a missing player;
+- replaying each session's entries in order, every entry's stored points equal
+  a fresh derivation: a deal's from its facts and the session's frozen rule set,
+  a void's the negation of the version it voids, an amend's that negation plus
+  the new facts' points;
+- every entry's net points sum to zero;
+- net of reversals, a live deal has exactly one row per seated player and a
+  voided one none, and no row names a player who is not seated;
+- the per-session totals the store keeps as a cache equal the sums of ``points``.
+
+>>> f = Finding("derived", "session 1 deal 5 (entry 7, deal)", "Ben net", -9, -12)
+>>> f.text()
+'session 1 deal 5 (entry 7, deal): Ben net: expected -9, stored -12, difference -3'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ledger.core.rules import RuleSet, rules_from_dict
+from ledger.core.scoring import Deal, score_deal
+from ledger.storage.store import POINT_COLUMNS, Ledger, PointsRow
+
+Key = tuple[str, str | None]  # (player, payee)
+Sums = dict[Key, tuple[int, ...]]  # the POINT_COLUMNS, summed
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem: where it is, what it is about, and the two values that disagree."""
+
+    check: str
+    where: str
+    what: str
+    expected: Any = None
+    stored: Any = None
+
+    @property
+    def difference(self) -> int | None:
+        if type(self.expected) is int and type(self.stored) is int:
+            return self.stored - self.expected
+        return None
+
+    def text(self) -> str:
+        out = f"{self.where}: {self.what}"
+        if self.expected is not None or self.stored is not None:
+            out += f": expected {self.expected}, stored {self.stored}"
+            if self.difference is not None:
+                out += f", difference {self.difference:+d}"
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"check": self.check, "where": self.where, "what": self.what,
+                "expected": self.expected, "stored": self.stored,
+                "difference": self.difference, "text": self.text()}
+
+
+@dataclass
+class Report:
+    integrity: list[str]
+    findings: list[Finding] = field(default_factory=list)
+    sessions: int = 0
+    entries: int = 0
+    live_deals: int = 0
+    points: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.integrity == ["ok"] and not self.findings
+
+    def problems(self) -> list[str]:
+        """Every problem as one line (empty when the ledger is sound)."""
+        bad = [] if self.integrity == ["ok"] else [f"integrity: {x}" for x in self.integrity]
+        return bad + [f.text() for f in self.findings]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "integrity": self.integrity, "sessions": self.sessions,
+                "entries": self.entries, "live_deals": self.live_deals, "points": self.points,
+                "findings": [f.to_dict() for f in self.findings]}
+
+    def text(self) -> str:
+        checked = (f"{self.sessions} sessions, {self.entries} entries, {self.live_deals} live "
+                   f"deals, {self.points} points rows")
+        if self.ok:
+            return f"ok: {checked}; integrity ok, every deal re-derives, nets sum to zero"
+        lines = self.problems()
+        lines.append(f"{len(lines)} problem{'s' if len(lines) != 1 else ''} found in {checked}")
+        return "\n".join(lines)
+
+
+# --- pure parts -----------------------------------------------------------------
+
+
+def sums(rows: Iterable[PointsRow]) -> Sums:
+    """Points rows added up per (player, payee); rows that cancel out are left off."""
+    out: dict[Key, list[int]] = {}
+    for p in rows:
+        acc = out.setdefault((p.player, p.payee), [0] * len(POINT_COLUMNS))
+        for i, c in enumerate(POINT_COLUMNS):
+            acc[i] += getattr(p, c)
+    return {k: tuple(v) for k, v in out.items() if any(v)}
+
+
+def _combine(a: Sums, b: Sums, sign: int = 1) -> Sums:
+    out = {k: list(v) for k, v in a.items()}
+    for k, v in b.items():
+        acc = out.setdefault(k, [0] * len(POINT_COLUMNS))
+        for i, x in enumerate(v):
+            acc[i] += sign * x
+    return {k: tuple(v) for k, v in out.items() if any(v)}
+
+
+def compare(where: str, expected: Sums, stored: Sums, check: str = "derived") -> list[Finding]:
+    """A finding per player (and payee) and column where the two disagree."""
+    zero = (0,) * len(POINT_COLUMNS)
+    found = []
+    for key in sorted(set(expected) | set(stored), key=lambda k: (k[0], k[1] or "")):
+        want, have = expected.get(key, zero), stored.get(key, zero)
+        for i, column in enumerate(POINT_COLUMNS):
+            if want[i] != have[i]:
+                player, payee = key
+                to = f" (with {payee})" if payee and column == "net" else ""
+                found.append(Finding(check, where, f"{player} {column}{to}", want[i], have[i]))
+    return found
+
+
+def derive(rules: RuleSet, seats: Sequence[str], teams: bool, facts: Mapping[str, Any]) -> Sums:
+    """A deal's points, derived afresh from its facts (what ``book.record_deal`` stores)."""
+    from ledger.book.actions import points_rows
+
+    return sums(points_rows(seats, score_deal(rules, seats, Deal.from_dict(facts), teams)))
+
+
+@dataclass
+class SessionCheck:
+    findings: list[Finding] = field(default_factory=list)
+    live_deals: int = 0
+
+
+def check_session(
+    session_id: int,
+    rules_json: str,
+    teams: bool,
+    seats: Sequence[str],
+    entries: Sequence[tuple[int, int, str, int, str | None]],
+    points: Sequence[tuple[int, PointsRow]],
+) -> SessionCheck:
+    """Replay one session's entries (id, seq, kind, deal, facts JSON) against its points."""
+    out = SessionCheck()
+    here = f"session {session_id}"
+    rules: RuleSet | None = None
+    try:
+        rules = rules_from_dict(json.loads(rules_json))
+    except Exception as exc:  # any damage to the stored text is a finding, not a crash
+        out.findings.append(Finding("rules", here, f"its frozen rule set does not load: {exc}"))
+    if len(seats) < 2:
+        out.findings.append(Finding("seats", here, "seated players", ">= 2", len(seats)))
+    by_entry: dict[int, list[PointsRow]] = {}
+    for entry_id, row in points:
+        by_entry.setdefault(entry_id, []).append(row)
+    # deal number -> the live version's points (fresh derivation; the stored sum when
+    # the facts cannot be derived), or None once voided
+    live: dict[int, Sums | None] = {}
+    stored_so_far: dict[int, Sums] = {}
+    for entry_id, seq, kind, deal_no, facts_json in entries:
+        where = f"{here} deal {deal_no} (entry {seq}, {kind})"
+        stored = sums(by_entry.get(entry_id, []))
+        derived: Sums | None = None
+        if kind in ("deal", "amend"):
+            derived = _derive_entry(out.findings, where, rules, seats, teams, facts_json)
+        expected: Sums | None
+        if kind == "deal":
+            if deal_no in live:
+                out.findings.append(Finding("replay", where, "a second 'deal' entry for this "
+                                            "deal number (corrections are amend or void)"))
+            expected = derived
+        elif kind in ("void", "amend"):
+            if deal_no not in live:
+                out.findings.append(Finding("replay", where, "corrects a deal never recorded"))
+            elif kind == "void" and live[deal_no] is None:
+                out.findings.append(Finding("replay", where, "voids a deal already void"))
+            before = live.get(deal_no) or {}
+            expected = None if derived is None and kind == "amend" else _combine(
+                derived or {}, before, sign=-1)
+        else:
+            out.findings.append(Finding("replay", where, f"unknown entry kind {kind!r}"))
+            continue
+        if expected is not None:
+            out.findings.extend(compare(where, expected, stored))
+        net = sum(v[POINT_COLUMNS.index("net")] for v in stored.values())
+        if net:
+            out.findings.append(Finding("net", where, "net points summed over players", 0, net))
+        so_far = stored_so_far[deal_no] = _combine(stored_so_far.get(deal_no, {}), stored)
+        if kind == "void":
+            live[deal_no] = None
+        else:
+            live[deal_no] = derived if derived is not None else so_far
+    deals_col = POINT_COLUMNS.index("deals")
+    for deal_no in sorted(stored_so_far):
+        counted: dict[str, int] = {}
+        for (player, _payee), v in stored_so_far[deal_no].items():
+            counted[player] = counted.get(player, 0) + v[deals_col]
+        is_live = live.get(deal_no) is not None
+        out.live_deals += is_live
+        where = f"{here} deal {deal_no} ({'live' if is_live else 'void'}, net of reversals)"
+        for player in seats:
+            if counted.get(player, 0) != int(is_live):
+                out.findings.append(Finding("seats", where, f"{player} rows",
+                                            int(is_live), counted.get(player, 0)))
+        for player in sorted(set(counted) - set(seats)):
+            out.findings.append(Finding("seats", where, f"points for {player}, who is not seated",
+                                        0, counted[player]))
+    known = {e[0] for e in entries}
+    for entry_id in sorted(set(by_entry) - known):
+        out.findings.append(Finding("orphan", here, f"points rows of entry {entry_id}, which is "
+                                    "not one of this session's entries"))
+    return out
+
+
+def _derive_entry(findings: list[Finding], where: str, rules: RuleSet | None,
+                  seats: Sequence[str], teams: bool, facts_json: str | None) -> Sums | None:
+    if rules is None:
+        return None
+    try:
+        facts = json.loads(facts_json) if facts_json is not None else None
+        if not isinstance(facts, dict):
+            raise ValueError(f"facts are {facts!r}, not a table of facts")
+        return derive(rules, seats, teams, facts)
+    except Exception as exc:  # damaged or no longer valid facts: report them, keep going
+        findings.append(Finding("derived", where, f"its facts do not score: {exc}"))
+        return None
+
+
+def check_cached_totals(
+    points: Mapping[int, Sequence[tuple[int, PointsRow]]],
+    totals: Sequence[tuple[Any, ...]],
+    flows: Sequence[tuple[Any, ...]],
+) -> list[Finding]:
+    """The store's per-session totals and pay-the-winner flows against ``points``."""
+    want_totals: dict[tuple[int, str], list[int]] = {}
+    want_flows: dict[tuple[int, str, str], int] = {}
+    for sid, rows in points.items():
+        for _entry, p in rows:
+            acc = want_totals.setdefault((sid, p.player), [0] * len(POINT_COLUMNS))
+            for i, column in enumerate(POINT_COLUMNS):
+                acc[i] += getattr(p, column)
+            if p.payee is not None:
+                want_flows[sid, p.player, p.payee] = want_flows.get((sid, p.player, p.payee),
+                                                                    0) + p.net
+    have_totals = {(r[0], r[1]): tuple(r[2:]) for r in totals}
+    have_flows = {(r[0], r[1], r[2]): r[3] for r in flows}
+    zero = (0,) * len(POINT_COLUMNS)
+    found = []
+    for key in sorted(set(want_totals) | set(have_totals)):
+        want, have = tuple(want_totals.get(key, zero)), have_totals.get(key, zero)
+        found.extend(
+            Finding("totals", f"session {key[0]} cached totals", f"{key[1]} {column}",
+                    want[i], have[i])
+            for i, column in enumerate(POINT_COLUMNS) if want[i] != have[i]
+        )
+    for key in sorted(set(want_flows) | set(have_flows)):
+        if want_flows.get(key, 0) != have_flows.get(key, 0):
+            found.append(Finding("totals", f"session {key[0]} cached flows",
+                                 f"{key[1]} net with {key[2]}", want_flows.get(key, 0),
+                                 have_flows.get(key, 0)))
+    return found
+
+
+# --- the ledger -------------------------------------------------------------------
+
+
+def check_ledger(ledger: Ledger, full: bool = False) -> Report:
+    """Run every check on an open ledger (reads only)."""
+    report = Report(integrity=ledger.integrity(full))
+    report.findings.extend(
+        Finding("schema", f"trigger {name}", "is missing: recorded entries are no longer "
+                "protected from being changed") for name in ledger.missing_guards()
+    )
+    report.findings.extend(
+        Finding("orphan", row, problem) for row, problem in ledger.orphans()
+    )
+    all_points: dict[int, list[tuple[int, PointsRow]]] = {}
+    for sid, rules_json, teams, seats in ledger.raw_sessions():
+        entries = ledger.raw_entries(sid)
+        points = all_points[sid] = ledger.raw_points(sid)
+        result = check_session(sid, rules_json, teams, seats, entries, points)
+        report.findings.extend(result.findings)
+        report.sessions += 1
+        report.entries += len(entries)
+        report.points += len(points)
+        report.live_deals += result.live_deals
+    cached = ledger.cached_totals()
+    if cached is not None:
+        report.findings.extend(check_cached_totals(all_points, *cached))
+    return report
+
+
+def problems(ledger: Ledger) -> list[str]:
+    """Every problem of an open ledger, one line each (``restore`` refuses any)."""
+    return check_ledger(ledger).problems()

@@ -1,0 +1,115 @@
+"""Skill ratings from every deal's finishing order (openskill, Plackett-Luce).
+
+A deal ranks its players: the winner first, then by cards left, fewest first;
+equal counts tie (an immediate win: the winner first, the rest tie).  Places
+mode uses the recorded order; a teams deal ranks the winning pair above the
+other.  Deals are taken in the order they were recorded.
+
+Ratings are a cache (table ``ratings``) marked with the last entry taken in:
+newer deals update it; a void or amend of a deal already taken in rebuilds it
+from the first deal, since a rating depends on the order of everything before.
+
+>>> _ranks([(9, 1, 0, 3, None), (9, 2, 1, 0, None), (9, 3, 0, 3, None), (9, 4, 0, 8, None)], {})
+([[1], [2], [3], [4]], [3, 0, 3, 8])
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from itertools import groupby
+from typing import Any
+
+from ledger.core.errors import StoreError
+from ledger.storage.store import Ledger
+
+CACHE = "ratings"
+NOTICE_AT = 50_000  # deals: tell the user a one-time catch-up is running
+
+
+@dataclass(frozen=True)
+class Rating:
+    mu: float
+    sigma: float
+    deals: int
+
+    @property
+    def conservative(self) -> float:
+        """mu - 3 sigma: a skill the player very likely has at least (openskill's ordinal)."""
+        return self.mu - 3 * self.sigma
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"mu": round(self.mu, 3), "sigma": round(self.sigma, 3),
+                "conservative": round(self.conservative, 3), "deals": self.deals}
+
+
+def _model() -> Any:
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce()
+
+
+def version() -> str:
+    from importlib.metadata import version as dist_version
+
+    return f"openskill {dist_version('openskill')} PlackettLuce 1"
+
+
+def _ranks(rows: Sequence[Sequence[Any]], ids: dict[str, int]) -> tuple[list[list[int]], list[int]]:
+    """Teams of player ids and their ranks (lower is better) for one deal's rows."""
+    order = rows[0][4]
+    if order is not None:  # places mode: the recorded finishing order
+        place = {ids.get(name): i for i, name in enumerate(json.loads(order))}
+        return [[r[1]] for r in rows], [place.get(r[1], len(place)) for r in rows]
+    winners = [r[1] for r in rows if r[2] > 0]
+    if len(winners) > 1:  # teams: both partners of the winning team are marked
+        return [winners, [r[1] for r in rows if r[2] <= 0]], [0, 1]
+    return [[r[1]] for r in rows], [0 if r[2] > 0 else r[3] for r in rows]
+
+
+def rate(deals: Iterable[Sequence[Any]], start: dict[int, Rating], ids: dict[str, int]) -> dict[int, Rating]:
+    """Fold ``Ledger.rating_deals`` rows into the ratings ``start``."""
+    model = _model()
+    table = {pid: (model.rating(mu=r.mu, sigma=r.sigma), r.deals) for pid, r in start.items()}
+    fresh = model.rating
+    for _entry, rows in groupby(deals, key=lambda r: r[0]):
+        teams, ranks = _ranks(list(rows), ids)
+        if len(teams) < 2:
+            continue
+        now = [[table[p][0] if p in table else fresh() for p in team] for team in teams]
+        for team, rated in zip(teams, model.rate(now, ranks=ranks), strict=True):
+            for pid, r in zip(team, rated, strict=True):
+                table[pid] = (r, table[pid][1] + 1 if pid in table else 1)
+    return {pid: Rating(r.mu, r.sigma, n) for pid, (r, n) in table.items()}
+
+
+def current(ledger: Ledger, notice: Callable[[str], None] | None = None) -> dict[int, Rating]:
+    """Every player's rating from every deal in the ledger, by player id.
+
+    ``notice`` hears about a long catch-up (a big ledger's first rating).
+    """
+    mark = ledger.derived_mark(CACHE)
+    upto = ledger.last_entry_id()
+    tag = version()
+    stored = {pid: Rating(mu, sigma, n) for pid, mu, sigma, n in ledger.ratings()}
+    if mark == (upto, tag):
+        return stored
+    after = 0
+    if mark is not None and mark[1] == tag and not ledger.corrections_reach_back(mark[0], upto):
+        after = mark[0]
+    else:
+        stored = {}
+    if notice is not None and upto - after > NOTICE_AT:
+        why = ("a void or amend changed a rated deal, so every deal is rated again"
+               if after == 0 and mark is not None else "this happens once")
+        notice(f"rating {upto - after:,} entries; {why}")
+    ratings = rate(ledger.rating_deals(after, upto), stored, ledger.player_ids())
+    try:
+        with ledger.writing():
+            if ledger.derived_mark(CACHE) == mark:  # else another command saved it meanwhile
+                ledger.save_ratings((pid, r.mu, r.sigma, r.deals) for pid, r in ratings.items())
+                ledger.set_derived_mark(CACHE, upto, tag)
+    except StoreError:
+        pass  # a cache: the ratings shown are fresh either way
+    return ratings

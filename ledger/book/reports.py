@@ -1,0 +1,297 @@
+"""Standings and settlement as plain data (rendering is elsewhere).
+
+Standings are sums of the stored derived points; settlement turns each
+session's net points into money at that session's stake, then adds money (never
+points) across sessions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from ledger.core.errors import InputError
+from ledger.core.scoring import teams_of
+from ledger.core.settlement import (
+    Payment,
+    format_amount,
+    net_flows,
+    payment_plan,
+    quantum,
+    round_amount,
+    round_nets,
+)
+from ledger.storage.store import Ledger, SessionRow
+
+
+@dataclass
+class PlayerLine:
+    name: str
+    deals: int = 0
+    wins: int = 0
+    fried: int = 0
+    penalty: int = 0
+    net: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "deals": self.deals, "wins": self.wins,
+                "fried": self.fried, "penalty": self.penalty, "net": self.net}
+
+
+@dataclass
+class Standings:
+    scope: str
+    sessions: list[SessionRow]
+    players: list[PlayerLine]
+    teams: list[PlayerLine] = field(default_factory=list)
+    session_ids: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.session_ids:
+            self.session_ids = [s.id for s in self.sessions]
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "scope": self.scope,
+            "sessions": self.session_ids,
+            "players": [p.to_dict() for p in self.players],
+        }
+        if self.teams:
+            out["teams"] = [t.to_dict() for t in self.teams]
+        return out
+
+
+def pick_sessions(ledger: Ledger, session: SessionRow | None, all_sessions: bool) -> list[SessionRow]:
+    if all_sessions:
+        sessions = ledger.sessions()
+        if not sessions:
+            raise InputError("the ledger has no sessions yet; start one with bigtwo session start")
+        return sessions
+    assert session is not None
+    return [session]
+
+
+def team_name(members: Sequence[str]) -> str:
+    return "+".join(members)
+
+
+def _sorted(lines: list[PlayerLine]) -> list[PlayerLine]:
+    return sorted(lines, key=lambda p: (-p.net, p.name))
+
+
+def standings(ledger: Ledger, sessions: list[SessionRow]) -> Standings:
+    lines: dict[str, PlayerLine] = {}
+    for s in sessions:  # seat order first, so ties read in seat order within a session
+        for name in s.seats:
+            lines.setdefault(name, PlayerLine(name))
+    for _sid, name, deals, wins, fried, penalty, net in ledger.totals([s.id for s in sessions]):
+        line = lines.setdefault(name, PlayerLine(name))
+        line.deals += deals
+        line.wins += wins
+        line.fried += fried
+        line.penalty += penalty
+        line.net += net
+    teams: list[PlayerLine] = []
+    if len(sessions) == 1 and sessions[0].teams:
+        for members in teams_of(sessions[0].seats):
+            first = lines[members[0]]
+            teams.append(
+                PlayerLine(
+                    team_name(members), first.deals, first.wins,
+                    sum(lines[m].fried for m in members),
+                    sum(lines[m].penalty for m in members), first.net,
+                )
+            )
+    scope = f"session {sessions[0].id}" if len(sessions) == 1 else "all sessions"
+    return Standings(scope, sessions, _sorted(list(lines.values())), _sorted(teams))
+
+
+def standings_all(ledger: Ledger) -> Standings:
+    """Standings over every session, summed in SQL (fast on a decade of play)."""
+    ids = ledger.session_ids()
+    if not ids:
+        raise InputError("the ledger has no sessions yet; start one with bigtwo session start")
+    lines = [PlayerLine(*row) for row in ledger.player_totals()]
+    return Standings("all sessions", [], _sorted(lines), session_ids=ids)
+
+
+# --- settlement ---------------------------------------------------------------
+
+
+@dataclass
+class Working:
+    """The hand-checkable arithmetic of one session's settlement."""
+
+    session: SessionRow
+    method: str  # "pairwise", "pay-the-winner" or "teams"
+    totals: dict[str, int]  # penalty totals s (per team in teams mode)
+    net_points: dict[str, int]
+    stake: Decimal
+
+    @property
+    def sum_s(self) -> int:
+        return sum(self.totals.values())
+
+    @property
+    def n(self) -> int:
+        return len(self.totals)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "session": self.session.id, "method": self.method, "stake": str(self.stake),
+            "totals": self.totals, "net_points": self.net_points,
+        }
+        if self.method != "pay-the-winner":
+            out["sum_s"] = self.sum_s
+            out["n"] = self.n
+        return out
+
+
+@dataclass
+class Settlement:
+    currency: str
+    nets: dict[str, Decimal]
+    pairwise: list[Payment]
+    payments: list[Payment]
+    working: list[Working]  # each session's arithmetic (left out over WORKING_LIMIT sessions)
+    session_count: int = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "currency": self.currency,
+            "nets": {k: format_amount(v) for k, v in self.nets.items()},
+            "pairwise": [p.to_dict() for p in self.pairwise],
+            "payments": [p.to_dict() for p in self.payments],
+            "working": [w.to_dict() for w in self.working],
+        }
+
+
+def _session_money(
+    ledger: Ledger, s: SessionRow, per_player: dict[str, PlayerLine]
+) -> tuple[dict[str, Decimal], list[tuple[str, str, Decimal]], Working]:
+    stake = Decimal(s.stake)
+    settlement_kind = s.rules.get("settlement", "pairwise")
+    if s.teams:
+        teams = teams_of(s.seats)
+        totals = {team_name(t): sum(per_player[m].penalty for m in t) for t in teams}
+        team_net = {team_name(t): per_player[t[0]].net for t in teams}
+        exact = {m: Decimal(team_net[team_name(t)]) * stake / 2 for t in teams for m in t}
+        (a, ta), (b, tb) = totals.items()
+        flows = [(a, b, Decimal(ta - tb) * stake)] if ta != tb else []
+        return exact, flows, Working(s, "teams", totals, team_net, stake)
+    nets = {n: per_player[n].net for n in s.seats}
+    exact = {n: Decimal(v) * stake for n, v in nets.items()}
+    totals = {n: per_player[n].penalty for n in s.seats}
+    flows: list[tuple[str, str, Decimal]] = []
+    if settlement_kind == "pay-the-winner":
+        for player, winner, net in ledger.payee_flows(s.id):
+            if net < 0:
+                flows.append((player, winner, Decimal(-net) * stake))
+            elif net > 0:
+                flows.append((winner, player, Decimal(net) * stake))
+        return exact, flows, Working(s, "pay-the-winner", totals, nets, stake)
+    seats = list(s.seats)
+    for i, a in enumerate(seats):
+        for b in seats[i + 1:]:
+            if totals[a] != totals[b]:
+                flows.append((a, b, Decimal(totals[a] - totals[b]) * stake))
+    return exact, flows, Working(s, "pairwise", totals, nets, stake)
+
+
+def _per_session(
+    ledger: Ledger, sessions: list[SessionRow], currency: str
+) -> tuple[dict[str, Decimal], list[tuple[str, str, Decimal]], list[Working]]:
+    """Money session by session: each session's nets rounded at its own stake."""
+    per_session: dict[int, dict[str, PlayerLine]] = {s.id: {} for s in sessions}
+    for s in sessions:
+        for name in s.seats:
+            per_session[s.id][name] = PlayerLine(name)
+    for sid, name, deals, wins, fried, penalty, net in ledger.totals([s.id for s in sessions]):
+        per_session[sid][name] = PlayerLine(name, deals, wins, fried, penalty, net)
+    nets: dict[str, Decimal] = {}
+    flows: list[tuple[str, str, Decimal]] = []
+    working = []
+    for s in sessions:
+        exact, session_flows, work = _session_money(ledger, s, per_session[s.id])
+        for name, amount in round_nets(exact, currency).items():
+            nets[name] = nets.get(name, Decimal(0)) + amount
+        flows.extend(session_flows)
+        working.append(work)
+    return nets, flows, working
+
+
+def settle(ledger: Ledger, sessions: list[SessionRow]) -> Settlement:
+    currencies = sorted({s.currency or "PTS" for s in sessions})
+    if len(currencies) > 1:
+        raise InputError(
+            f"these sessions use different currencies ({', '.join(currencies)}); "
+            "settle each with --session ID"
+        )
+    currency = currencies[0]
+    nets, flows, working = _per_session(ledger, sessions, currency)
+    pairwise = [
+        Payment(p.payer, p.payee, round_amount(p.amount, currency)) for p in net_flows(flows)
+    ]
+    ordered = dict(sorted(nets.items(), key=lambda kv: (-kv[1], kv[0])))
+    return Settlement(currency, ordered, pairwise, payment_plan(ordered), working, len(sessions))
+
+
+WORKING_LIMIT = 20  # settle --all shows each session's working up to this many sessions
+
+
+def settle_all(ledger: Ledger, working_limit: int = WORKING_LIMIT) -> Settlement:
+    """Settle every session: the same money as :func:`settle` over all of them, faster.
+
+    Sessions whose money is exact at their stake (no rounding to the currency)
+    are summed per stake in SQL: adding net points then multiplying by the stake
+    gives the same money as doing it session by session.  Teams sessions and
+    stakes finer than the currency's minor unit go session by session, as in
+    :func:`settle`.
+    """
+    currencies = sorted(set(ledger.currencies()))
+    if not currencies:
+        raise InputError("the ledger has no sessions yet; start one with bigtwo session start")
+    if len(currencies) > 1:
+        raise InputError(
+            f"these sessions use different currencies ({', '.join(currencies)}); "
+            "settle each with --session ID"
+        )
+    count = len(ledger.session_ids())
+    if count <= working_limit:
+        return settle(ledger, ledger.sessions())
+    currency = currencies[0]
+    q = quantum(currency)
+
+    def exact(stake: str) -> bool:
+        return q is None or Decimal(stake) == Decimal(stake).quantize(q)
+
+    nets: dict[str, Decimal] = {}
+    slow_stakes: set[str] = set()
+    for stake, teams, _kind, name, net in ledger.money_groups():
+        if teams:
+            continue  # teams sessions: session by session below
+        if not exact(stake):
+            slow_stakes.add(stake)
+            continue
+        nets[name] = nets.get(name, Decimal(0)) + Decimal(net) * Decimal(stake)
+    flows: list[tuple[str, str, Decimal]] = []
+    for stake, a, b, diff in ledger.pair_penalty_groups():
+        if exact(stake) and diff:
+            flows.append((a, b, Decimal(diff) * Decimal(stake)))
+    for stake, player, winner, net in ledger.flow_groups():
+        if exact(stake) and net:
+            flows.append((player, winner, Decimal(-net) * Decimal(stake)))
+    slow = ledger.sessions_where_stake_in(sorted(slow_stakes), teams=False) if slow_stakes else []
+    slow += ledger.sessions_where_stake_in([], teams=True)
+    if slow:
+        slow_nets, slow_flows, _ = _per_session(ledger, slow, currency)
+        for name, amount in slow_nets.items():
+            nets[name] = nets.get(name, Decimal(0)) + amount
+        flows.extend(slow_flows)
+    pairwise = [
+        Payment(p.payer, p.payee, round_amount(p.amount, currency)) for p in net_flows(flows)
+    ]
+    ordered = dict(sorted(nets.items(), key=lambda kv: (-kv[1], kv[0])))
+    return Settlement(currency, ordered, pairwise, payment_plan(ordered), [], count)

@@ -1,0 +1,518 @@
+"""Statistics and history over a choice of sessions, as plain data.
+
+Sums come from the per-session totals the store keeps; what needs the deals one
+by one (assists, the worst deal, streaks) comes from the per-session digests
+(ledger/book/digest.py); skill from the rating cache (ledger/book/ratings.py).  So a
+decade of play costs a pass over a few thousand sessions, not a million deals.
+
+Money per player per session is net points x stake (half of it in teams
+sessions), rounded per session exactly as ``bigtwo settle`` does.  Amounts in
+different currencies are never added: money is kept per currency.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from ledger.book import digest, ratings
+from ledger.core.errors import InputError
+from ledger.core.scoring import teams_of
+from ledger.core.settlement import format_amount, quantum, round_amount, round_nets
+from ledger.storage.store import Ledger, SessionRow
+
+Money = dict[str, Decimal]  # amount per currency
+REGULAR_SHARE = 4  # a regular plays in at least 1/4 of the deals
+
+
+def parse_day(text: str | None, option: str) -> date | None:
+    """``--since`` / ``--until``: a calendar date, YYYY-MM-DD."""
+    if text is None:
+        return None
+    try:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text.strip()):
+            raise ValueError
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise InputError(f"bad date {text!r} for {option}: use YYYY-MM-DD, e.g. 2024-05-03") from None
+
+
+def day_of(s: SessionRow) -> str:
+    """The session's start date, YYYY-MM-DD (UTC)."""
+    return s.started_at[:10]
+
+
+def money_text(money: Money, signed: bool = True) -> str:
+    if not money:
+        return "0"
+    parts = []
+    for currency, amount in sorted(money.items()):
+        text = format_amount(amount)
+        if signed and not text.startswith("-") and text != "0":
+            text = "+" + text
+        parts.append(f"{text} {currency}")
+    return ", ".join(parts)
+
+
+def money_dict(money: Money) -> dict[str, str]:
+    return {c: format_amount(v) for c, v in sorted(money.items())}
+
+
+def _add(money: Money, currency: str, amount: Decimal) -> None:
+    money[currency] = money.get(currency, Decimal(0)) + amount
+
+
+# --- scope ----------------------------------------------------------------------
+
+
+@dataclass
+class Scope:
+    """The sessions a report covers, oldest first."""
+
+    sessions: list[SessionRow]
+    everything: bool  # every session of the ledger
+    since: date | None = None
+    until: date | None = None
+
+    @property
+    def ids(self) -> list[int] | None:
+        """Session ids for store queries; None means all of them."""
+        return None if self.everything else [s.id for s in self.sessions]
+
+    @property
+    def currencies(self) -> list[str]:
+        return sorted({s.currency or "PTS" for s in self.sessions})
+
+    def describe(self) -> str:
+        if len(self.sessions) == 1:
+            s = self.sessions[0]
+            return f"session {s.id}" + (f" {s.name!r}" if s.name else "") + f" ({day_of(s)})"
+        first, last = day_of(self.sessions[0]), day_of(self.sessions[-1])
+        span = first if first == last else f"{first} to {last}"
+        return f"{len(self.sessions):,} sessions, {span}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "sessions": len(self.sessions),
+            "first": day_of(self.sessions[0]), "last": day_of(self.sessions[-1]),
+            "since": self.since and self.since.isoformat(),
+            "until": self.until and self.until.isoformat(),
+            "currencies": self.currencies,
+        }
+
+
+def select(
+    ledger: Ledger,
+    session: int | None,
+    all_sessions: bool,
+    since: str | None = None,
+    until: str | None = None,
+    *,
+    player: str | None = None,
+    default_all: bool = False,
+) -> Scope:
+    """--session ID, --all or the current session (every session for ``default_all``
+    or when a date filter is given), narrowed by --since/--until and --player."""
+    from ledger.book import actions as book
+
+    if all_sessions and session is not None:
+        raise InputError("give --session ID or --all, not both")
+    first, last = parse_day(since, "--since"), parse_day(until, "--until")
+    if first and last and first > last:
+        raise InputError(f"--since {first} is after --until {last}; nothing is between them")
+    if player is not None:
+        ledger.player_id(player)  # an unknown name is an InputError naming it
+    if session is not None or not (all_sessions or default_all or first or last):
+        sessions = [book.current_session(ledger, session)]
+        everything = len(sessions) == len(ledger.session_ids())
+    else:
+        sessions = ledger.sessions()
+        if not sessions:
+            raise InputError("the ledger has no sessions yet; start one with bigtwo session start")
+        everything = not (first or last or player)
+    if first or last:
+        sessions = [s for s in sessions if (not first or day_of(s) >= first.isoformat())
+                    and (not last or day_of(s) <= last.isoformat())]
+    if player is not None:
+        sessions = [s for s in sessions if player in s.seats]
+    if not sessions:
+        between = " ".join(x for x in (first and f"from {first}", last and f"to {last}") if x)
+        who = f" with {player}" if player else ""
+        raise InputError(f"no sessions{who} {between}".rstrip() + "; see: bigtwo history --all")
+    sessions.sort(key=lambda s: (s.started_at, s.id))
+    return Scope(sessions, everything, first, last)
+
+
+# --- money per session ------------------------------------------------------------
+
+
+def session_money(s: SessionRow, nets: dict[str, int]) -> dict[str, Decimal]:
+    """Each player's money in one session: net x stake (x 1/2 in teams), rounded as settle."""
+    stake = Decimal(s.stake)
+    if s.teams:
+        stake /= 2
+    return round_nets({n: Decimal(v) * stake for n, v in nets.items()}, s.currency or "PTS")
+
+
+def session_nets(ledger: Ledger, scope: Scope) -> dict[int, dict[str, tuple[int, ...]]]:
+    """(deals, wins, fried, penalty, net) per session id and player name."""
+    out: dict[int, dict[str, tuple[int, ...]]] = {s.id: {} for s in scope.sessions}
+    for sid, name, *sums in ledger.totals(scope.ids):
+        if sid in out:
+            out[sid][name] = tuple(sums)
+    return out
+
+
+# --- history ------------------------------------------------------------------------
+
+
+@dataclass
+class HistoryRow:
+    session: SessionRow
+    deals: int
+    net: dict[str, int]
+    money: dict[str, Decimal]
+
+    def to_dict(self) -> dict[str, Any]:
+        s = self.session
+        return {
+            "id": s.id, "date": day_of(s), "started_at": s.started_at, "name": s.name,
+            "players": list(s.seats), "rules": s.rules_name, "teams": s.teams,
+            "stake": s.stake, "currency": s.currency or "PTS", "deals": self.deals,
+            "net": self.net, "money": {n: format_amount(v) for n, v in self.money.items()},
+        }
+
+
+def history(ledger: Ledger, scope: Scope) -> list[HistoryRow]:
+    """Each session's deals and every seated player's net points and money."""
+    nets = session_nets(ledger, scope)
+    rows = []
+    for s in scope.sessions:
+        net = {name: nets[s.id].get(name, (0,) * 5)[4] for name in s.seats}
+        deals = max((t[0] for t in nets[s.id].values()), default=0)
+        rows.append(HistoryRow(s, deals, net, session_money(s, net)))
+    return rows
+
+
+def chart_values(ledger: Ledger, scope: Scope, money: bool) -> list[tuple[SessionRow, dict[str, float]]]:
+    """Each session's money (or net points) per player as floats, for charts only.
+
+    Quick: a session whose stake needs no rounding is net x stake straight away.
+    """
+    nets = session_nets(ledger, scope)
+    shares: dict[tuple[Any, ...], Share] = {}
+    out = []
+    for s in scope.sessions:
+        points = {n: nets[s.id].get(n, ZERO)[4] for n in s.seats}
+        share = Share.of(s, shares)
+        if not money:
+            values = {n: float(v) for n, v in points.items()}
+        elif share.exact:
+            values = {n: v * share.rate for n, v in points.items()}
+        else:
+            values = {n: float(v) for n, v in session_money(s, points).items()}
+        out.append((s, values))
+    return out
+
+
+# --- statistics -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SessionResult:
+    """A player's result in one session (best or worst session)."""
+
+    session: int
+    date: str
+    net: int
+    money: Decimal
+    currency: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"session": self.session, "date": self.date, "net": self.net,
+                "money": format_amount(self.money), "currency": self.currency}
+
+
+@dataclass(frozen=True)
+class Loss:
+    """The biggest single loss: one deal's net points and money."""
+
+    session: int
+    deal: int
+    date: str
+    net: int
+    money: Decimal
+    currency: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"session": self.session, "deal": self.deal, "date": self.date, "net": self.net,
+                "money": format_amount(self.money), "currency": self.currency}
+
+
+def _rate(part: int, whole: int) -> float | None:
+    return None if whole == 0 else round(part / whole, 4)
+
+
+@dataclass
+class PlayerStats:
+    name: str
+    sessions: int = 0
+    deals: int = 0
+    wins: int = 0
+    fried: int = 0
+    penalty: int = 0
+    net: int = 0
+    assists: int = 0
+    money: Money = field(default_factory=dict)
+    best: SessionResult | None = None
+    worst: SessionResult | None = None
+    biggest_loss: Loss | None = None
+    runs: digest.Runs = field(default_factory=digest.Runs)
+    rating: ratings.Rating | None = None
+
+    @property
+    def win_rate(self) -> float | None:
+        return _rate(self.wins, self.deals)
+
+    @property
+    def fry_rate(self) -> float | None:
+        return _rate(self.fried, self.deals)
+
+    @property
+    def avg_penalty(self) -> float | None:
+        return None if self.deals == 0 else round(self.penalty / self.deals, 2)
+
+    def to_dict(self) -> dict[str, Any]:
+        def maybe(x: Any) -> Any:
+            return None if x is None else x.to_dict()
+
+        return {
+            "name": self.name, "sessions": self.sessions, "deals": self.deals,
+            "wins": self.wins, "win_rate": self.win_rate, "fried": self.fried,
+            "fry_rate": self.fry_rate, "penalty": self.penalty, "avg_penalty": self.avg_penalty,
+            "net": self.net, "assists": self.assists, "money": money_dict(self.money),
+            "best_session": maybe(self.best), "worst_session": maybe(self.worst),
+            "biggest_loss": maybe(self.biggest_loss),
+            "streaks": {"longest_win": self.runs.win_max,
+                        "longest_without_win": self.runs.loss_max,
+                        "current": self.runs.current},
+            "rating": maybe(self.rating),
+        }
+
+
+@dataclass
+class Stats:
+    scope: Scope
+    deals: int
+    players: list[PlayerStats]
+    regulars: list[str]
+    head_to_head: dict[tuple[str, str], Money]  # (a, b): money a won from b
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scope": {**self.scope.to_dict(), "deals": self.deals},
+            "players": [p.to_dict() for p in self.players],
+            "regulars": self.regulars,
+            "head_to_head": [
+                {"player": a, "opponent": b, "won": money_dict(m)}
+                for (a, b), m in sorted(self.head_to_head.items())
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class Share:
+    """Money per net point in a session: the stake, half of it for each partner in teams."""
+
+    currency: str
+    amount: Decimal
+    exact: bool  # every net x amount is a whole amount of the currency: nothing to round
+    rate: float  # the amount as a float, only to rank results (never to compute money)
+
+    @classmethod
+    def of(cls, s: SessionRow, cache: dict[tuple[Any, ...], Share]) -> Share:
+        key = (s.currency, s.stake, s.teams)
+        if key not in cache:
+            currency = s.currency or "PTS"
+            amount = Decimal(s.stake) / (2 if s.teams else 1)
+            q = quantum(currency)
+            cache[key] = cls(currency, amount, q is None or amount == amount.quantize(q),
+                             float(amount))
+        return cache[key]
+
+
+ZERO = (0, 0, 0, 0, 0)
+
+
+@dataclass
+class _Work:
+    """One player's running numbers while the sessions are added up."""
+
+    points: dict[Share, int] = field(default_factory=dict)  # net points per exact share
+    rounded: Money = field(default_factory=dict)  # money of sessions that needed rounding
+    best: tuple[float, SessionRow] | None = None
+    worst: tuple[float, SessionRow] | None = None
+
+    def money(self) -> Money:
+        out = dict(self.rounded)
+        for share, pts in self.points.items():
+            q = quantum(share.currency)
+            amount = Decimal(pts) * share.amount
+            _add(out, share.currency, amount if q is None else amount.quantize(q))
+        return out
+
+
+def build(
+    ledger: Ledger, scope: Scope, player: str | None = None,
+    notice: Callable[[str], None] | None = None,
+) -> Stats:
+    """Every statistic of ``scope``; ``player`` narrows the players shown.
+
+    Money is added as net points per (currency, stake) and multiplied once, which
+    gives settle's session-by-session money exactly whenever no session needs
+    rounding; the sessions that do are rounded one by one, as settle does.
+    """
+    if player is not None:
+        ledger.player_id(player)  # an unknown name is an InputError naming it
+    one_currency = len(scope.currencies) == 1
+    nets = session_nets(ledger, scope)
+    shares: dict[tuple[Any, ...], Share] = {}
+    lines: dict[str, PlayerStats] = {}
+    work: dict[str, _Work] = {}
+    total_deals = 0
+    for s in scope.sessions:
+        share = Share.of(s, shares)
+        rows = nets[s.id]
+        total_deals += max((t[0] for t in rows.values()), default=0)
+        money = None
+        if not share.exact:
+            money = session_money(s, {n: rows.get(n, ZERO)[4] for n in s.seats})
+        for name in s.seats:
+            line = lines.get(name)
+            if line is None:
+                line, work[name] = lines.setdefault(name, PlayerStats(name)), _Work()
+            w = work[name]
+            deals, wins, fried, penalty, points = rows.get(name, ZERO)
+            line.sessions += 1
+            line.deals += deals
+            line.wins += wins
+            line.fried += fried
+            line.penalty += penalty
+            line.net += points
+            if money is None:
+                w.points[share] = w.points.get(share, 0) + points
+            else:
+                _add(w.rounded, share.currency, money[name])
+            if deals:
+                key = points * share.rate if one_currency else points
+                if w.best is None or key > w.best[0]:
+                    w.best = (key, s)
+                if w.worst is None or key < w.worst[0]:
+                    w.worst = (key, s)
+    for name, line in lines.items():
+        w = work[name]
+        line.money = w.money()
+        line.best = w.best and _result(w.best[1], name, nets)
+        line.worst = w.worst and _result(w.worst[1], name, nets)
+    _add_digests(ledger, scope, lines, shares, one_currency)
+    for name, rating in _ratings(ledger, notice).items():
+        if name in lines:
+            lines[name].rating = rating
+    regulars = sorted(n for n, p in lines.items()
+                      if total_deals and p.deals * REGULAR_SHARE >= total_deals)
+    h2h = head_to_head(ledger, scope, nets)
+    if player is not None:
+        if player not in lines:
+            raise InputError(f"{player} did not play in {scope.describe()}")
+        lines = {player: lines[player]}
+        h2h = {k: v for k, v in h2h.items() if k[0] == player}
+    order = sorted(lines.values(), key=lambda p: (-_total(p, one_currency), p.name))
+    return Stats(scope, total_deals, order, regulars, h2h)
+
+
+def _result(s: SessionRow, name: str, nets: dict[int, dict[str, tuple[int, ...]]]) -> SessionResult:
+    points = {n: nets[s.id].get(n, ZERO)[4] for n in s.seats}
+    return SessionResult(s.id, day_of(s), points[name], session_money(s, points)[name],
+                         s.currency or "PTS")
+
+
+def _total(p: PlayerStats, one_currency: bool) -> Decimal | int:
+    return sum(p.money.values(), Decimal(0)) if one_currency else p.net
+
+
+def _ratings(ledger: Ledger, notice: Callable[[str], None] | None) -> dict[str, ratings.Rating]:
+    names = {pid: name for name, pid in ledger.player_ids().items()}
+    return {names[pid]: r for pid, r in ratings.current(ledger, notice).items() if pid in names}
+
+
+def _add_digests(ledger: Ledger, scope: Scope, lines: dict[str, PlayerStats],
+                 shares: dict[tuple[Any, ...], Share], one_currency: bool) -> None:
+    """Assists, the biggest loss and streaks (runs folded in session order)."""
+    names = {pid: name for name, pid in ledger.player_ids().items()}
+    per_session: dict[int, list[tuple[Any, ...]]] = {}
+    for row in digest.session_rows(ledger, scope.ids):
+        per_session.setdefault(row[0], []).append(row)
+    runs: dict[str, digest.RunsTuple] = {}
+    worst: dict[str, tuple[float, SessionRow, int, int]] = {}
+    for s in scope.sessions:
+        share = Share.of(s, shares)
+        for _sid, pid, deals, assists, worst_net, worst_deal, *session_runs in per_session.get(s.id, ()):
+            name = names.get(pid, "")
+            line = lines.get(name)
+            if line is None:
+                continue
+            line.assists += assists
+            runs[name] = digest.merge_runs(runs.get(name, digest.NO_RUNS), (deals, *session_runs))
+            if worst_net is not None and worst_net < 0:
+                key = worst_net * share.rate if one_currency else worst_net
+                if name not in worst or key < worst[name][0]:
+                    worst[name] = (key, s, worst_net, worst_deal)
+    for name, r in runs.items():
+        lines[name].runs = digest.Runs(*r)
+    for name, (_key, s, net, deal_no) in worst.items():
+        share = Share.of(s, shares)
+        money = round_amount(net * share.amount, share.currency)
+        lines[name].biggest_loss = Loss(s.id, deal_no, day_of(s), net, money, share.currency)
+
+
+def head_to_head(
+    ledger: Ledger, scope: Scope, nets: dict[int, dict[str, tuple[int, ...]]]
+) -> dict[tuple[str, str], Money]:
+    """Money each player won from each other player, pair by pair, as settle counts it.
+
+    Pairwise: a pays b the difference of their penalty totals.  Pay the winner:
+    each loser's flow with each winner.  Teams: the team flow, each member paying
+    a quarter to each member of the other team.  Points are added per currency
+    and stake (in SQL) and turned into money once.
+    """
+    points: dict[tuple[str, Decimal], dict[tuple[str, str], int]] = {}
+
+    def pay(cur: str | None, share: Decimal, payer: str, payee: str, amount: int) -> None:
+        if amount and payer != payee:
+            a, b = sorted((payer, payee))
+            group = points.setdefault((cur or "PTS", share), {})
+            group[(a, b)] = group.get((a, b), 0) + (amount if payer == a else -amount)
+
+    for cur, stake, a, b, diff in ledger.pair_differences(scope.ids):
+        pay(cur, Decimal(stake), a, b, diff)
+    for cur, stake, player, winner, net in ledger.winner_flows(scope.ids):
+        pay(cur, Decimal(stake), player, winner, -net)
+    for s in scope.sessions:
+        if s.teams:
+            penalty = {n: nets[s.id].get(n, ZERO)[3] for n in s.seats}
+            (a1, a2), (b1, b2) = teams_of(s.seats)
+            diff = penalty[a1] + penalty[a2] - penalty[b1] - penalty[b2]
+            for a in (a1, a2):
+                for b in (b1, b2):
+                    pay(s.currency, Decimal(s.stake) / 4, a, b, diff)
+    won: dict[tuple[str, str], Money] = {}
+    for (cur, share), group in points.items():
+        for (a, b), pts in group.items():
+            _add(won.setdefault((b, a), {}), cur, pts * share)
+            _add(won.setdefault((a, b), {}), cur, -pts * share)
+    return {k: {c: round_amount(v, c) for c, v in m.items() if v}
+            for k, m in won.items() if any(m.values())}

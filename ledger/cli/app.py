@@ -1,0 +1,429 @@
+"""The ``bigtwo`` command line: thin wrappers that parse, call the core, print.
+
+Heavy modules (tabulate, matplotlib) are imported inside the commands that use
+them, so recording a deal starts fast.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from ledger.cli.common import (
+    DB_ENV,
+    AllOpt,
+    JsonOpt,
+    SessionOpt,
+    db_path,
+    group,
+    ledger_exists,
+    open_db,
+    scope_sessions,
+)
+
+app = group("Keep score and settle money for Big Two played with real cards.")
+session_app = group("Start, list, show, pick and end sessions.")
+rules_app = group("The rule sets: presets shipped with the tool.")
+db_app = group("Where the ledger lives.")
+app.add_typer(session_app, name="session")
+app.add_typer(rules_app, name="rules")
+app.add_typer(db_app, name="db")
+
+
+@app.callback()
+def root(
+    ctx: typer.Context,
+    db: Annotated[
+        str | None,
+        typer.Option("--db", help=f"Ledger file (default: ${DB_ENV}, else your data folder)."),
+    ] = None,
+) -> None:
+    """Keep score and settle money for Big Two played with real cards."""
+    ctx.obj = {"db": db}
+
+
+# --- db ---------------------------------------------------------------------
+
+
+@db_app.command("path")
+def db_path_cmd(ctx: typer.Context) -> None:
+    """Print the ledger file this command would use."""
+    typer.echo(db_path(ctx)[0])
+
+
+# --- rules ------------------------------------------------------------------
+
+
+@rules_app.command("list")
+def rules_list(json_out: Annotated[bool, typer.Option("--json", help="JSON output.")] = False) -> None:
+    """List the preset rule sets."""
+    from ledger.core.rules import load_preset, preset_names
+    from ledger.present.text import dumps, table
+
+    presets = [load_preset(n) for n in preset_names()]
+    if json_out:
+        typer.echo(dumps([r.to_dict() for r in presets]))
+        return
+    rows = [
+        [r.name, r.tiers_text() if r.mode == "cards" else "places " + str(list(r.place_points)),
+         ", ".join(r.extras) or "-", r.settlement]
+        for r in presets
+    ]
+    typer.echo(table(rows, ["preset", "tiers (cards -> x)", "extras", "settlement"],
+                     align_right=False))
+
+
+@rules_app.command("show")
+def rules_show(
+    name: Annotated[str, typer.Argument(help="A preset name or a rule file (.toml).")],
+    json_out: Annotated[bool, typer.Option("--json", help="JSON output.")] = False,
+) -> None:
+    """Show every option of a rule set."""
+    from ledger.core.rules import load_rules
+    from ledger.present.text import dumps
+
+    rules = load_rules(name)
+    if json_out:
+        typer.echo(dumps(rules.to_dict()))
+        return
+    data = rules.to_dict()
+    typer.echo(f"{rules.name}: {rules.description}")
+    if rules.source:
+        typer.echo(f"source: {rules.source}")
+    if rules.mode == "cards":
+        typer.echo(f"tiers: {rules.tiers_text()}")
+    for key, value in data.items():
+        if key == "plays":  # every play option, the ones not named at their defaults
+            value = rules.play_rules().to_dict()
+        if key not in ("name", "description", "source"):
+            typer.echo(f"  {key} = {value}")
+
+
+# --- sessions -----------------------------------------------------------------
+
+@session_app.command("start")
+def session_start(
+    ctx: typer.Context,
+    players: Annotated[str, typer.Option("--players", help="Names in seat order: Ann,Ben,Cat,Dan")],
+    rules: Annotated[str, typer.Option("--rules", help="Preset name or rule file .toml.")] = "classic",
+    stake: Annotated[str, typer.Option("--stake", help="Money per point, e.g. 0.25.")] = "1",
+    currency: Annotated[str, typer.Option("--currency", help="Currency code, e.g. USD.")] = "PTS",
+    name: Annotated[str | None, typer.Option("--name", help="A name for the evening.")] = None,
+    teams: Annotated[bool, typer.Option("--teams", help="Partners opposite: seats 1+3, 2+4.")] = False,
+) -> None:
+    """Start a session and make it the current one."""
+    from ledger.book import actions as book
+    from ledger.core.rules import load_rules
+    from ledger.core.settlement import parse_currency, parse_stake
+    from ledger.present.text import session_title
+
+    rule_set = load_rules(rules)
+    stake_value = parse_stake(stake)
+    currency_code = parse_currency(currency)
+    seats = players.split(",")
+    # Checked before the ledger is opened, so a refused session creates no ledger file.
+    book.check_session(rule_set, book.check_player_names(seats), teams)
+    with open_db(ctx, create=True) as ledger:
+        s = book.start_session(ledger, seats, rule_set, stake_value, currency_code, name, teams)
+        typer.echo("started " + session_title(s))
+
+
+@session_app.command("list")
+def session_list(
+    ctx: typer.Context,
+    json_out: Annotated[bool, typer.Option("--json", help="JSON output.")] = False,
+) -> None:
+    """List every session."""
+    from ledger.book import actions as book
+    from ledger.present.text import dumps, table
+
+    sessions, current = [], None
+    if ledger_exists(ctx):
+        with open_db(ctx) as ledger:
+            sessions = ledger.sessions()
+            current = ledger.get_setting(book.CURRENT_KEY)
+    if json_out:
+        typer.echo(dumps([_session_dict(s) for s in sessions]))
+        return
+    if not sessions:
+        typer.echo("no sessions yet; start one with: bigtwo session start --players Ann,Ben,Cat,Dan")
+        return
+    rows = [
+        ["*" if str(s.id) == current else "", s.id, s.started_at[:10], s.name, ", ".join(s.seats),
+         s.rules_name, f"{s.stake} {s.currency}", s.deals, "ended" if s.ended_at else "open"]
+        for s in sessions
+    ]
+    typer.echo(table(rows, ["", "id", "date", "name", "players", "rules", "stake", "deals", ""],
+                     align_right=False))
+
+
+def _session_dict(s: Any) -> dict[str, Any]:
+    return {"id": s.id, "uuid": s.uuid, "name": s.name, "players": list(s.seats),
+            "rules": s.rules_name, "stake": s.stake, "currency": s.currency, "teams": s.teams,
+            "started_at": s.started_at, "ended_at": s.ended_at, "deals": s.deals}
+
+
+@session_app.command("show")
+def session_show(
+    ctx: typer.Context,
+    session_id: Annotated[int | None, typer.Argument(help="Session ID (default: current).")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="JSON output.")] = False,
+) -> None:
+    """Show a session: its rules, seats and standings."""
+    from ledger.book import actions as book
+    from ledger.book import reports
+    from ledger.present.text import dumps, session_title, standings_text
+
+    with open_db(ctx) as ledger:
+        s = book.current_session(ledger, session_id)
+        st = reports.standings(ledger, [s])
+    if json_out:
+        typer.echo(dumps({**_session_dict(s), "rules": s.rules, "standings": st.to_dict()}))
+        return
+    typer.echo(session_title(s))
+    typer.echo(standings_text(st))
+
+
+@session_app.command("use")
+def session_use(
+    ctx: typer.Context, session_id: Annotated[int, typer.Argument(help="Session ID.")]
+) -> None:
+    """Make a session the current one."""
+    from ledger.book import actions as book
+    from ledger.present.text import session_title
+
+    with open_db(ctx) as ledger:
+        typer.echo("now using " + session_title(book.use_session(ledger, session_id)))
+
+
+@session_app.command("end")
+def session_end(ctx: typer.Context, session: SessionOpt = None) -> None:
+    """End a session: no more deals can be added (corrections still can)."""
+    from ledger.book import actions as book
+    from ledger.present.text import session_title
+
+    with open_db(ctx) as ledger:
+        s = book.end_session(ledger, book.current_session(ledger, session))
+        typer.echo("ended " + session_title(s))
+
+
+# --- deals --------------------------------------------------------------------
+
+DEAL_HELP = """
+\b
+Deal options (the same words work in `bigtwo table` and sample files):
+  NAME=CARDS ...           every seated player once, the winner with 0;
+                           or counts in seat order: 0 3 11 8;
+                           a loser's cards may be typed: Ben="2S 2H 5D"
+  --twos NAME=K            unplayed twos a loser holds (repeatable)
+  --bombs NAME=K           unplayed four-of-a-kinds / straight flushes (repeatable)
+  --finish KIND            the winner's last play: two, quads or straight-flush
+  --assist NAME            the loser who let the winner go out
+  --missed-call            the winner did not call "last card"
+  --shootout NAME          teams tie on cards: a member of the team that won it
+  --dragon NAME            immediate win: dealt a dragon (2-A-K-...-3)
+  --four-twos NAME         immediate win: dealt all four twos
+  --order A,B,C,D          places mode: the finishing order, first out first
+"""
+
+# Deal words are parsed by ledger.core.deal_line (one grammar for the command line, the
+# table loop and sample files); Typer only collects them.
+WORDS_SETTINGS = {"allow_extra_args": True, "ignore_unknown_options": True}
+WordsArg = Annotated[list[str] | None, typer.Argument(help="The deal: see below.", metavar="DEAL...")]
+
+
+def _print_after(ledger: Any, s: Any, verb: str, recorded: Any) -> None:
+    from ledger.book import reports
+    from ledger.present.text import deal_text, standings_text
+
+    if recorded.score is not None:
+        typer.echo(deal_text(recorded.entry.deal_no, recorded.score, s.seats, verb))
+    else:
+        typer.echo(f"deal {recorded.entry.deal_no} voided")
+    typer.echo(standings_text(reports.standings(ledger, [ledger.session(s.id)])))
+    typer.echo(_next_turn_text(ledger, s))
+
+
+def _next_turn_text(ledger: Any, s: Any) -> str:
+    """``next: Ben deals, Cat leads`` after the session's live deals (ledger.core.dealer)."""
+    from ledger.book.actions import session_rules
+    from ledger.core.dealer import next_turn_from_facts
+
+    facts = [e.facts for e in ledger.live_deals(s.id)]
+    return next_turn_from_facts(s.seats, session_rules(s), facts).describe()
+
+
+@app.command("deal", context_settings=WORDS_SETTINGS, epilog=DEAL_HELP)
+def deal_cmd(ctx: typer.Context, words: WordsArg = None, session: SessionOpt = None) -> None:
+    """Record a deal: bigtwo deal Ann=0 Ben=3 Cat=11 Dan=8"""
+    from ledger.book import actions as book
+    from ledger.core.deal_line import build_deal, split_words
+
+    args = split_words(words or [])
+    with open_db(ctx) as ledger:
+        s = book.current_session(ledger, session)
+        deal = build_deal(args, s.seats, book.session_rules(s))
+        recorded = book.record_deal(ledger, s, deal)
+        _print_after(ledger, s, "deal", recorded)
+
+
+@app.command("amend", context_settings=WORDS_SETTINGS, epilog=DEAL_HELP)
+def amend_cmd(
+    ctx: typer.Context,
+    number: Annotated[int, typer.Argument(help="The deal number to correct.")],
+    words: WordsArg = None,
+    session: SessionOpt = None,
+) -> None:
+    """Replace a deal's facts with corrected ones (a new entry; the old stays in the log)."""
+    from ledger.book import actions as book
+    from ledger.core.deal_line import build_deal, split_words
+
+    args = split_words(words or [])
+    with open_db(ctx) as ledger:
+        s = book.current_session(ledger, session)
+        deal = build_deal(args, s.seats, book.session_rules(s))
+        recorded = book.amend_deal(ledger, s, number, deal)
+        _print_after(ledger, s, "amended deal", recorded)
+
+
+@app.command("void")
+def void_cmd(
+    ctx: typer.Context,
+    number: Annotated[int, typer.Argument(help="The deal number to void.")],
+    session: SessionOpt = None,
+) -> None:
+    """Void a deal (a new entry; the deal stays in the log)."""
+    from ledger.book import actions as book
+
+    with open_db(ctx) as ledger:
+        s = book.current_session(ledger, session)
+        _print_after(ledger, s, "void", book.void_deal(ledger, s, number))
+
+
+@app.command("undo")
+def undo_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
+    """Void the last deal still standing."""
+    from ledger.book import actions as book
+
+    with open_db(ctx) as ledger:
+        s = book.current_session(ledger, session)
+        _print_after(ledger, s, "undo", book.undo(ledger, s))
+
+
+@app.command("log")
+def log_cmd(
+    ctx: typer.Context,
+    session: SessionOpt = None,
+    json_out: Annotated[bool, typer.Option("--json", help="JSON output.")] = False,
+) -> None:
+    """Every entry of a session, voids and amendments included."""
+    from ledger.book import actions as book
+    from ledger.present.text import dumps, log_text, session_title
+
+    with open_db(ctx) as ledger:
+        s = book.current_session(ledger, session)
+        entries = ledger.entries(s.id)
+        live = {e.id for e in ledger.live_deals(s.id)}
+    if json_out:
+        typer.echo(dumps([
+            {"seq": e.seq, "uuid": e.uuid, "deal": e.deal_no, "kind": e.kind, "facts": e.facts,
+             "live": e.id in live, "at": e.created_at} for e in entries
+        ]))
+        return
+    typer.echo(session_title(s))
+    typer.echo(log_text(entries, live) if entries else "no entries yet")
+
+
+# --- reports ------------------------------------------------------------------
+
+@app.command("standings")
+def standings_cmd(
+    ctx: typer.Context, session: SessionOpt = None, all_sessions: AllOpt = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Deals, wins, fried, penalty and net points per player."""
+    from ledger.book import reports
+    from ledger.present.text import dumps, session_title, standings_text
+
+    with open_db(ctx) as ledger:
+        if all_sessions and session is None:
+            st = reports.standings_all(ledger)
+        else:
+            st = reports.standings(ledger, scope_sessions(ledger, session, all_sessions))
+    if json_out:
+        typer.echo(dumps(st.to_dict()))
+        return
+    if st.sessions:
+        typer.echo(session_title(st.sessions[0]))
+    else:
+        typer.echo(f"all {len(st.session_ids)} sessions (net points added up)")
+    typer.echo(standings_text(st))
+
+
+@app.command("settle")
+def settle_cmd(
+    ctx: typer.Context, session: SessionOpt = None, all_sessions: AllOpt = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Who pays whom: nets, pair by pair, and the fewest payments."""
+    from ledger.book import reports
+    from ledger.present.text import dumps, settlement_text
+
+    with open_db(ctx) as ledger:
+        if all_sessions and session is None:
+            st = reports.settle_all(ledger)
+        else:
+            st = reports.settle(ledger, scope_sessions(ledger, session, all_sessions))
+    if json_out:
+        typer.echo(dumps(st.to_dict()))
+        return
+    typer.echo(settlement_text(st))
+
+
+@app.command("demo")
+def demo_cmd(ctx: typer.Context) -> None:
+    """Load the sample evening into a fresh ledger and show standings and settlement."""
+    import tempfile
+
+    from ledger.book import reports
+    from ledger.formats import samples
+    from ledger.present.text import session_title, settlement_text, standings_text
+    from ledger.storage.store import open_ledger
+
+    given = ctx.find_root().obj.get("db")
+    folder = None
+    if given:
+        path = given
+    else:
+        folder = tempfile.mkdtemp(prefix="bigtwo-demo-")
+        path = os.path.join(folder, "demo.db")
+    with open_ledger(path) as ledger:
+        sessions = samples.load_file(ledger, samples.samples_dir() / "evening.toml")
+        s = sessions[0]
+        typer.echo(f"demo ledger: {path}")
+        typer.echo(session_title(s))
+        typer.echo("")
+        typer.echo(standings_text(reports.standings(ledger, [s])))
+        typer.echo("")
+        typer.echo(settlement_text(reports.settle(ledger, [s])))
+        from pathlib import Path
+
+        from ledger.book import stats
+        from ledger.present import plots
+
+        chart = Path(path).resolve().with_name(f"{Path(path).stem}-net.png")
+        plots.plot(ledger, stats.select(ledger, s.id, False), "net", chart)
+        typer.echo("")
+        typer.echo(f"plot: {chart}")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        app(prog_name="bigtwo")
+    except KeyboardInterrupt:
+        typer.echo("interrupted; nothing half-written is kept", err=True)
+        sys.exit(130)

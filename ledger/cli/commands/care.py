@@ -1,0 +1,90 @@
+"""Looking after the ledger: ``doctor`` (self-check), ``backup`` and ``restore``.
+
+See docs/reliability.md.  Only typer, the standard library and ledger.cli.common are
+imported here at load time.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ledger.cli.common import JsonOpt, db_path, open_db
+
+
+def register(app: typer.Typer) -> None:
+    app.command("doctor")(doctor_cmd)
+    app.command("backup")(backup_cmd)
+    app.command("restore")(restore_cmd)
+
+
+def _existing_ledger(ctx: typer.Context) -> str:
+    from ledger.core.errors import StoreError
+
+    path = db_path(ctx)[0]
+    if not Path(path).is_file():
+        raise StoreError(f"no ledger at {path} yet (nothing to check or back up)")
+    return path
+
+
+def doctor_cmd(
+    ctx: typer.Context,
+    full: Annotated[
+        bool, typer.Option("--full", help="SQLite's full integrity_check (slower) instead of quick_check.")
+    ] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Check the ledger: file integrity, every deal re-derived from its facts, nets sum to zero.
+
+    Exits 1 when anything is found; each finding names the deal, the expected and
+    the stored value, and the difference.
+    """
+    from ledger.book.doctor import check_ledger
+
+    _existing_ledger(ctx)
+    with open_db(ctx) as ledger:
+        report = check_ledger(ledger, full=full)
+    if json_out:
+        from ledger.present.text import dumps
+
+        typer.echo(dumps(report.to_dict()))
+    else:
+        typer.echo(report.text())
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+def backup_cmd(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(help="The backup file to write, e.g. ledger-2025-06-01.db.")],
+    force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
+) -> None:
+    """Save a consistent copy of the ledger (SQLite's online backup API; safe while others write)."""
+    from ledger.storage.store import backup_ledger
+
+    path = _existing_ledger(ctx)
+    with open_db(ctx) as ledger:
+        written = backup_ledger(ledger, file, overwrite=force)
+        counts = ledger.counts()
+    typer.echo(f"backed up {path} to {written}: {counts['sessions']} sessions, "
+               f"{counts['entries']} entries ({written.stat().st_size} bytes)")
+
+
+def restore_cmd(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(help="A backup made by bigtwo backup.")],
+) -> None:
+    """Replace the ledger with a backup that passes the self-check.
+
+    The current ledger is first saved beside it as NAME.before-restore-<time>.db.
+    """
+    from ledger.book.doctor import problems
+    from ledger.storage.store import restore_ledger
+
+    path, is_default = db_path(ctx)
+    done = restore_ledger(path, file, check=problems, create_folder=is_default)
+    typer.echo(f"restored {path} from {file}: {done.sessions} sessions, {done.entries} entries")
+    if done.previous is not None:
+        typer.echo(f"the ledger it replaced was saved as {done.previous}")

@@ -1,0 +1,126 @@
+"""``bigtwo stats``, ``bigtwo history`` and ``bigtwo plot`` (docs/stats.md,
+docs/history.md, docs/plots.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ledger.cli.common import AllOpt, JsonOpt, SessionOpt, ledger_exists, open_db
+
+PlayerOpt = Annotated[
+    str | None, typer.Option("--player", help="Only this player (name as in the ledger).")
+]
+SinceOpt = Annotated[
+    str | None, typer.Option("--since", help="Sessions started on or after this date, YYYY-MM-DD.")
+]
+UntilOpt = Annotated[
+    str | None, typer.Option("--until", help="Sessions started on or before this date, YYYY-MM-DD.")
+]
+KindOpt = Annotated[
+    str | None,
+    typer.Option("--kind", help="net | timeline | sessions | distribution | rates | rating "
+                                "(default: net for one session, timeline for several)."),
+]
+OutOpt = Annotated[
+    Path | None,
+    typer.Option("--out", help="File to write: .png, .svg or .pdf "
+                               "(default: bigtwo-KIND-SCOPE.png in the current folder)."),
+]
+
+
+NO_SESSIONS = "no sessions yet; start one with: bigtwo session start --players Ann,Ben,Cat,Dan"
+
+
+def register(app: typer.Typer) -> None:
+    app.command("stats")(stats_cmd)
+    app.command("history")(history_cmd)
+    app.command("plot")(plot_cmd)
+
+
+def _notice(text: str) -> None:
+    typer.echo(text, err=True)
+
+
+def stats_cmd(
+    ctx: typer.Context,
+    session: SessionOpt = None,
+    all_sessions: AllOpt = False,
+    player: PlayerOpt = None,
+    since: SinceOpt = None,
+    until: UntilOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Win and fry rates, streaks, records, head to head and skill ratings."""
+    from ledger.book import stats
+
+    with open_db(ctx) as ledger:
+        scope = stats.select(ledger, session, all_sessions, since, until)
+        st = stats.build(ledger, scope, player, notice=_notice)
+    if json_out:
+        from ledger.present.text import dumps
+
+        typer.echo(dumps(st.to_dict()))
+        return
+    from ledger.present.stats_text import stats_text
+
+    typer.echo(stats_text(st))
+
+
+def history_cmd(
+    ctx: typer.Context,
+    session: SessionOpt = None,
+    all_sessions: AllOpt = False,
+    player: PlayerOpt = None,
+    since: SinceOpt = None,
+    until: UntilOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """List sessions: date, name, players, rules, deals and money per player (default: all)."""
+    from ledger.book import stats
+
+    if not ledger_exists(ctx):
+        typer.echo("[]" if json_out else NO_SESSIONS)
+        return
+    with open_db(ctx) as ledger:
+        if not ledger.session_ids():
+            typer.echo("[]" if json_out else NO_SESSIONS)
+            return
+        scope = stats.select(ledger, session, all_sessions, since, until, player=player,
+                             default_all=True)
+        rows = stats.history(ledger, scope)
+    if json_out:
+        from ledger.present.text import dumps
+
+        typer.echo(dumps([r.to_dict() for r in rows]))
+        return
+    from ledger.present.stats_text import history_text
+
+    typer.echo(history_text(rows))
+
+
+def plot_cmd(
+    ctx: typer.Context,
+    session: SessionOpt = None,
+    all_sessions: AllOpt = False,
+    kind: KindOpt = None,
+    out: OutOpt = None,
+    since: SinceOpt = None,
+    until: UntilOpt = None,
+) -> None:
+    """Draw a chart to a PNG, SVG or PDF file and print its path."""
+    from ledger.book import stats
+    from ledger.core.errors import InputError
+    from ledger.present import plots
+
+    if kind is not None and kind not in plots.KINDS:
+        raise InputError(f"unknown plot kind {kind!r}; choose from {', '.join(plots.KINDS)}")
+    if out is not None:
+        plots.check_out(out)
+    with open_db(ctx) as ledger:
+        scope = stats.select(ledger, session, all_sessions, since, until)
+        chosen = kind or plots.default_kind(scope)
+        path = plots.plot(ledger, scope, chosen, out or plots.default_path(chosen, scope), _notice)
+    typer.echo(str(path.resolve()))

@@ -1,0 +1,358 @@
+"""At the table: judge a play (``compare``), score a whole evening in one loop
+(``table``), and the dealer's helpers (``cut``, ``redeal-check``).
+
+See docs/at-the-table.md.  Only typer, the standard library and ledger.cli.common are
+imported here at load time; the rest is imported by the command that needs it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from ledger.cli.common import JsonOpt, SessionOpt, db_path, open_db
+
+RulesOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--rules",
+        help="Preset name or rule file .toml (default: the current session's rules, else classic).",
+    ),
+]
+
+
+def register(app: typer.Typer) -> None:
+    app.command("compare")(compare_cmd)
+    app.command("table")(table_cmd)
+    app.command("cut")(cut_cmd)
+    app.command("redeal-check")(redeal_check_cmd)
+
+
+# --- compare -------------------------------------------------------------------------
+
+
+def compare_cmd(
+    ctx: typer.Context,
+    a: Annotated[str, typer.Argument(help='The play you want to make, e.g. "3S 4S 5S 6S 7D".')],
+    b: Annotated[str, typer.Argument(help='The play on the table, e.g. "3D 4D 5D 6D 7C".')],
+    rules: RulesOpt = None,
+    session: SessionOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """May play A be played on play B?  bigtwo compare "2D 3D 4D 5D 6C" "AS 2S 3S 4S 5H"
+
+    Judged under --rules, else the session's frozen rules, else classic.  A play that is
+    not a play (unknown or repeated card, no legal combination) exits 2 naming the problem.
+    """
+    from ledger.core.plays import compare
+
+    rule_set = _rules_for_compare(ctx, rules, session)
+    house = rule_set.play_rules()
+    first, second = _play("A", a, house), _play("B", b, house)
+    verdict = compare(first, second, house)
+    if json_out:
+        from ledger.present.text import dumps
+
+        typer.echo(dumps({
+            "beats": verdict.beats,
+            "a": _play_dict(first),
+            "b": _play_dict(second),
+            "reason": verdict.reason,
+            "rules": rule_set.name,
+            "plays": house.to_dict(),
+        }))
+        return
+    typer.echo(f"{'yes' if verdict.beats else 'no'}: {verdict.reason}")
+    typer.echo(f"rules {rule_set.name}: {_options_text(house)}")
+
+
+def _rules_for_compare(ctx: typer.Context, spec: str | None, session: int | None) -> Any:
+    """--rules, else --session's or the current session's frozen rules, else classic.
+
+    A ledger that does not exist yet is not created just to answer a question.
+    """
+    from ledger.core.errors import InputError
+    from ledger.core.rules import load_preset, load_rules
+
+    if spec is not None:
+        if session is not None:
+            raise InputError("give --rules or --session, not both")
+        return load_rules(spec)
+    path, _ = db_path(ctx)
+    if session is None and not os.path.exists(path):
+        return load_preset("classic")
+    from ledger.book import actions as book
+
+    with open_db(ctx) as ledger:
+        if session is None and ledger.get_setting(book.CURRENT_KEY) is None:
+            return load_preset("classic")
+        return book.session_rules(book.current_session(ledger, session))
+
+
+def _play(label: str, text: str, house: Any) -> Any:
+    from ledger.core.cards import parse_cards
+    from ledger.core.errors import InputError
+    from ledger.core.plays import classify
+
+    try:
+        return classify(parse_cards(text), house)
+    except InputError as exc:
+        raise InputError(f"play {label} ({text.strip()!r}): {exc}") from None
+
+
+def _play_dict(play: Any) -> dict[str, Any]:
+    from ledger.core.cards import format_card
+
+    return {
+        "kind": play.kind,
+        "cards": [format_card(c) for c in play.cards],
+        "top": format_card(play.top),
+        "text": play.describe(),
+    }
+
+
+def _options_text(house: Any) -> str:
+    from ledger.core.plays import DEFAULT_RULES
+
+    changed = [
+        f"{key} {value}" for key, value in house.to_dict().items()
+        if value != DEFAULT_RULES.to_dict()[key]
+    ]
+    return ", ".join(changed) if changed else "default play options"
+
+
+# --- table ---------------------------------------------------------------------------
+
+COMMANDS = ("undo", "standings", "settle", "help", "quit", "exit")
+
+
+def table_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
+    """Score a whole evening: one short line per deal, read from standard input.
+
+    A line is what follows `bigtwo deal` (e.g. 0 3 11 8, or Ann=0 Ben=3 ...), or one of
+    undo, standings, settle, help, quit.  Ctrl-D also ends.
+    """
+    from ledger.book import actions as book
+    from ledger.core.errors import InputError, LedgerError
+    from ledger.present.text import session_title
+
+    with open_db(ctx) as ledger:
+        s = book.current_session(ledger, session)
+        if s.ended_at is not None:
+            raise InputError(f"session {s.id} ended at {s.ended_at}; start a new session to play on")
+        typer.echo(session_title(s))
+        typer.echo("one line per deal (e.g. " + _example(s.seats) + "); help, undo, standings, "
+                   "settle, quit")
+        while True:
+            typer.echo(f"deal {ledger.next_deal_no(s.id)}> ", nl=False)
+            line = sys.stdin.readline()
+            if not line:  # end of input (Ctrl-D)
+                typer.echo("")
+                break
+            try:
+                if not _table_line(ledger, s.id, line):
+                    break
+            except LedgerError as exc:  # the ledger is untouched: every action is one transaction
+                typer.echo(f"error: {exc}", err=True)
+
+
+def _table_line(ledger: Any, session_id: int, line: str) -> bool:
+    """Carry out one line; False when the loop should end."""
+    from ledger.book import actions as book
+    from ledger.book import reports
+    from ledger.core.deal_line import parse_deal_line
+    from ledger.core.errors import InputError
+    from ledger.present.text import settlement_text, standings_text
+
+    s = ledger.session(session_id)  # fresh: another terminal may have added deals
+    words = line.split()
+    if not words or words[0].startswith("#"):
+        return True
+    command = words[0].casefold()
+    if command not in COMMANDS and _looks_like_a_command(words[0]):
+        raise InputError(
+            f"unknown command {words[0]!r}: the commands are {', '.join(COMMANDS[:-1])}; "
+            f"a deal is e.g. {_example(s.seats)} (type help)"
+        )
+    if command in COMMANDS:
+        if len(words) > 1:
+            raise InputError(f"{command} takes nothing after it; type help for the line forms")
+        if command in ("quit", "exit"):
+            return False
+        if command == "help":
+            typer.echo(_help_text(s))
+        elif command == "standings":
+            typer.echo(standings_text(reports.standings(ledger, [s])))
+        elif command == "settle":
+            typer.echo(settlement_text(reports.settle(ledger, [s])))
+        else:
+            _after(ledger, s, book.undo(ledger, s))
+        return True
+    rules = book.session_rules(s)
+    _after(ledger, s, book.record_deal(ledger, s, parse_deal_line(line, s.seats, rules)))
+    return True
+
+
+def _looks_like_a_command(word: str) -> bool:
+    """A first word that is neither a count, NAME=CARDS nor an --option."""
+    return "=" not in word and not word.startswith("-") and not word.isdigit()
+
+
+def _after(ledger: Any, s: Any, recorded: Any) -> None:
+    """The deal's points (or the void), the running standings and who deals next."""
+    from ledger.book import actions as book
+    from ledger.book import reports
+    from ledger.core.dealer import next_turn_from_facts
+    from ledger.present.text import deal_text, standings_text
+
+    if recorded.score is not None:
+        typer.echo(deal_text(recorded.entry.deal_no, recorded.score, s.seats))
+    else:
+        typer.echo(f"deal {recorded.entry.deal_no} voided")
+    typer.echo(standings_text(reports.standings(ledger, [ledger.session(s.id)])))
+    facts = [e.facts for e in ledger.live_deals(s.id)]
+    typer.echo(next_turn_from_facts(s.seats, book.session_rules(s), facts).describe())
+
+
+def _example(seats: Any) -> str:
+    counts = [0, 3, 11, 8][: len(seats)]
+    return " ".join(str(c) for c in counts)
+
+
+def _help_text(s: Any) -> str:
+    from ledger.book import actions as book
+
+    rules = book.session_rules(s)
+    seats = ", ".join(s.seats)
+    pairs = " ".join(f"{n}={c}" for n, c in zip(s.seats, [0, 3, 11, 8], strict=False))
+    extras = ", ".join(rules.extras) or "none"
+    return "\n".join([
+        "a deal, one line (exactly what follows `bigtwo deal`):",
+        f"  {_example(s.seats):<27} cards left in seat order ({seats}); the winner has 0",
+        f"  {pairs:<27} or NAME=CARDS pairs (a unique start of a name will do)",
+        f"  {s.seats[1]}=\"2S 2H 5D\"{'':<13} a loser's cards instead of a count",
+        "  options: --twos NAME=K --bombs NAME=K --finish two|quads|straight-flush --assist NAME",
+        "           --missed-call --dragon NAME --four-twos NAME --shootout NAME --order A,B,C,D",
+        f"  (rules {rules.name} score: {extras})",
+        "commands: undo (void the last deal), standings, settle, help, quit (or Ctrl-D)",
+    ])
+
+
+# --- dealer helpers ------------------------------------------------------------------
+
+
+def cut_cmd(
+    ctx: typer.Context,
+    card: Annotated[str, typer.Argument(help="The exposed card, e.g. 7H or 10♠.")],
+    dealer: Annotated[
+        str | None,
+        typer.Option("--dealer", help="Who deals (default: who deals next in the session)."),
+    ] = None,
+    players: Annotated[
+        str | None,
+        typer.Option("--players", help="Seats in playing order, Ann,Ben,Cat,Dan (default: the session's)."),
+    ] = None,
+    session: SessionOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Who receives the first card: count from the dealer by the exposed card's rank."""
+    from ledger.core.cards import format_card
+    from ledger.core.deal_line import match_player
+    from ledger.core.dealer import cut
+    from ledger.core.errors import InputError
+
+    exposed = _one_card(card)
+    seats, next_dealers = _seating(ctx, players, session)
+    if dealer is not None:
+        who = match_player(dealer, seats, "--dealer")
+    elif len(next_dealers) == 1:
+        who = next_dealers[0]
+    else:
+        raise InputError(
+            f"{' or '.join(next_dealers)} deal next (tied on most cards): say who with --dealer NAME"
+        )
+    result = cut(exposed, seats, who)
+    if json_out:
+        from ledger.present.text import dumps
+
+        typer.echo(dumps({"card": format_card(exposed), "count": result.count,
+                          "dealer": result.dealer, "receiver": result.receiver,
+                          "players": list(seats)}))
+        return
+    start = seats.index(result.dealer)
+    lap = min(result.count, len(seats))
+    counted = ", ".join(f"{seats[(start + i) % len(seats)]} {i + 1}" for i in range(lap))
+    if result.count > lap:
+        counted += f", … {result.receiver} {result.count}"
+    typer.echo(f"{format_card(exposed, symbols=True)} counts {result.count} from the dealer, "
+               f"{result.dealer}: {counted}")
+    typer.echo(f"{result.receiver} receives the first card")
+
+
+def _one_card(text: str) -> Any:
+    from ledger.core.cards import parse_cards
+    from ledger.core.errors import InputError
+
+    cards = parse_cards(text)
+    if len(cards) != 1:
+        raise InputError(f"give the one exposed card, e.g. 7H; got {len(cards)} cards in {text!r}")
+    return cards[0]
+
+
+def _seating(
+    ctx: typer.Context, players: str | None, session: int | None
+) -> tuple[list[str], tuple[str, ...]]:
+    """Seats and who would deal: --players (the first one deals), else the session's seats
+    and who deals next there (ledger.core.dealer.next_turn; several on a tie)."""
+    from ledger.core.errors import InputError
+
+    if players is not None:
+        if session is not None:
+            raise InputError("give --players or --session, not both")
+        from ledger.book.actions import check_player_names
+
+        seats = check_player_names(players.split(","))
+        if not 2 <= len(seats) <= 4:
+            raise InputError(f"a table seats 2 to 4 players, not {len(seats)}")
+        return seats, (seats[0],)
+    from ledger.book import actions as book
+    from ledger.core.dealer import next_turn_from_facts
+
+    with open_db(ctx) as ledger:
+        s = book.current_session(ledger, session)
+        facts = [e.facts for e in ledger.live_deals(s.id)]
+    turn = next_turn_from_facts(s.seats, book.session_rules(s), facts)
+    return list(s.seats), turn.dealers
+
+
+def redeal_check_cmd(
+    cards: Annotated[str, typer.Argument(help='The hand as dealt, e.g. "3D 4S 7H JC QD ...".')],
+    json_out: JsonOpt = False,
+) -> None:
+    """May this hand ask for a redeal?  J=1 Q=2 K=3 A=4 2=5; 3 points or fewer may."""
+    from ledger.core.cards import format_card, parse_cards
+    from ledger.core.dealer import HAND_POINTS, REDEAL_MAX, redeal_check
+    from ledger.core.errors import InputError
+
+    hand = parse_cards(cards)
+    if not hand:
+        raise InputError('no cards given: type the hand as dealt, e.g. "3D 4S 7H JC QD"')
+    check = redeal_check(hand)
+    if json_out:
+        from ledger.present.text import dumps
+
+        typer.echo(dumps(check.to_dict()))
+        return
+    scored = [c for c in hand if c.rank in HAND_POINTS]
+    sums = " + ".join(f"{format_card(c, symbols=True)} {HAND_POINTS[c.rank]}" for c in scored)
+    working = f"{sums} = {check.points}" if scored else "0 (no J, Q, K, A or 2)"
+    verdict = (
+        f"{REDEAL_MAX} or fewer, so the holder may ask for a redeal"
+        if check.may_redeal else f"more than {REDEAL_MAX}, so no redeal"
+    )
+    typer.echo(f"{len(hand)} cards, hand points {working} — {verdict}")
+    if not check.may_redeal and check.face_cards == 0:
+        typer.echo("(no J, Q or K: where the no-face-cards variant is played, a redeal may be asked)")

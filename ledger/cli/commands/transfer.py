@@ -1,0 +1,151 @@
+"""``bigtwo export``, ``bigtwo import`` and ``bigtwo check`` (docs/import-export.md,
+docs/paper-check.md)."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import ExitStack
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ledger.cli.common import AllOpt, JsonOpt, SessionOpt, open_db, scope_sessions
+
+PROGRESS_MIN_ENTRIES = 1000  # one session smaller than this imports without a bar
+
+
+class ExportFormat(StrEnum):
+    json = "json"
+    csv = "csv"
+
+
+class ImportFormat(StrEnum):
+    json = "json"
+    sheet = "sheet"
+
+
+def register(app: typer.Typer) -> None:
+    app.command("export")(export_cmd)
+    app.command("import")(import_cmd)
+    app.command("check")(check_cmd)
+
+
+def export_cmd(
+    ctx: typer.Context,
+    session: SessionOpt = None,
+    all_sessions: AllOpt = False,
+    fmt: Annotated[
+        ExportFormat,
+        typer.Option("--format", help="json: lossless, for bigtwo import; csv: one row per "
+                                      "player per deal, for spreadsheets."),
+    ] = ExportFormat.json,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write to this file (default: standard output).")
+    ] = None,
+) -> None:
+    """Export sessions as JSON (lossless, for import elsewhere) or CSV (for spreadsheets)."""
+    from ledger.formats import exchange as transfer
+
+    with open_db(ctx) as ledger:
+        sessions = scope_sessions(ledger, session, all_sessions)
+        writer = transfer.export_json if fmt is ExportFormat.json else transfer.export_csv
+
+        def write(f: Any) -> int:
+            return writer(ledger, sessions, f)
+
+        if out is None:
+            write(sys.stdout)
+            return
+        count = transfer.write_file(out, write)
+    what = "entries" if fmt is ExportFormat.json else "rows"
+    typer.echo(f"exported {len(sessions)} sessions ({count} {what}) to {out}")
+
+
+def import_cmd(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(help="A JSON export or a big-two-scorer score sheet.",
+                                         metavar="FILE")],
+    fmt: Annotated[
+        ImportFormat | None,
+        typer.Option("--format", help="json or sheet (default: json if the file starts with {, "
+                                      "else a score sheet)."),
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Import a JSON export or a score sheet; importing it again adds nothing."""
+    from ledger.formats import exchange as transfer
+    from ledger.formats.merge import ImportConflict
+    from ledger.present.text import dumps
+
+    with ExitStack() as stack:
+
+        def start_progress(sessions: int, entries: int) -> Any:
+            if sessions <= 1 and entries < PROGRESS_MIN_ENTRIES:
+                return None
+            bar = stack.enter_context(
+                typer.progressbar(length=entries, label=f"importing {file.name}", file=sys.stderr)
+            )
+            return bar.update
+
+        ledger = stack.enter_context(open_db(ctx, create=True))
+        report = transfer.import_file(ledger, file, None if fmt is None else fmt.value, start_progress)
+    if json_out:
+        typer.echo(dumps(report.to_dict()))
+    else:
+        typer.echo(report.summary())
+    if report.conflicts:
+        raise ImportConflict(report.conflict_text())
+
+
+def check_cmd(
+    ctx: typer.Context,
+    totals: Annotated[
+        list[str],
+        typer.Argument(help="NAME=TOTAL for each player on the sheet, or NAME=T1,T2,... deal by deal.",
+                       metavar="NAME=TOTAL"),
+    ],
+    session: SessionOpt = None,
+    after: Annotated[
+        int | None,
+        typer.Option("--after", help="The sheet's last total is after this deal (default: the last)."),
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Check a paper score sheet's running penalty totals against the ledger."""
+    from ledger.book import actions as book
+    from ledger.book import papercheck
+    from ledger.present.text import dumps, facts_text, signed, table
+
+    with open_db(ctx) as ledger:
+        s = book.current_session(ledger, session)
+        result = papercheck.check(ledger, s, totals, after)
+    if json_out:
+        typer.echo(dumps(result.to_dict()))
+    else:
+        span = (f"deals {result.deals[0]} to {result.deals[-1]}, deal by deal"
+                if len(result.deals) > 1 else f"after deal {result.after}")
+        typer.echo(f"paper check of session {s.id} ({', '.join(s.seats)}): {span}")
+        rows = []
+        for p in result.players:
+            where = ""
+            if p.first_differs is not None:
+                where = f"deal {p.first_differs}"
+                if p.sheet_added is not None:
+                    where += f" (sheet +{p.sheet_added}, ledger +{p.ledger_added})"
+            rows.append([p.name, p.sheet, p.ledger, signed(p.difference), where])
+        typer.echo(table(rows, ["player", "sheet", "ledger", "difference", "first differs at"]))
+    if result.ok:
+        if not json_out:
+            typer.echo(f"the sheet agrees with the ledger after deal {result.after}")
+        return
+    if result.first_differs is not None:
+        facts = facts_text(result.facts) if result.facts else ""
+        message = (f"the sheet disagrees with the ledger from deal {result.first_differs} "
+                   f"({facts}); see: bigtwo log")
+    else:
+        off = ", ".join(f"{p.name} {signed(p.difference)}" for p in result.players if p.difference)
+        message = (f"the sheet disagrees with the ledger after deal {result.after} ({off}); "
+                   "give the totals deal by deal (NAME=T1,T2,...) to find where")
+    raise papercheck.SheetDisagrees(message)

@@ -1,0 +1,209 @@
+"""Cards as the table writes them: parsing, one canonical spelling, and reading a held hand.
+
+Ranks are ints 3..15 (11=J, 12=Q, 13=K, 14=A, 15=2) so plain integer comparison is Big
+Two's rank order; suits are the letters S, H, C, D (their order is a play option, see
+:mod:`ledger.core.plays`).  Which five-rank runs are straights also lives here, because a
+hand's bomb count depends on it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ledger.core.errors import InputError, RuleError
+
+SUITS = "SHCD"
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+RANKS = tuple(range(3, 16))
+TWO = 15
+RANK_NAMES = {**{r: str(r) for r in range(3, 11)}, 11: "J", 12: "Q", 13: "K", 14: "A", 15: "2"}
+
+_RANK_ALIASES = {name: rank for rank, name in RANK_NAMES.items()} | {"T": 10}
+_SUIT_ALIASES = {s: s for s in SUITS} | {sym: s for s, sym in SUIT_SYMBOLS.items()}
+_SUIT_ALIASES |= {"♤": "S", "♡": "H", "♧": "C", "♢": "D"}  # white symbol variants
+_RANK_RE = r"(10|[2-9TJQKA])"
+_SUIT_RE = "([" + "".join(_SUIT_ALIASES) + "])"
+_RANK_FIRST = re.compile(_RANK_RE + _SUIT_RE)
+_SUIT_FIRST = re.compile(_SUIT_RE + _RANK_RE)
+_CARD_HELP = "a card is a rank 2-9, 10 or T, J, Q, K, A and a suit S, H, C, D (or ♠ ♥ ♣ ♦), e.g. 10H or QS"
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card; equal cards are the same physical card (a single 52-card deck)."""
+
+    rank: int
+    suit: str
+
+    def __post_init__(self) -> None:
+        if self.rank not in RANK_NAMES or self.suit not in SUITS:
+            raise ValueError(f"no such card: rank={self.rank!r} suit={self.suit!r}")
+
+    def __str__(self) -> str:
+        return format_card(self)
+
+
+def format_card(card: Card, symbols: bool = False) -> str:
+    """Canonical spelling: ``10H`` (ASCII, safe in files) or ``10♥`` for people."""
+    return RANK_NAMES[card.rank] + (SUIT_SYMBOLS[card.suit] if symbols else card.suit)
+
+
+def format_cards(cards: Iterable[Card], symbols: bool = False) -> str:
+    """Cards joined by spaces, in the given order, re-readable by :func:`parse_cards`."""
+    return " ".join(format_card(card, symbols) for card in cards)
+
+
+def parse_card(text: str) -> Card:
+    """Read one card in any accepted notation (``10h``, ``TH``, ``♥10``, ``H10``...)."""
+    token = _normalise(text)
+    for pattern, rank_group in ((_RANK_FIRST, 1), (_SUIT_FIRST, 2)):
+        match = pattern.fullmatch(token)
+        if match:
+            rank, suit = match.group(rank_group), match.group(3 - rank_group)
+            return Card(_RANK_ALIASES[rank], _SUIT_ALIASES[suit])
+    raise InputError(f"unknown card {text.strip()!r}: {_CARD_HELP}")
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Read cards separated by spaces or commas; a repeated card is an error.
+
+    Cards written back to back (``9♠9♦``, ``H10S9``) are also read when each token is
+    entirely rank-first or entirely suit-first, so examples can be typed as printed.
+    """
+    cards: list[Card] = []
+    for token in re.split(r"[\s,]+", text.strip()):
+        if token:
+            cards.extend(_parse_token(token))
+    ensure_distinct(cards)
+    return tuple(cards)
+
+
+def ensure_distinct(cards: Iterable[Card]) -> None:
+    """Reject a card named twice: with one deck it cannot be in two places."""
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            raise InputError(f"card {format_card(card)} is named twice: each card may be named only once")
+        seen.add(card)
+
+
+def card_order(card: Card, suit_order: str = "SHCD") -> tuple[int, int]:
+    """Sort key, low to high: rank, then suit under ``suit_order`` (written high to low)."""
+    return card.rank, suit_value(card.suit, suit_order)
+
+
+def suit_value(suit: str, suit_order: str = "SHCD") -> int:
+    """3 for the highest suit of ``suit_order`` down to 0 for the lowest."""
+    return 3 - suit_order.index(suit)
+
+
+def _normalise(text: str) -> str:
+    return text.strip().upper().replace("\ufe0f", "")  # drop emoji presentation selector
+
+
+def _parse_token(token: str) -> list[Card]:
+    normal = _normalise(token)
+    for pattern in (_RANK_FIRST, _SUIT_FIRST):
+        if re.fullmatch(f"(?:{pattern.pattern})+", normal):
+            return [parse_card(m.group()) for m in pattern.finditer(normal)]
+    return [parse_card(token)]
+
+
+# --- straights -----------------------------------------------------------------------
+
+STRAIGHT_STYLES = ("pagat", "hong-kong", "no-wrap", "ace-low-excluded")
+
+
+@dataclass(frozen=True)
+class Run:
+    """Five ranks that form a straight, written low to high, and the rank of its top card.
+
+    The top card is the one whose suit breaks a tie between equal runs.
+    """
+
+    ranks: tuple[int, ...]
+    top: int
+
+    def __str__(self) -> str:
+        return "-".join(RANK_NAMES[r] for r in self.ranks)
+
+
+_MIDDLE = tuple(Run(tuple(range(low, low + 5)), low + 4) for low in range(3, 11))
+_STRAIGHT_RUNS: dict[str, tuple[Run, ...]] = {
+    # twos low, ace either end: A-2-3-4-5 (top 5) < 2-3-4-5-6 (top 6) < 3-..-7 < 10-..-A
+    "pagat": (Run((14, 15, 3, 4, 5), 5), Run((15, 3, 4, 5, 6), 6), *_MIDDLE),
+    # the runs holding a two rank highest and the two is their top card
+    "hong-kong": (*_MIDDLE, Run((15, 3, 4, 5, 6), 15), Run((14, 15, 3, 4, 5), 15)),
+    # twos high and never next to a three: J-Q-K-A-2 (top 2) is the highest
+    "no-wrap": (*_MIDDLE, Run((11, 12, 13, 14, 15), 15)),
+    "ace-low-excluded": _MIDDLE,
+}
+
+
+def straight_runs(straights: str = "pagat") -> tuple[Run, ...]:
+    """The runs that are straights under a ``straights`` option, lowest first.
+
+    pagat: A-2-3-4-5 (top 5), 2-3-4-5-6 (top 6), 3-4-5-6-7 ... 10-J-Q-K-A (top = last).
+    hong-kong: 3-4-5-6-7 ... 10-J-Q-K-A, then 2-3-4-5-6, then A-2-3-4-5 (both: top 2).
+    no-wrap: 3-4-5-6-7 ... 10-J-Q-K-A, then J-Q-K-A-2 (top 2).
+    ace-low-excluded: 3-4-5-6-7 ... 10-J-Q-K-A only.
+    """
+    if straights not in _STRAIGHT_RUNS:
+        allowed = ", ".join(STRAIGHT_STYLES)
+        raise RuleError(f"play option straights cannot be {straights!r}: use one of {allowed}")
+    return _STRAIGHT_RUNS[straights]
+
+
+# --- reading a held hand --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandReading:
+    """What scoring needs from a loser's cards: how many, how many twos, how many bombs."""
+
+    count: int
+    twos: int
+    bombs: int
+
+
+def read_hand(cards: Iterable[Card], straights: str = "pagat") -> HandReading:
+    """Count cards, twos and the most disjoint bombs (fours, straight flushes) they hold.
+
+    ``straights`` is the play option deciding which runs make a straight flush.
+    """
+    hand = tuple(cards)
+    ensure_distinct(hand)
+    twos = sum(card.rank == TWO for card in hand)
+    return HandReading(len(hand), twos, _most_disjoint(find_bombs(hand, straights)))
+
+
+def find_bombs(cards: Iterable[Card], straights: str = "pagat") -> list[frozenset[Card]]:
+    """Every four-of-a-kind (4 cards, no kicker) and straight flush within ``cards``."""
+    held = set(cards)
+    fours = [frozenset(Card(rank, s) for s in SUITS) for rank in RANKS]
+    flushes = [
+        frozenset(Card(rank, suit) for rank in run.ranks)
+        for suit in SUITS
+        for run in straight_runs(straights)
+    ]
+    return [bomb for bomb in fours + flushes if bomb <= held]
+
+
+def _most_disjoint(bombs: list[frozenset[Card]]) -> int:
+    """Exact maximum number of pairwise disjoint bombs (branch and bound on card supply)."""
+    best = 0
+
+    def search(start: int, used: frozenset[Card], found: int) -> None:
+        nonlocal best
+        best = max(best, found)
+        free = {card for bomb in bombs[start:] if not bomb & used for card in bomb}
+        if found + len(free) // 4 <= best:
+            return
+        for i in range(start, len(bombs)):
+            if not bombs[i] & used:
+                search(i + 1, used | bombs[i], found + 1)
+
+    search(0, frozenset(), 0)
+    return best

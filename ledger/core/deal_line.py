@@ -1,0 +1,240 @@
+"""Turning what the scorekeeper types into deal facts.
+
+One parser serves ``bigtwo deal``/``amend`` (whose options Typer has already
+split), the quick-entry ``table`` loop and sample session files (whole lines).
+
+>>> seats = ["Ann", "Ben", "Cat", "Dan"]
+>>> parse_deal_line("ann=0 Ben=3 Cat=11 Dan=8 --assist cat", seats).to_dict()
+{'cards': {'Ann': 0, 'Ben': 3, 'Cat': 11, 'Dan': 8}, 'assist': 'Cat'}
+>>> parse_deal_line("0 3 11 8", seats).cards
+{'Ann': 0, 'Ben': 3, 'Cat': 11, 'Dan': 8}
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ledger.core.errors import InputError
+from ledger.core.scoring import FINISHES, Deal
+
+if TYPE_CHECKING:
+    from ledger.core.rules import RuleSet
+
+FLAG_OPTIONS = ("--missed-call",)
+VALUE_OPTIONS = (
+    "--twos", "--bombs", "--finish", "--assist", "--shootout", "--dragon", "--four-twos",
+    "--order",
+)
+
+
+@dataclass
+class DealArgs:
+    """The raw words of one deal, before names are matched to seats."""
+
+    positional: list[str] = field(default_factory=list)
+    twos: list[str] = field(default_factory=list)
+    bombs: list[str] = field(default_factory=list)
+    finish: str | None = None
+    assist: str | None = None
+    missed_call: bool = False
+    shootout: str | None = None
+    dragon: str | None = None
+    four_twos: str | None = None
+    order: str | None = None
+
+
+def match_player(text: str, seats: Sequence[str], what: str) -> str:
+    """A seated player's name, matched without regard to case (or by a unique prefix)."""
+    wanted = text.strip().casefold()
+    exact = [s for s in seats if s.casefold() == wanted]
+    if exact:
+        return exact[0]
+    prefixed = [s for s in seats if wanted and s.casefold().startswith(wanted)]
+    if len(prefixed) == 1:
+        return prefixed[0]
+    problem = "matches several players" if prefixed else "is not seated"
+    raise InputError(f"{what}: {text!r} {problem}; players: {', '.join(seats)}")
+
+
+def _count(text: str, what: str) -> int:
+    stripped = text.strip()
+    if not stripped.isdigit() or not stripped.isascii():
+        raise InputError(f"{what}: {text!r} is not a whole number of 0 or more")
+    return int(stripped)
+
+
+def _pairs(items: Sequence[str], seats: Sequence[str], option: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise InputError(f"{option} {item!r}: write NAME=COUNT, e.g. {option} {seats[-1]}=1")
+        player = match_player(name, seats, option)
+        if player in out:
+            raise InputError(f"{option} names {player} more than once")
+        out[player] = _count(value, f"{option} {player}")
+    return out
+
+
+def build_deal(args: DealArgs, seats: Sequence[str], rules: RuleSet | None = None) -> Deal:
+    """Match names and numbers to seats; the scoring rules validate the rest.
+
+    ``rules`` (the session's) decide how typed hands are read: which runs make a
+    straight flush, and whether twos and bombs are scored at all (if not, only the
+    count is taken from the cards).  Without them straights are read the ``pagat``
+    way and twos and bombs are always derived.
+    """
+    cards: dict[str, int] = {}
+    hands: dict[str, str] = {}
+    positional = args.positional
+    if positional and all("=" not in p for p in positional):
+        if len(positional) != len(seats):
+            raise InputError(
+                f"{len(positional)} numbers for {len(seats)} players: give one count per seat "
+                f"in seat order ({', '.join(seats)}) or NAME=CARDS pairs"
+            )
+        positional = [f"{s}={p}" for s, p in zip(seats, positional, strict=True)]
+    for item in positional:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise InputError(
+                f"{item!r}: write NAME=CARDS for every player, e.g. "
+                + " ".join(f"{s}={0 if i == 0 else 5}" for i, s in enumerate(seats))
+            )
+        player = match_player(name, seats, "cards")
+        if player in cards:
+            raise InputError(f"{player} is given cards more than once")
+        if value.strip().isdigit():
+            cards[player] = _count(value, player)
+        elif any(ch.isalpha() or ch in "♠♥♣♦" for ch in value):
+            hands[player] = value.strip()
+            cards[player] = -1  # filled in from the hand below
+        else:
+            raise InputError(
+                f"{player}={value!r}: give the number of cards left (0 for the winner) "
+                "or the cards themselves, e.g. \"2S 2H 5D\""
+            )
+    twos = _pairs(args.twos, seats, "--twos")
+    bombs = _pairs(args.bombs, seats, "--bombs")
+    if hands:
+        _read_hands(hands, cards, twos, bombs, rules)
+    if args.finish is not None and args.finish not in FINISHES:
+        raise InputError(f"unknown finish {args.finish!r}; allowed: {', '.join(FINISHES)}")
+    immediate = immediate_by = None
+    if args.dragon is not None and args.four_twos is not None:
+        raise InputError("one immediate win per deal: give --dragon or --four-twos, not both")
+    if args.dragon is not None:
+        immediate, immediate_by = "dragon", match_player(args.dragon, seats, "--dragon")
+    elif args.four_twos is not None:
+        immediate = "four-twos"
+        immediate_by = match_player(args.four_twos, seats, "--four-twos")
+    order = None
+    if args.order is not None:
+        order = tuple(
+            match_player(n, seats, "--order") for n in args.order.replace(" ", ",").split(",") if n
+        )
+    return Deal(
+        cards=cards,
+        twos=twos,
+        bombs=bombs,
+        finish=args.finish,
+        assist=None if args.assist is None else match_player(args.assist, seats, "--assist"),
+        missed_call=args.missed_call,
+        immediate=immediate,
+        immediate_by=immediate_by,
+        order=order,
+        shootout=None if args.shootout is None else match_player(args.shootout, seats, "--shootout"),
+        hands=hands,
+    )
+
+
+def _read_hands(
+    hands: dict[str, str],
+    cards: dict[str, int],
+    twos: dict[str, int],
+    bombs: dict[str, int],
+    rules: RuleSet | None = None,
+) -> None:
+    """Typed cards give the count, twos and bombs; a card may be in one hand only."""
+    from ledger.core.cards import format_card, parse_cards, read_hand
+
+    # A straight flush is a bomb only if its run is a straight under the session's rules.
+    straights = "pagat" if rules is None else rules.play_rules().straights
+    seen: dict[object, str] = {}
+    for player, text in hands.items():
+        try:
+            held = parse_cards(text)
+        except InputError as exc:
+            raise InputError(f"{player}={text!r} is not a number of cards left: {exc}") from None
+        for card in held:
+            if card in seen:
+                raise InputError(
+                    f"a card is held twice in one deal: {format_card(card)} is typed for "
+                    f"{seen[card]} and for {player}"
+                )
+            seen[card] = player
+        reading = read_hand(held, straights)
+        cards[player] = reading.count
+        for key, derived in (("twos", reading.twos), ("bombs", reading.bombs)):
+            given = (twos if key == "twos" else bombs).get(player)
+            if given is not None and given != derived:
+                raise InputError(
+                    f"--{key} {player}={given} disagrees with the cards typed ({derived})"
+                )
+        if reading.twos and (rules is None or rules.twos != "off"):
+            twos[player] = reading.twos
+        if reading.bombs and (rules is None or rules.bombs != "off"):
+            bombs[player] = reading.bombs
+
+
+def split_line(line: str) -> DealArgs:
+    """Split a whole typed line (``Ann=0 Ben=3 --twos Ben=1``) into DealArgs."""
+    try:
+        words = shlex.split(line, comments=True)
+    except ValueError as exc:
+        raise InputError(f"cannot read the line: {exc}") from None
+    return split_words(words)
+
+
+def split_words(words: Sequence[str]) -> DealArgs:
+    """Sort the words of a deal (as the shell split them) into DealArgs."""
+    args = DealArgs()
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word.startswith("--"):
+            option, sep, inline = word.partition("=")
+            if option in FLAG_OPTIONS:
+                if sep:
+                    raise InputError(f"{option} takes no value")
+                args.missed_call = True
+                i += 1
+                continue
+            if option not in VALUE_OPTIONS:
+                allowed = ", ".join((*VALUE_OPTIONS, *FLAG_OPTIONS))
+                raise InputError(f"unknown option {option!r}; allowed: {allowed}")
+            if sep:
+                value = inline
+            elif i + 1 < len(words):
+                value = words[i + 1]
+                i += 1
+            else:
+                raise InputError(f"{option} needs a value")
+            key = option[2:].replace("-", "_")
+            if key in ("twos", "bombs"):
+                getattr(args, key).append(value)
+            elif getattr(args, key) is not None:
+                raise InputError(f"{option} is given more than once")
+            else:
+                setattr(args, key, value)
+        else:
+            args.positional.append(word)
+        i += 1
+    return args
+
+
+def parse_deal_line(line: str, seats: Sequence[str], rules: RuleSet | None = None) -> Deal:
+    return build_deal(split_line(line), seats, rules)

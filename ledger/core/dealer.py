@@ -1,0 +1,176 @@
+"""The dealer's helpers: who gets the first card, may a hand be redealt, who deals and leads next.
+
+Pure functions over seats (names in the direction of play), cards and recorded deals;
+no storage, no terminal.
+
+>>> from ledger.core.cards import parse_card, parse_cards
+>>> seats = ["Ann", "Ben", "Cat", "Dan"]
+>>> cut(parse_card("7H"), seats, "Ann")  # count Ann 1, Ben 2, Cat 3, Dan 4, Ann 5, Ben 6, Cat 7
+Cut(card=Card(rank=7, suit='H'), count=7, dealer='Ann', receiver='Cat')
+>>> hand_points(parse_cards("JS QS 2D 3C 4C"))
+8
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ledger.core.cards import TWO, Card, format_card
+from ledger.core.errors import InputError
+from ledger.core.rules import RuleSet
+from ledger.core.scoring import Deal
+
+# Where counting a card lands: an ace counts 1, a two 2, a king 13 (000: "count the
+# players starting with the dealer ... until the rank of the exposed card is reached").
+_COUNT = {14: 1, TWO: 2}
+# Hand points for the redeal rule (001): J=1 Q=2 K=3 A=4 2=5, others 0.
+HAND_POINTS = {11: 1, 12: 2, 13: 3, 14: 4, TWO: 5}
+REDEAL_MAX = 3  # "a hand with only 3 points or less"
+FACE_RANKS = (11, 12, 13)
+THREE_OF_DIAMONDS = "3♦"
+
+
+@dataclass(frozen=True)
+class Cut:
+    """The exposed card, how far it counts, the dealer and who receives the first card."""
+
+    card: Card
+    count: int
+    dealer: str
+    receiver: str
+
+
+def card_count(card: Card) -> int:
+    """How many players the exposed card counts: A=1, 2=2, 3..10 face value, J=11, Q=12, K=13."""
+    return _COUNT.get(card.rank, card.rank)
+
+
+def cut(card: Card, seats: Sequence[str], dealer: str) -> Cut:
+    """Who receives the first card: count from the dealer (1) round the table in seat order.
+
+    With four players an A, 5, 9 or K gives the dealer, 2, 6, 10 the next player, 3, 7,
+    J the one opposite and 4, 8, Q the last; with fewer players the count wraps sooner.
+    """
+    if dealer not in seats:
+        raise InputError(f"the dealer {dealer!r} is not seated; players: {', '.join(seats)}")
+    count = card_count(card)
+    start = seats.index(dealer)
+    return Cut(card, count, dealer, seats[(start + count - 1) % len(seats)])
+
+
+# --- redeal ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RedealCheck:
+    """A dealt hand's points and whether its holder may ask for a redeal."""
+
+    cards: tuple[Card, ...]
+    points: int
+    may_redeal: bool
+    face_cards: int  # J, Q, K: the variant "no face cards, ask for a redeal" looks at these
+
+    def to_dict(self) -> dict[str, Any]:
+        scored = [c for c in self.cards if c.rank in HAND_POINTS]
+        return {
+            "cards": [format_card(c) for c in self.cards],
+            "count": len(self.cards),
+            "points": self.points,
+            "scoring": {format_card(c): HAND_POINTS[c.rank] for c in scored},
+            "may_redeal": self.may_redeal,
+            "limit": REDEAL_MAX,
+            "face_cards": self.face_cards,
+        }
+
+
+def hand_points(cards: Iterable[Card]) -> int:
+    """J=1, Q=2, K=3, A=4, 2=5, every other card 0 (001)."""
+    return sum(HAND_POINTS.get(card.rank, 0) for card in cards)
+
+
+def redeal_check(cards: Iterable[Card]) -> RedealCheck:
+    """A hand of 3 points or fewer may ask for a redeal (001).
+
+    >>> from ledger.core.cards import parse_cards
+    >>> redeal_check(parse_cards("JS QH 3D 4D 5C 6C 7C 8C 9C 10S 3S 4S 5S")).may_redeal
+    True
+    """
+    hand = tuple(cards)
+    points = hand_points(hand)
+    faces = sum(card.rank in FACE_RANKS for card in hand)
+    return RedealCheck(hand, points, points <= REDEAL_MAX, faces)
+
+
+# --- next dealer and leader -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Who deals and who leads the next deal.
+
+    ``dealers`` has one name, or several when ``next_deal = "loser"`` and players tie on
+    the most cards (000: a showdown between them decides).  ``leader`` is None when the
+    holder of 3♦ leads.
+    """
+
+    dealers: tuple[str, ...]
+    leader: str | None
+
+    def describe(self) -> str:
+        """``next: Ben deals, Cat leads``."""
+        if len(self.dealers) == 1:
+            deals = f"{self.dealers[0]} deals"
+        else:
+            tied = ", ".join(self.dealers[:-1]) + " or " + self.dealers[-1]
+            deals = f"{tied} deals (tied on most cards: a showdown decides)"
+        leads = f"{THREE_OF_DIAMONDS} leads" if self.leader is None else f"{self.leader} leads"
+        return f"next: {deals}, {leads}"
+
+
+def next_turn(seats: Sequence[str], rules: RuleSet, deals: Sequence[Deal]) -> Turn:
+    """Who deals and leads after ``deals`` (the live deals, oldest first).
+
+    The ledger does not record who dealt, so the first seat is taken to deal the first
+    deal and ``rotate`` moves the deal one seat per recorded deal.  Before any deal the
+    holder of 3♦ leads whatever the rules.
+
+    >>> classic = RuleSet("classic")
+    >>> next_turn(["Ann", "Ben", "Cat"], classic, [Deal(cards={"Ann": 4, "Ben": 0, "Cat": 2})])
+    Turn(dealers=('Ben',), leader='Ben')
+    """
+    if not deals:
+        return Turn((seats[0],), None)
+    last = deals[-1]
+    if rules.next_deal == "winner":
+        dealers: tuple[str, ...] = (last.winner,)
+    elif rules.next_deal == "loser":
+        dealers = losers(seats, rules, last)
+    else:
+        dealers = (seats[len(deals) % len(seats)],)
+    leader = last.winner if rules.next_lead == "winner" else None
+    return Turn(dealers, leader)
+
+
+def next_turn_from_facts(
+    seats: Sequence[str], rules: RuleSet, facts: Iterable[Mapping[str, Any]]
+) -> Turn:
+    """:func:`next_turn` over stored deal facts (``ledger.live_deals`` entries)."""
+    return next_turn(seats, rules, [Deal.from_dict(f) for f in facts])
+
+
+def losers(seats: Sequence[str], rules: RuleSet, deal: Deal) -> tuple[str, ...]:
+    """The player(s) with the most cards left (places mode: the last place), in seat
+    order starting after the winner."""
+    if deal.order:
+        return (deal.order[-1],)
+    start = seats.index(deal.winner)
+    ring = [seats[(start + i) % len(seats)] for i in range(1, len(seats))]
+    if deal.immediate is not None:
+        held = {name: rules.hand_size for name in ring}
+    else:
+        held = {name: deal.cards.get(name, 0) for name in ring}
+    most = max(held.values())
+    return tuple(name for name in ring if held[name] == most)
+

@@ -1,0 +1,258 @@
+"""Which cards make a play and which play beats which, under a table's house options.
+
+Every variant in docs PLAYS.md is a :class:`PlayRules` field, so a rule set is data and
+the judging code has one path.  A :class:`Play` carries a ``key`` tuple: for plays of
+the same size, the higher key is the stronger play.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, fields
+
+from ledger.core.cards import (
+    RANK_NAMES,
+    STRAIGHT_STYLES,
+    SUIT_SYMBOLS,
+    Card,
+    Run,
+    card_order,
+    ensure_distinct,
+    format_card,
+    format_cards,
+    straight_runs,
+    suit_value,
+)
+from ledger.core.errors import InputError, RuleError
+
+CHOICES: dict[str, tuple[str, ...]] = {
+    "suit_order": ("SHCD", "DHSC", "SHDC"),
+    "straights": STRAIGHT_STYLES,
+    "flushes": ("suit-first", "top-card-first", "poker"),
+    "four_of_a_kind": ("with-kicker", "alone"),
+    "bombs": ("off", "beat-anything"),
+}
+SWITCHES = ("no_flushes", "no_triples")
+FIVE_CARD_KINDS = ("straight", "flush", "full-house", "four-of-a-kind", "straight-flush")
+BOMB_KINDS = ("four-of-a-kind", "straight-flush")
+
+
+@dataclass(frozen=True)
+class PlayRules:
+    """The house options that change what is a play and what beats what."""
+
+    suit_order: str = "SHCD"
+    straights: str = "pagat"
+    flushes: str = "suit-first"
+    four_of_a_kind: str = "with-kicker"
+    bombs: str = "off"
+    no_flushes: bool = False
+    no_triples: bool = False
+
+    def __post_init__(self) -> None:
+        for name, allowed in CHOICES.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                raise RuleError(f"play option {name} cannot be {value!r}: use one of {', '.join(allowed)}")
+        for name in SWITCHES:
+            value = getattr(self, name)
+            if not isinstance(value, bool):
+                raise RuleError(f"play option {name} must be true or false, not {value!r}")
+
+    @classmethod
+    def from_mapping(cls, options: Mapping[str, object]) -> PlayRules:
+        """Build from a rule file's table; ``-`` in keys reads as ``_``, suit order any case."""
+        allowed = [f.name for f in fields(cls)]
+        values: dict[str, object] = {}
+        for raw_key, value in options.items():
+            key = str(raw_key).replace("-", "_")
+            if key not in allowed:
+                raise RuleError(f"unknown play option {raw_key!r}: the options are {', '.join(allowed)}")
+            if key in values:
+                raise RuleError(f"play option {key} is given twice: give each option once")
+            if key == "suit_order" and isinstance(value, str):
+                value = value.upper()
+            values[key] = value
+        return cls(**values)  # type: ignore[arg-type]  # __post_init__ checks the values
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain mapping that :meth:`from_mapping` reads back to an equal rule set."""
+        return asdict(self)
+
+
+DEFAULT_RULES = PlayRules()
+PLAY_PRESETS: dict[str, PlayRules] = {
+    "classic": DEFAULT_RULES,
+    "hong-kong": PlayRules(straights="hong-kong", flushes="top-card-first"),
+}
+
+
+@dataclass(frozen=True)
+class Play:
+    """A legal play: its kind, its cards (low to high) and its strength ``key``.
+
+    ``key`` starts with the kind's place among five-card kinds (0 for other sizes), so
+    keys of plays with the same number of cards compare directly.  ``top`` is the card
+    whose suit breaks ties; ``detail`` is the kind-specific part of :meth:`describe`.
+    """
+
+    kind: str
+    cards: tuple[Card, ...]
+    key: tuple[object, ...]
+    top: Card
+    detail: str
+
+    def describe(self) -> str:
+        """Short text for messages, e.g. ``straight 3-4-5-6-7 (top 7♠)``."""
+        return f"{self.kind.replace('-', ' ')} {self.detail}"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether a play may be played on another, and a one-sentence reason."""
+
+    beats: bool
+    reason: str
+
+
+def classify(cards: Iterable[Card], rules: PlayRules = DEFAULT_RULES) -> Play:
+    """Name the play ``cards`` make under ``rules``; InputError says why if none."""
+    hand = tuple(sorted(cards, key=lambda card: card_order(card, rules.suit_order)))
+    ensure_distinct(hand)
+    shown = format_cards(hand, symbols=True)
+    counts = Counter(card.rank for card in hand)
+    size = len(hand)
+    if size in (1, 2, 3):
+        if len(counts) != 1:
+            what = "a pair" if size == 2 else "a triple"
+            raise InputError(f"{shown} is not a play: {_NUMBER[size]} cards must be {what}")
+        if size == 3 and rules.no_triples:
+            raise InputError(f"{shown} is not a play: triples are not allowed (no_triples)")
+        kind = ("single", "pair", "triple")[size - 1]
+        return _play(kind, hand, rules, (0, hand[-1].rank), hand[-1], shown)
+    if size == 4:
+        if len(counts) == 1 and rules.four_of_a_kind == "alone":
+            detail = _ranks(hand[0].rank, 4)
+            return _play("four-of-a-kind", hand, rules, (3, hand[0].rank), hand[-1], detail)
+        raise InputError(f"{shown} is not a play: {_FOUR_CARDS[rules.four_of_a_kind]}")
+    if size == 5:
+        return _five(hand, counts, rules, shown)
+    sizes = "1, 2, 3 or 5 cards" + (" (or a four)" if rules.four_of_a_kind == "alone" else "")
+    raise InputError(f"{shown + ' is not a play' if hand else 'no cards'}: a play is {sizes}")
+
+
+def compare(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES) -> Verdict:
+    """May ``a`` be played on ``b``?  Both are re-judged under ``rules`` first."""
+    a, b = classify(a.cards, rules), classify(b.cards, rules)
+    this, that = a.describe(), b.describe()
+    if len(a.cards) != len(b.cards):
+        if rules.bombs == "beat-anything" and is_bomb(a) and len(b.cards) <= 3:
+            return Verdict(True, f"{this} beats {that}: a bomb beats any single, pair or triple")
+        return Verdict(
+            False,
+            f"{this} cannot be played on {that}: a play is beaten only by one with as many cards",
+        )
+    if a.key == b.key:
+        return Verdict(False, f"{this} does not beat {that}: equal plays do not beat each other")
+    beats = a.key > b.key
+    verb = "beats" if beats else "does not beat"
+    if a.kind != b.kind:
+        above = "above" if beats else "below"
+        kinds = a.kind.replace("-", " "), b.kind.replace("-", " ")
+        return Verdict(beats, f"{this} {verb} {that}: a {kinds[0]} ranks {above} a {kinds[1]}")
+    index = next(i for i, (x, y) in enumerate(zip(a.key, b.key, strict=True)) if x != y)
+    label = _tie_labels(a.kind, rules)[index - 1]
+    return Verdict(beats, f"{this} {verb} {that}: {'higher' if beats else 'lower'} {label}")
+
+
+def is_bomb(play: Play) -> bool:
+    """Four of a kind with a kicker or a straight flush: what bombs=beat-anything lets loose."""
+    return play.kind in BOMB_KINDS and len(play.cards) == 5
+
+
+_NUMBER = {2: "two", 3: "three"}
+_FOUR_CARDS = {
+    "with-kicker": "four of a kind needs a fifth card (four_of_a_kind is with-kicker)",
+    "alone": "four cards must be four of a kind",
+}
+
+
+def _play(
+    kind: str,
+    hand: tuple[Card, ...],
+    rules: PlayRules,
+    key: tuple[object, ...],
+    top: Card,
+    detail: str,
+) -> Play:
+    """Append the top card's suit to ``key`` for kinds where suits break ties."""
+    if kind in ("single", "pair", "triple", "straight", "straight-flush"):
+        key = (*key, suit_value(top.suit, rules.suit_order))
+    return Play(kind, hand, key, top, detail)
+
+
+def _five(hand: tuple[Card, ...], counts: Counter[int], rules: PlayRules, shown: str) -> Play:
+    shape = sorted(counts.values())
+    if shape in ([1, 4], [2, 3]):
+        big = max(counts, key=lambda rank: counts[rank])
+        small = min(counts, key=lambda rank: counts[rank])
+        kind = "four-of-a-kind" if shape == [1, 4] else "full-house"
+        kicker = next(c for c in hand if c.rank == small)
+        rest = format_card(kicker, True) if kind == "four-of-a-kind" else _ranks(small, 2)
+        detail = f"{_ranks(big, counts[big])} + {rest}"
+        top = max((c for c in hand if c.rank == big), key=hand.index)
+        return _play(kind, hand, rules, (FIVE_CARD_KINDS.index(kind), big), top, detail)
+    flush = len({card.suit for card in hand}) == 1
+    run = _run_of(hand, rules.straights)
+    if run is not None:
+        top = next(card for card in hand if card.rank == run.top)
+        kind = "straight-flush" if flush else "straight"
+        index = straight_runs(rules.straights).index(run)
+        detail = f"{run} (top {format_card(top, True)})"
+        return _play(kind, hand, rules, (FIVE_CARD_KINDS.index(kind), index), top, detail)
+    if flush and not rules.no_flushes:
+        return _flush(hand, rules)
+    allowed = "a straight, flush, full house, four of a kind plus one card or straight flush"
+    if rules.no_flushes:
+        allowed = allowed.replace(" flush,", "") + " (no_flushes)"
+    raise InputError(f"{shown} is not a play: five cards must be {allowed}")
+
+
+def _flush(hand: tuple[Card, ...], rules: PlayRules) -> Play:
+    """suit-first: suit, then ranks top-down; top-card-first: top rank, then suit;
+    poker: all ranks top-down, then suit."""
+    ranks = tuple(sorted((card.rank for card in hand), reverse=True))
+    suit = suit_value(hand[0].suit, rules.suit_order)
+    order = {
+        "suit-first": (suit, ranks),
+        "top-card-first": (ranks[0], suit),
+        "poker": (ranks, suit),
+    }[rules.flushes]
+    top = hand[-1]
+    detail = f"{SUIT_SYMBOLS[top.suit]} {'-'.join(RANK_NAMES[r] for r in ranks)}"
+    return Play("flush", hand, (1, *order), top, detail)
+
+
+def _run_of(hand: tuple[Card, ...], straights: str) -> Run | None:
+    ranks = {card.rank for card in hand}
+    return next((run for run in straight_runs(straights) if set(run.ranks) == ranks), None)
+
+
+def _ranks(rank: int, times: int) -> str:
+    return "-".join([RANK_NAMES[rank]] * times)
+
+
+def _tie_labels(kind: str, rules: PlayRules) -> tuple[str, ...]:
+    """What each key part after the kind means, for the reason sentence."""
+    if kind == "flush":
+        return {
+            "suit-first": ("suit", "top card"),
+            "top-card-first": ("top card", "suit"),
+            "poker": ("cards, compared top-down", "suit"),
+        }[rules.flushes]
+    if kind in ("straight", "straight-flush"):
+        return ("sequence", "suit of the top card")
+    if kind in ("full-house", "four-of-a-kind"):
+        return ("rank",)
+    return ("rank", "suit" if kind == "single" else "suit of its highest card")

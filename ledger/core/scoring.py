@@ -1,0 +1,407 @@
+"""Scoring: a deal's facts + the session's rule set -> penalties and net points.
+
+Pure functions, no storage, no terminal.  Numbers follow SCORING.md:
+
+    p_i = c_i x tier(c_i) x twos_factor x bombs_factor x finish_factor
+
+then the penalty transfers (assist, missed call), then net points (pairwise
+``net_i = sum(p') - n*p'_i`` or pay-the-winner).
+
+>>> from ledger.core.rules import load_preset
+>>> seats = ["North", "East", "West", "South"]
+>>> deal = Deal(cards={"North": 0, "East": 3, "West": 11, "South": 8})
+>>> score_deal(load_preset("pay-the-winner"), seats, deal).net
+{'North': 33, 'East': -3, 'West': -22, 'South': -8}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ledger.core.errors import InputError
+from ledger.core.rules import RuleSet
+
+FINISHES = ("two", "quads", "straight-flush")
+IMMEDIATE = ("dragon", "four-twos")
+TWOS_IN_PACK = 4
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The facts of one deal, as entered at the table (see SCORING.md section 1)."""
+
+    cards: Mapping[str, int] = field(default_factory=dict)
+    twos: Mapping[str, int] = field(default_factory=dict)
+    bombs: Mapping[str, int] = field(default_factory=dict)
+    finish: str | None = None
+    assist: str | None = None
+    missed_call: bool = False
+    immediate: str | None = None
+    immediate_by: str | None = None
+    order: tuple[str, ...] | None = None
+    shootout: str | None = None
+    # Cards typed for a loser instead of a count ("2S 2H 5D"): kept as entered.
+    hands: Mapping[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Compact JSON-ready facts: only what was said."""
+        out: dict[str, Any] = {}
+        if self.cards:
+            out["cards"] = dict(self.cards)
+        for key in ("twos", "bombs", "hands"):
+            value = {k: v for k, v in getattr(self, key).items() if v}
+            if value:
+                out[key] = value
+        for key in ("finish", "assist", "immediate", "immediate_by", "shootout"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        if self.missed_call:
+            out["missed_call"] = True
+        if self.order is not None:
+            out["order"] = list(self.order)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Deal:
+        known = {f for f in cls.__dataclass_fields__}
+        unknown = set(data) - known
+        if unknown:
+            raise InputError(f"unknown deal fact(s): {', '.join(sorted(unknown))}")
+        values = dict(data)
+        if values.get("order") is not None:
+            values["order"] = tuple(values["order"])
+        return cls(**values)
+
+    @property
+    def winner(self) -> str:
+        """Who won the deal: went out, the immediate winner, or first place."""
+        if self.immediate_by is not None:
+            return self.immediate_by
+        if self.order:
+            return self.order[0]
+        return next(name for name, c in self.cards.items() if c == 0)
+
+
+@dataclass(frozen=True)
+class DealScore:
+    """Derived points of one deal.  ``net`` sums to zero.
+
+    In teams mode ``net`` is the team's net for each member (a member's money
+    share is half of it) and ``wins`` marks both members of the winning team.
+    """
+
+    cards: dict[str, int]
+    wins: dict[str, bool]
+    fried: dict[str, bool]
+    base_penalty: dict[str, int]
+    penalty: dict[str, int]
+    net: dict[str, int]
+    payee: dict[str, str | None]  # who each player's pay-the-winner flow is with
+
+
+def teams_of(seats: Sequence[str]) -> tuple[tuple[str, str], tuple[str, str]]:
+    """Partners sit opposite: seats 1+3 and 2+4."""
+    return (seats[0], seats[2]), (seats[1], seats[3])
+
+
+# --- validation -------------------------------------------------------------
+
+
+def _options_text(rules: RuleSet) -> str:
+    extras = rules.extras
+    return ", ".join(extras) if extras else "none"
+
+
+def _need_seated(name: str, seats: Sequence[str], what: str) -> None:
+    if name not in seats:
+        raise InputError(f"{what}: {name!r} is not seated; players: {', '.join(seats)}")
+
+
+def validate(rules: RuleSet, seats: Sequence[str], deal: Deal, teams: bool = False) -> None:
+    """Raise InputError for any fact that cannot be, or that these rules do not score."""
+    if rules.mode == "places":
+        _validate_places(rules, seats, deal)
+        return
+    if deal.order is not None:
+        raise InputError(
+            f"a finishing order is only for places mode; rules {rules.name!r} score cards left"
+        )
+    if deal.immediate is not None or deal.immediate_by is not None:
+        _validate_immediate(rules, seats, deal)
+    else:
+        _validate_cards(rules, seats, deal)
+    _validate_extras(rules, seats, deal, teams)
+
+
+def _validate_places(rules: RuleSet, seats: Sequence[str], deal: Deal) -> None:
+    said = [
+        deal.immediate if k == "immediate" else k
+        for k in ("cards", "twos", "bombs", "finish", "assist", "missed_call", "immediate")
+        if getattr(deal, k)
+    ]
+    if deal.order is None:
+        remove = f"; remove: {', '.join(said)}" if said else ""
+        raise InputError(
+            f"rules {rules.name!r} score finishing places: give --order with every player, "
+            f"first out first{remove}"
+        )
+    if said:
+        raise InputError(
+            f"places mode scores the finishing order only; remove: {', '.join(said)}"
+        )
+    for name in deal.order:
+        _need_seated(name, seats, "--order")
+    if len(set(deal.order)) != len(deal.order):
+        twice = sorted({n for n in deal.order if deal.order.count(n) > 1})
+        raise InputError(f"--order names {', '.join(twice)} more than once")
+    missing = [n for n in seats if n not in deal.order]
+    if missing:
+        raise InputError(f"--order must name every player; missing: {', '.join(missing)}")
+    if len(seats) > len(rules.place_points):
+        raise InputError(
+            f"rules {rules.name!r} have place points for {len(rules.place_points)} players only"
+        )
+
+
+def _validate_immediate(rules: RuleSet, seats: Sequence[str], deal: Deal) -> None:
+    kind, who = deal.immediate, deal.immediate_by
+    if kind not in IMMEDIATE or who is None:
+        raise InputError(f"an immediate win is one of {', '.join(IMMEDIATE)} with a player")
+    if kind not in rules.immediate_wins:
+        allowed = ", ".join(rules.immediate_wins) or "none"
+        raise InputError(
+            f"rules {rules.name!r} do not allow the immediate win {kind!r}; allowed: {allowed}"
+        )
+    _need_seated(who, seats, f"--{kind}")
+    said = [
+        k for k in ("cards", "twos", "bombs", "finish", "assist", "missed_call", "hands")
+        if getattr(deal, k)
+    ]
+    if said:
+        raise InputError(
+            f"an immediate win ({kind}) scores every other player a full hand; "
+            f"do not also give: {', '.join(said)}"
+        )
+
+
+def _validate_cards(rules: RuleSet, seats: Sequence[str], deal: Deal) -> None:
+    if not deal.cards:
+        raise InputError(
+            "no cards given: name every player with the cards they hold, e.g. "
+            + " ".join(f"{n}={0 if i == 0 else 5}" for i, n in enumerate(seats))
+        )
+    for name in deal.cards:
+        _need_seated(name, seats, "cards")
+    missing = [n for n in seats if n not in deal.cards]
+    if missing:
+        raise InputError(
+            f"no cards given for {', '.join(missing)}; every seated player needs NAME=CARDS"
+        )
+    for name, count in deal.cards.items():
+        if type(count) is not int or not 0 <= count <= rules.hand_size:
+            raise InputError(
+                f"{name}={count}: cards left must be a whole number from 0 to "
+                f"{rules.hand_size} (the hand size under rules {rules.name!r})"
+            )
+    winners = [n for n, c in deal.cards.items() if c == 0]
+    if not winners:
+        raise InputError("no winner: exactly one player must have 0 cards (the one who went out)")
+    if len(winners) > 1:
+        raise InputError(
+            f"{len(winners)} players have 0 cards ({', '.join(winners)}); "
+            "exactly one player goes out"
+        )
+
+
+def _validate_counts(
+    rules: RuleSet, seats: Sequence[str], deal: Deal, key: str, limit_per_card: int
+) -> None:
+    counts: Mapping[str, int] = getattr(deal, key)
+    if not counts:
+        return
+    if getattr(rules, key) == "off":
+        raise InputError(
+            f"rules {rules.name!r} do not score {key}; options they score: {_options_text(rules)}"
+        )
+    winner = deal.winner
+    for name, k in counts.items():
+        _need_seated(name, seats, f"--{key}")
+        if type(k) is not int or k < 0:
+            raise InputError(f"--{key} {name}={k}: must be a whole number 0 or more")
+        if k and name == winner:
+            raise InputError(f"--{key} {name}: {name} went out and holds no cards")
+        held = deal.cards.get(name, 0)
+        if k * limit_per_card > held:
+            noun = key if k != 1 else key[:-1]
+            what = noun if key == "twos" else f"{noun} ({limit_per_card} cards each)"
+            raise InputError(f"--{key} {name}={k}: {k} {what} cannot fit in {held} cards")
+
+
+def _validate_extras(rules: RuleSet, seats: Sequence[str], deal: Deal, teams: bool) -> None:
+    _validate_counts(rules, seats, deal, "twos", 1)
+    _validate_counts(rules, seats, deal, "bombs", 4)
+    total_twos = sum(deal.twos.values())
+    cap = TWOS_IN_PACK - (1 if deal.finish == "two" else 0)
+    if total_twos > cap:
+        why = " (the winner's last play held a two)" if deal.finish == "two" else ""
+        raise InputError(f"--twos add up to {total_twos}; the losers can hold at most {cap}{why}")
+    if deal.finish is not None:
+        if deal.finish not in FINISHES:
+            raise InputError(f"unknown finish {deal.finish!r}; allowed: {', '.join(FINISHES)}")
+        if not rules.finish_double:
+            raise InputError(
+                f"rules {rules.name!r} do not score the finish; "
+                f"options they score: {_options_text(rules)}"
+            )
+    if deal.assist is not None and deal.missed_call:
+        raise InputError("give either --assist or --missed-call, not both, in one deal")
+    if deal.assist is not None:
+        if not rules.assist:
+            raise InputError(
+                f"rules {rules.name!r} have no assist penalty; "
+                f"options they score: {_options_text(rules)}"
+            )
+        _need_seated(deal.assist, seats, "--assist")
+        if deal.assist == deal.winner:
+            raise InputError(f"--assist {deal.assist}: the winner cannot assist; name a loser")
+    if deal.missed_call and not rules.missed_call:
+        raise InputError(
+            f"rules {rules.name!r} have no missed-call penalty; "
+            f"options they score: {_options_text(rules)}"
+        )
+    if teams:
+        if deal.assist is not None or deal.missed_call:
+            raise InputError("in teams mode a team pays together: assist and missed call do not apply")
+        _validate_shootout(seats, deal)
+    elif deal.shootout is not None:
+        raise InputError("--shootout is only for teams sessions (a tied team card count)")
+
+
+def _validate_shootout(seats: Sequence[str], deal: Deal) -> None:
+    if deal.immediate is not None:
+        if deal.shootout is not None:
+            raise InputError("--shootout: an immediate win needs no shootout")
+        return
+    team_a, team_b = teams_of(seats)
+    count_a = sum(deal.cards[n] for n in team_a)
+    count_b = sum(deal.cards[n] for n in team_b)
+    if count_a == count_b:
+        if deal.shootout is None:
+            raise InputError(
+                f"the teams tie on {count_a} cards each: say which team won the shootout "
+                "with --shootout NAME (a member of that team)"
+            )
+        _need_seated(deal.shootout, seats, "--shootout")
+    elif deal.shootout is not None:
+        raise InputError(
+            f"--shootout: the teams do not tie ({count_a} against {count_b} cards), "
+            "so there is no shootout"
+        )
+
+
+# --- scoring ------------------------------------------------------------------
+
+
+def _factor(option: str, count: int) -> int:
+    if option == "each":
+        return 2**count
+    if option == "once" and count > 0:
+        return 2
+    return 1
+
+
+def base_penalties(rules: RuleSet, seats: Sequence[str], deal: Deal) -> dict[str, int]:
+    """Each player's penalty before transfers (SCORING.md section 2)."""
+    if rules.mode == "places":
+        assert deal.order is not None
+        return {n: rules.place_points[deal.order.index(n)] for n in seats}
+    cards = effective_cards(rules, seats, deal)
+    if deal.immediate is not None:
+        return {n: c * rules.tier(c) for n, c in cards.items()}
+    finish = 2 if rules.finish_double and deal.finish in FINISHES else 1
+    out = {}
+    for name in seats:
+        c = cards[name]
+        out[name] = (
+            c
+            * rules.tier(c)
+            * _factor(rules.twos, deal.twos.get(name, 0))
+            * _factor(rules.bombs, deal.bombs.get(name, 0))
+            * finish
+        )
+    return out
+
+
+def effective_cards(rules: RuleSet, seats: Sequence[str], deal: Deal) -> dict[str, int]:
+    """Cards scored for each player: an immediate win scores a full hand for the others."""
+    if deal.immediate is not None:
+        return {n: 0 if n == deal.immediate_by else rules.hand_size for n in seats}
+    if rules.mode == "places":
+        return {n: 0 for n in seats}
+    return {n: deal.cards[n] for n in seats}
+
+
+def score_deal(
+    rules: RuleSet, seats: Sequence[str], deal: Deal, teams: bool = False
+) -> DealScore:
+    """Validate and score one deal; raises InputError for impossible facts."""
+    validate(rules, seats, deal, teams)
+    cards = effective_cards(rules, seats, deal)
+    base = base_penalties(rules, seats, deal)
+    fried = {
+        n: rules.mode == "cards" and cards[n] > 0 and rules.tier(cards[n]) > 1 for n in seats
+    }
+    if teams:
+        return _score_teams(rules, seats, deal, cards, base, fried)
+    winner = deal.winner
+    total = sum(base.values())
+    penalty = dict(base)
+    if deal.assist is not None:
+        penalty = {n: total if n == deal.assist else 0 for n in seats}
+    elif deal.missed_call:
+        penalty = {n: total if n == winner else 0 for n in seats}
+    net: dict[str, int]
+    payee: dict[str, str | None] = {n: None for n in seats}
+    if rules.settlement == "pairwise":
+        n_players = len(seats)
+        net = {n: total - n_players * penalty[n] for n in seats}
+    elif deal.missed_call:
+        # The flows reverse: the winner pays each player their own penalty.
+        net = {n: base[n] for n in seats}
+        net[winner] = -total
+        payee = {n: (winner if n != winner else None) for n in seats}
+    else:
+        net = {n: -penalty[n] for n in seats}
+        net[winner] = sum(penalty.values())
+        payee = {n: (winner if n != winner else None) for n in seats}
+    wins = {n: n == winner for n in seats}
+    return DealScore(cards, wins, fried, base, penalty, net, payee)
+
+
+def _score_teams(
+    rules: RuleSet,
+    seats: Sequence[str],
+    deal: Deal,
+    cards: dict[str, int],
+    base: dict[str, int],
+    fried: dict[str, bool],
+) -> DealScore:
+    """Fewer team cards wins; the losing team pays the sum of its members' penalties."""
+    team_a, team_b = teams_of(seats)
+    if deal.immediate is not None:
+        winners = team_a if deal.immediate_by in team_a else team_b
+    else:
+        count_a = sum(cards[n] for n in team_a)
+        count_b = sum(cards[n] for n in team_b)
+        if count_a != count_b:
+            winners = team_a if count_a < count_b else team_b
+        else:
+            winners = team_a if deal.shootout in team_a else team_b
+    penalty = {n: 0 if n in winners else base[n] for n in seats}
+    owed = sum(penalty.values())
+    net = {n: owed if n in winners else -owed for n in seats}
+    wins = {n: n in winners for n in seats}
+    payee = {n: None for n in seats}
+    return DealScore(cards, wins, fried, base, penalty, net, payee)

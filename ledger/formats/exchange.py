@@ -1,0 +1,314 @@
+"""Export and import: lossless JSON, CSV for spreadsheets, and the entry point that
+imports a JSON export or a big-two-scorer score sheet (:mod:`ledger.formats.sheet_import`).
+
+Everything that is imported is checked first (the whole file, through the pure
+core) and written after (:mod:`ledger.formats.merge`), so a file with an error writes
+nothing.  Points are never read from a file: they are derived from the facts and
+the session's frozen rules.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import uuid as uuidlib
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from decimal import Decimal
+from pathlib import Path
+from typing import IO, Any
+
+from ledger.book import actions as book
+from ledger.core.errors import InputError
+from ledger.core.rules import rules_from_dict
+from ledger.core.scoring import Deal, score_deal
+from ledger.core.settlement import format_amount, parse_currency, parse_stake
+from ledger.formats.merge import EntrySpec, Importer, ImportReport, Progress, SessionSpec, an, point_tuples
+from ledger.formats.sheet_import import import_sheet
+from ledger.storage.store import Ledger, SessionRow
+
+FORMAT = "bigtwo-ledger"
+VERSION = 1
+KINDS = ("deal", "void", "amend")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+CSV_COLUMNS = (
+    "session", "date", "name", "rules", "deal", "seat", "player", "cards", "won", "fried",
+    "penalty", "net", "stake", "currency", "money",
+)
+
+
+# --- export -------------------------------------------------------------------
+
+
+def session_header(s: SessionRow) -> dict[str, Any]:
+    return {
+        "uuid": s.uuid, "name": s.name, "rules": s.rules, "stake": s.stake,
+        "currency": s.currency, "teams": s.teams, "started_at": s.started_at,
+        "ended_at": s.ended_at, "players": list(s.seats),
+    }
+
+
+def export_json(ledger: Ledger, sessions: Sequence[SessionRow], out: IO[str]) -> int:
+    """Write the sessions, every entry included; returns the number of entries.
+
+    Written piece by piece (one entry a line), so a big ledger is never held in memory
+    as one document; the same ledger always gives the same bytes.
+    """
+    count = 0
+    out.write(f'{{"format": "{FORMAT}", "version": {VERSION}, "sessions": [')
+    for i, s in enumerate(sessions):
+        head = json.dumps(session_header(s), ensure_ascii=False)
+        out.write(("\n" if i == 0 else ",\n") + head[:-1] + ', "entries": [')
+        for j, e in enumerate(ledger.entries(s.id)):
+            entry = {"uuid": e.uuid, "seq": e.seq, "kind": e.kind, "deal": e.deal_no,
+                     "facts": e.facts, "at": e.created_at}
+            out.write(("\n" if j == 0 else ",\n") + json.dumps(entry, ensure_ascii=False))
+            count += 1
+        out.write("\n]}")
+    out.write("\n]}\n")
+    return count
+
+
+def spreadsheet_safe(value: object) -> object:
+    """A text cell a spreadsheet would run as a formula gets a leading apostrophe.
+
+    >>> spreadsheet_safe("=HYPERLINK(1)"), spreadsheet_safe("Ann"), spreadsheet_safe(-27)
+    ("'=HYPERLINK(1)", 'Ann', -27)
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def export_csv(ledger: Ledger, sessions: Sequence[SessionRow], out: IO[str]) -> int:
+    """One row per player per live deal; returns the number of rows."""
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    rows = 0
+    for s in sessions:
+        stake = Decimal(s.stake)
+        share = Decimal(2) if s.teams else Decimal(1)
+        for e in ledger.live_deals(s.id):
+            assert e.facts is not None
+            score = book.score(s, Deal.from_dict(e.facts))
+            for seat, name in enumerate(s.seats, 1):
+                net = score.net[name]
+                cells = [
+                    s.id, s.started_at[:10], s.name, s.rules_name, e.deal_no, seat, name,
+                    score.cards[name], int(score.wins[name]), int(score.fried[name]),
+                    score.penalty[name], net, stake, s.currency or "PTS",
+                    Decimal(format_amount(Decimal(net) * stake / share)),
+                ]
+                writer.writerow([spreadsheet_safe(c) for c in cells])
+                rows += 1
+    return rows
+
+
+# --- JSON files ---------------------------------------------------------------------
+
+
+def _want(cond: bool, where: str, problem: str) -> None:
+    if not cond:
+        raise InputError(f"{where}: {problem}")
+
+
+def _uuid(value: object, where: str) -> str:
+    _want(isinstance(value, str), where, f"uuid must be text, not {value!r}")
+    try:
+        return str(uuidlib.UUID(str(value)))
+    except ValueError:
+        raise InputError(f"{where}: {value!r} is not a uuid") from None
+
+
+def _timestamp(value: object, where: str) -> str | None:
+    if value is None:
+        return None
+    _want(isinstance(value, str), where, f"must be a date and time text, not {value!r}")
+    try:
+        datetime.fromisoformat(str(value))
+    except ValueError:
+        raise InputError(f"{where}: {value!r} is not an ISO date and time") from None
+    return str(value)
+
+
+def _keys(obj: object, where: str, required: Sequence[str]) -> dict[str, Any]:
+    _want(isinstance(obj, dict), where, "must be a JSON object")
+    assert isinstance(obj, dict)
+    missing = [k for k in required if k not in obj]
+    _want(not missing, where, f"missing key(s): {', '.join(missing)}")
+    return obj
+
+
+def load_json(path: Path, origin: str) -> Any:
+    try:
+        with path.open(encoding="utf-8-sig") as f:
+            return json.load(f)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{origin} is not valid JSON: line {exc.lineno} column {exc.colno}: "
+                         f"{exc.msg}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{origin} is not UTF-8 text") from None
+
+
+def json_sessions(data: Any, origin: str) -> list[tuple[SessionSpec, list[EntrySpec]]]:
+    """Check a whole export (through the pure core) before anything is written."""
+    top = _keys(data, origin, ())
+    _want(top.get("format") == FORMAT, origin,
+          f"not a {FORMAT} export (format is {top.get('format')!r}); "
+          "write one with: bigtwo export --format json")
+    version = top.get("version")
+    _want(isinstance(version, int) and not isinstance(version, bool), origin,
+          f"version must be a whole number, not {version!r}")
+    _want(version == VERSION, origin,
+          f"version {version} is not supported: this bigtwo reads version {VERSION}"
+          + (" (the file was written by a newer bigtwo)" if version > VERSION else ""))
+    _want(isinstance(top.get("sessions"), list), origin, "missing key 'sessions' (a list)")
+    out = []
+    seen_sessions: set[str] = set()
+    seen_entries: set[str] = set()
+    for i, raw in enumerate(top["sessions"]):
+        spec, entries = _json_session(raw, f"{origin}: sessions[{i}]", seen_entries)
+        _want(spec.uuid not in seen_sessions, spec.where, f"session {spec.uuid} appears twice")
+        seen_sessions.add(spec.uuid)
+        out.append((spec, entries))
+    return out
+
+
+def _json_session(raw: object, where: str, seen_entries: set[str]
+                  ) -> tuple[SessionSpec, list[EntrySpec]]:
+    s = _keys(raw, where, ("uuid", "players", "rules", "entries"))
+    try:
+        _want(isinstance(s["rules"], dict), where, "rules must be a JSON object")
+        rules = rules_from_dict(s["rules"])
+        players = s["players"]
+        _want(isinstance(players, list) and all(isinstance(p, str) for p in players), where,
+              "players must be a list of names")
+        seats = book.check_player_names(players)
+        teams = s.get("teams", False)
+        _want(isinstance(teams, bool), where, f"teams must be true or false, not {teams!r}")
+        book.check_session(rules, seats, teams)
+        stake = s.get("stake", "1")
+        _want(isinstance(stake, (str, int)) and not isinstance(stake, bool), where,
+              f"stake must be text like \"0.25\", not {stake!r}")
+        stake_text = str(parse_stake(str(stake)))
+        currency = s.get("currency", "PTS")
+        _want(currency is None or isinstance(currency, str), where, "currency must be text")
+        currency = None if currency is None else parse_currency(currency)
+        name = s.get("name", "")
+        _want(isinstance(name, str), where, "name must be text")
+    except InputError as exc:
+        if str(exc).startswith(where):
+            raise
+        raise InputError(f"{where}: {exc}") from None
+    spec = SessionSpec(
+        uuid=_uuid(s["uuid"], f"{where}.uuid"), name=name or "", rules=rules, stake=stake_text,
+        currency=currency, teams=teams,
+        started_at=_timestamp(s.get("started_at"), f"{where}.started_at"),
+        ended_at=_timestamp(s.get("ended_at"), f"{where}.ended_at"),
+        players=tuple(seats), where=where,
+    )
+    _want(isinstance(s["entries"], list), where, "entries must be a list")
+    entries = [_json_entry(raw_e, f"{where}.entries[{j}]", j)
+               for j, raw_e in enumerate(s["entries"])]
+    seqs = [seq for seq, _ in entries]
+    _want(len(set(seqs)) == len(seqs), where, "two entries have the same seq")
+    ordered = [e for _, e in sorted(entries, key=lambda pair: pair[0])]
+    deals: set[int] = set()
+    for e in ordered:
+        _want(e.uuid not in seen_entries, e.where, f"entry {e.uuid} appears twice in the file")
+        seen_entries.add(e.uuid)
+        if e.kind == "deal":
+            _want(e.deal_no not in deals, e.where, f"deal {e.deal_no} is recorded twice")
+        else:
+            _want(e.deal_no in deals, e.where,
+                  f"{an(e.kind)} of deal {e.deal_no}, which no earlier entry records")
+        deals.add(e.deal_no)
+    return spec, [e if e.facts is None else _checked_facts(spec, e) for e in ordered]
+
+
+def _json_entry(raw: object, where: str, index: int) -> tuple[int, EntrySpec]:
+    e = _keys(raw, where, ("uuid", "kind", "deal"))
+    kind = e["kind"]
+    _want(kind in KINDS, where, f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    deal_no = e["deal"]
+    _want(isinstance(deal_no, int) and not isinstance(deal_no, bool) and 1 <= deal_no <= book.MAX_ID,
+          where, f"deal must be a deal number 1 or more, not {deal_no!r}")
+    seq = e.get("seq", index + 1)
+    _want(isinstance(seq, int) and not isinstance(seq, bool), where, f"seq must be a number, not {seq!r}")
+    facts = e.get("facts")
+    if kind == "void":
+        _want(facts is None, where, "a void has no facts (facts: null)")
+    else:
+        _want(isinstance(facts, dict), where, f"{an(kind)} needs its facts (a JSON object)")
+    spec = EntrySpec(_uuid(e["uuid"], f"{where}.uuid"), kind, deal_no, facts,
+                     _timestamp(e.get("at"), f"{where}.at"), where)
+    return seq, spec
+
+
+def _checked_facts(spec: SessionSpec, e: EntrySpec) -> EntrySpec:
+    """Score the facts through the core; they are kept in the ledger's own form."""
+    assert e.facts is not None
+    try:
+        deal = Deal.from_dict(e.facts)
+        score = score_deal(spec.rules, spec.players, deal, spec.teams)
+    except InputError as exc:
+        raise InputError(f"{e.where} (deal {e.deal_no}): {exc}") from None
+    except (TypeError, ValueError, AttributeError, KeyError, StopIteration) as exc:
+        raise InputError(f"{e.where} (deal {e.deal_no}): facts are not valid ({exc})") from None
+    facts = deal.to_dict()
+    return e._replace(facts=facts, points=point_tuples(book.points_rows(spec.players, score)),
+                      facts_json=json.dumps(facts, sort_keys=True, ensure_ascii=False))
+
+
+def import_json(ledger: Ledger, path: Path, origin: str,
+                start_progress: Callable[[int, int], Progress | None] | None = None) -> ImportReport:
+    checked = json_sessions(load_json(path, origin), origin)
+    report = ImportReport(origin, "json")
+    total = sum(len(entries) for _, entries in checked)
+    progress = start_progress(len(checked), total) if start_progress else None
+    return Importer(ledger, report, progress).run(checked)
+
+
+# --- choosing the reader -------------------------------------------------------------------
+
+
+def detect_format(path: Path) -> str:
+    """``json`` if the file starts with ``{`` (after blanks), else ``sheet``."""
+    with path.open("rb") as f:
+        head = f.read(4096)
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    return "json" if text.startswith(b"{") else "sheet"
+
+
+def import_file(ledger: Ledger, path: Path, fmt: str | None = None,
+                start_progress: Callable[[int, int], Progress | None] | None = None) -> ImportReport:
+    """Import a JSON export or a score sheet; conflicts are in the report (the rest is written)."""
+    origin = path.name
+    if not path.is_file():
+        raise InputError(f"cannot import {path}: " + ("it is a folder" if path.is_dir() else "no such file"))
+    try:
+        kind = fmt or detect_format(path)
+        if kind == "json":
+            return import_json(ledger, path, origin, start_progress)
+        return import_sheet(ledger, path, origin, start_progress)
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def write_file(path: Path, write: Callable[[IO[str]], int]) -> int:
+    """Write through a temporary file renamed into place: never half a file at ``path``."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with tmp.open("w", encoding="utf-8", newline="") as f:
+            count = write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return count

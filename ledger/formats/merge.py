@@ -1,0 +1,376 @@
+"""The import engine: checked sessions and entries in, merged into a ledger by uuid.
+
+Readers (:mod:`ledger.formats.exchange` for JSON, :mod:`ledger.formats.sheet_import` for score
+sheets) check a whole file through the pure core first and hand over
+:class:`SessionSpec` and :class:`EntrySpec` with the points already derived from
+the facts; nothing here reads points from a file.
+
+Identity is by uuid, so every import is idempotent and merges: a session or entry
+already in the ledger is skipped when it says the same, and reported as a conflict
+when it does not (nothing of that session is written).  Sessions are written whole:
+each inside a savepoint (a new sheet session, which cannot conflict, without one), in
+transactions that hold whole sessions only (small sessions share one, up to
+:data:`BATCH_ENTRIES` entries), so an interrupted import leaves whole sessions and
+running it again finishes it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from itertools import islice
+from typing import Any, NamedTuple
+
+from ledger.core.errors import LedgerError
+from ledger.core.rules import RuleSet, rules_from_dict
+from ledger.storage.store import ImportedEntry, Ledger, PointsRow, PointsTuple, SessionRow
+
+BATCH_ENTRIES = 2000  # commit after whole sessions once this many entries are written
+CHUNK = 1000  # entries looked up and inserted at a time
+
+Progress = Callable[[int], None]
+
+
+class ImportConflict(LedgerError):
+    """The file says something else than the ledger about the same uuid."""
+
+
+# --- what is imported ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SessionSpec:
+    uuid: str
+    name: str
+    rules: RuleSet
+    stake: str
+    currency: str | None
+    teams: bool
+    started_at: str | None
+    ended_at: str | None
+    players: tuple[str, ...]
+    where: str
+    # A sheet's sessions: their rules are today's `classic` (so only what scores is
+    # compared) and their games' uuids derive from the session's (so a new session
+    # cannot hold one already in the ledger).
+    from_sheet: bool = False
+
+
+class EntrySpec(NamedTuple):
+    """One entry to import, checked: its facts and the points of the version it records."""
+
+    uuid: str
+    kind: str
+    deal_no: int
+    facts: dict[str, Any] | None  # None for a void (and for sheet games: see facts_json)
+    at: str | None
+    where: str
+    points: Sequence[PointsTuple] | None = None  # derived from the facts; None for a void
+    facts_json: str | None = None  # the facts as the ledger stores them, when made directly
+
+    def fact_dict(self) -> dict[str, Any] | None:
+        return json.loads(self.facts_json) if self.facts_json is not None else self.facts
+
+
+@dataclass(frozen=True)
+class Conflict:
+    where: str
+    uuid: str
+    differences: tuple[str, ...]
+
+    def text(self) -> str:
+        return f"{self.where} ({self.uuid}): " + "; ".join(self.differences)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"where": self.where, "uuid": self.uuid, "differences": list(self.differences)}
+
+
+@dataclass
+class ImportReport:
+    source: str
+    kind: str = ""
+    sessions: int = 0
+    sessions_new: int = 0
+    sessions_merged: int = 0
+    entries: int = 0
+    entries_added: int = 0
+    entries_present: int = 0
+    conflicts: list[Conflict] = field(default_factory=list)
+    conflicting_sessions: list[str] = field(default_factory=list)
+    session_ids: list[int] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source, "format": self.kind, "sessions": self.sessions,
+            "sessions_new": self.sessions_new, "sessions_merged": self.sessions_merged,
+            "entries": self.entries, "entries_added": self.entries_added,
+            "entries_present": self.entries_present, "session_ids": self.session_ids,
+            "conflicts": [c.to_dict() for c in self.conflicts],
+        }
+
+    def summary(self) -> str:
+        deals = "deals" if self.kind == "sheet" else "entries"
+        parts = []
+        if self.entries_added or self.sessions_new or self.sessions_merged:
+            parts.append(f"{self.entries_added} {deals} added ({self.sessions_new} new sessions, "
+                         f"{self.sessions_merged} sessions merged)")
+        if self.entries_present:
+            parts.append(f"{self.entries_present} {deals} were already in the ledger")
+        if self.conflicting_sessions:
+            parts.append(f"{len(self.conflicting_sessions)} of {self.sessions} sessions not "
+                         "imported (conflicts)")
+        if not self.entries_added and not self.conflicting_sessions:
+            parts = [f"nothing new; its {self.sessions} sessions and {self.entries_present} "
+                     f"{deals} are already in the ledger"]
+        return f"{self.source}: " + "; ".join(parts)
+
+    def conflict_text(self) -> str:
+        lines = [
+            f"{self.source}: {len(self.conflicts)} conflicts with the ledger; nothing of "
+            f"{len(self.conflicting_sessions)} sessions was written:"
+        ]
+        lines += [f"  {c.text()}" for c in self.conflicts]
+        return "\n".join(lines)
+
+
+# --- the importer -----------------------------------------------------------------
+
+
+class _Conflicted(Exception):
+    """Raised inside a session's savepoint to undo it."""
+
+
+def _chunks(items: Iterable[EntrySpec], size: int) -> Iterator[list[EntrySpec]]:
+    it = iter(items)
+    while chunk := list(islice(it, size)):
+        yield chunk
+
+
+def point_tuples(rows: Iterable[PointsRow]) -> list[PointsTuple]:
+    return [(p.player, p.deals, p.wins, p.fried, p.cards, p.penalty, p.net, p.payee) for p in rows]
+
+
+def _negated(rows: Sequence[PointsTuple]) -> list[PointsTuple]:
+    return [(player, -d, -w, -f, -c, -p, -n, payee) for player, d, w, f, c, p, n, payee in rows]
+
+
+def _rules_differ(stored: dict[str, Any], new: RuleSet, scoring_only: bool) -> bool:
+    try:
+        old = rules_from_dict(stored).to_dict()
+    except LedgerError:
+        return True
+    mine = new.to_dict()
+    if scoring_only:
+        for key in ("name", "description", "source", "plays", "next_deal", "next_lead"):
+            old.pop(key, None)
+            mine.pop(key, None)
+    return old != mine
+
+
+def _session_differences(s: SessionRow, spec: SessionSpec) -> list[str]:
+    out = []
+    if tuple(s.seats) != spec.players:
+        out.append(f"seats: ledger {', '.join(s.seats)}, file {', '.join(spec.players)}")
+    if _rules_differ(s.rules, spec.rules, spec.from_sheet):
+        out.append(f"rules: the ledger's frozen {s.rules_name!r} differ from the file's "
+                   f"{spec.rules.name!r}")
+    if Decimal(s.stake) != Decimal(spec.stake):
+        out.append(f"stake: ledger {s.stake}, file {spec.stake}")
+    if (s.currency or "PTS") != (spec.currency or "PTS"):
+        out.append(f"currency: ledger {s.currency}, file {spec.currency}")
+    if s.teams != spec.teams:
+        out.append(f"teams: ledger {s.teams}, file {spec.teams}")
+    return out
+
+
+def _facts_text(facts: dict[str, Any] | None) -> str:
+    from ledger.present.text import facts_text
+
+    return "(none)" if facts is None else facts_text(facts)
+
+
+class Importer:
+    """Writes checked sessions into a ledger, merging by uuid."""
+
+    def __init__(self, ledger: Ledger, report: ImportReport, progress: Progress | None = None):
+        self.ledger = ledger
+        self.report = report
+        self.progress = progress or (lambda n: None)
+        self._frozen: dict[int, tuple[RuleSet, dict[str, Any]]] = {}
+
+    def run(self, sessions: Iterable[tuple[SessionSpec, Iterable[EntrySpec]]]) -> ImportReport:
+        pending = iter(sessions)
+        more = True
+        with self.ledger.bulk():
+            while more:
+                more = False
+                with self.ledger.writing():
+                    written = 0
+                    for spec, entries in pending:
+                        written += self._session(spec, entries)
+                        if written >= BATCH_ENTRIES:
+                            more = True
+                            break
+        return self.report
+
+    def _session(self, spec: SessionSpec, entries: Iterable[EntrySpec]) -> int:
+        self.report.sessions += 1
+        known = self.ledger.session_id_by_uuid(spec.uuid)
+        if known is None and spec.from_sheet:
+            # Nothing in it can conflict (its games' uuids derive from its own): the
+            # bulk path, without a savepoint; the batch's transaction keeps it whole.
+            return self._write_new_sheet_session(spec, entries)
+        try:
+            with self.ledger.writing():  # a savepoint: a conflict undoes this session only
+                return self._write(spec, entries, known)
+        except _Conflicted:
+            self.report.conflicting_sessions.append(spec.uuid)
+            return 0
+
+    def _add_session(self, spec: SessionSpec) -> int:
+        # A sheet's thousands of sessions share a few rule sets: freeze each once.
+        frozen = self._frozen.get(id(spec.rules))
+        if frozen is None or frozen[0] is not spec.rules:
+            frozen = self._frozen[id(spec.rules)] = (spec.rules, spec.rules.to_dict())
+        sid = self.ledger.add_session(
+            seats=spec.players, name=spec.name, rules=frozen[1], stake=spec.stake,
+            currency=spec.currency, teams=spec.teams, started_at=spec.started_at,
+            session_uuid=spec.uuid,
+        )
+        if spec.ended_at is not None:
+            self.ledger.end_session(sid, spec.ended_at)
+        return sid
+
+    def _done(self, sid: int, new: bool, added: int, present: int, seen: int,
+              changed: bool = False) -> None:
+        report = self.report
+        changed = changed or bool(added)
+        if new or changed:
+            self.ledger.note_import(sid, {"source": report.source, "format": report.kind,
+                                          "entries": added, "present": present})
+        report.sessions_new += new
+        report.sessions_merged += not new and changed
+        report.entries += seen
+        report.entries_added += added
+        report.entries_present += present
+        report.session_ids.append(sid)
+
+    def _write_new_sheet_session(self, spec: SessionSpec, entries: Iterable[EntrySpec]) -> int:
+        sid = self._add_session(spec)
+        added = 0
+        for chunk in _chunks(entries, CHUNK):
+            self.ledger.import_entries(
+                sid, [ImportedEntry(e.uuid, "deal", e.deal_no, e.facts_json, e.points) for e in chunk]
+            )
+            added += len(chunk)
+            self.progress(len(chunk))
+        self._done(sid, True, added, 0, added)
+        return added
+
+    def _write(self, spec: SessionSpec, entries: Iterable[EntrySpec], known: int | None) -> int:
+        ledger = self.ledger
+        existing = None if known is None else ledger.session(known)
+        conflicts: list[Conflict] = []
+        session_differs = False
+        if existing is not None:
+            differences = _session_differences(existing, spec)
+            session_differs = bool(differences)
+            if differences:
+                conflicts.append(Conflict(f"{spec.where}, session {existing.id}", spec.uuid,
+                                          tuple(differences)))
+            sid = existing.id
+            deal_nos = ledger.deal_numbers(sid)
+        else:
+            sid = self._add_session(spec)
+            deal_nos = set()
+        live: dict[int, Sequence[PointsTuple] | None] = {}
+        added = present = seen = 0
+        for chunk in _chunks(entries, CHUNK):
+            seen += len(chunk)
+            if session_differs:  # its entries cannot be compared with the ledger's
+                self.progress(len(chunk))
+                continue
+            found = ledger.entry_texts([e.uuid for e in chunk])
+            rows: list[ImportedEntry] = []
+            for e in chunk:
+                old = found.get(e.uuid)
+                if old is not None:
+                    differences = self._entry_differences(old, e, sid)
+                    if differences:
+                        conflicts.append(Conflict(e.where, e.uuid, tuple(differences)))
+                    else:
+                        present += 1
+                    continue
+                row = self._new_entry(sid, e, deal_nos, live, conflicts)
+                if row is not None:
+                    rows.append(row)
+            if not conflicts:
+                ledger.import_entries(sid, rows)
+                added += len(rows)
+            self.progress(len(chunk))
+        if conflicts:
+            self.report.entries += seen
+            self.report.conflicts.extend(conflicts)
+            raise _Conflicted
+        ended = False
+        if existing is not None and existing.ended_at is None and spec.ended_at is not None:
+            ledger.end_session(sid, spec.ended_at)
+            ended = True
+        self._done(sid, existing is None, added, present, seen, ended)
+        return added
+
+    @staticmethod
+    def _entry_differences(old: tuple[int, str, int, str | None], e: EntrySpec, sid: int
+                           ) -> list[str]:
+        session_id, kind, deal_no, text = old
+        if session_id != sid:
+            return [f"this uuid is an entry of another session (id {session_id}) in the ledger"]
+        out = []
+        if kind != e.kind:
+            out.append(f"kind: ledger {kind}, file {e.kind}")
+        if deal_no != e.deal_no:
+            out.append(f"deal number: ledger {deal_no}, file {e.deal_no}")
+        if text is None or text != e.facts_json:  # the same text is the same facts
+            stored = None if text is None else json.loads(text)
+            facts = e.fact_dict()
+            if stored != facts:
+                out.append(f"facts: ledger {_facts_text(stored)}, file {_facts_text(facts)}")
+        return out
+
+    def _live(self, sid: int, deal_no: int, live: dict[int, Sequence[PointsTuple] | None]
+              ) -> Sequence[PointsTuple]:
+        """The points deal ``deal_no`` adds up to now (this import's own entries included)."""
+        if deal_no not in live:
+            live[deal_no] = point_tuples(self.ledger.deal_points(sid, deal_no))
+        return live[deal_no] or []
+
+    def _new_entry(self, sid: int, e: EntrySpec, deal_nos: set[int],
+                   live: dict[int, Sequence[PointsTuple] | None], conflicts: list[Conflict]
+                   ) -> ImportedEntry | None:
+        if e.kind == "deal" and e.deal_no in deal_nos:
+            conflicts.append(Conflict(e.where, e.uuid, (
+                f"deal {e.deal_no} is already in the ledger's session {sid} as another entry "
+                "(both ledgers recorded a deal under this number)",)))
+            return None
+        if e.kind != "deal" and e.deal_no not in deal_nos:
+            conflicts.append(Conflict(e.where, e.uuid, (
+                f"{an(e.kind)} of deal {e.deal_no}, which the ledger's session {sid} does not have",)))
+            return None
+        rows: list[PointsTuple] = []
+        if e.kind != "deal":
+            rows = _negated(self._live(sid, e.deal_no, live))
+        if e.kind == "void":
+            live[e.deal_no] = None
+        else:
+            assert e.points is not None
+            rows += e.points
+            live[e.deal_no] = e.points
+        deal_nos.add(e.deal_no)
+        facts = e.facts_json if e.facts_json is not None else e.facts
+        return ImportedEntry(e.uuid, e.kind, e.deal_no, facts, rows, e.at)
+
+
+def an(kind: str) -> str:
+    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"

@@ -1,0 +1,110 @@
+"""Sample session files: a recorded evening, replayed through the real actions.
+
+Format (TOML, documented in docs/sample-format.md)::
+
+    [[session]]
+    name = "Friday at Ann's"
+    players = ["Ann", "Ben", "Cat", "Dan"]
+    rules = "classic"          # a preset name, or a table of rule options
+    stake = "0.25"             # optional, default 1
+    currency = "USD"           # optional, default PTS (points)
+    teams = false              # optional
+    deals = [
+      "Ann=0 Ben=3 Cat=11 Dan=8",
+      "Ann=5 Ben=0 Cat=2 Dan=13 --twos Dan=1",
+      "undo",                   # also: "void N", "amend N <deal>"
+    ]
+
+Each line is exactly what follows ``bigtwo deal`` (or ``undo``/``void``/``amend``).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ledger.book import actions as book
+from ledger.core.deal_line import parse_deal_line
+from ledger.core.errors import InputError
+from ledger.core.rules import load_preset, rules_from_mapping
+from ledger.core.settlement import parse_currency, parse_stake
+from ledger.storage.store import Ledger, SessionRow
+
+SESSION_KEYS = ("name", "players", "rules", "stake", "currency", "teams", "deals", "expect")
+
+
+def samples_dir() -> Path:
+    """sample_sessions/ shipped in the package, or beside it in a source checkout."""
+    packaged = resources.files("ledger").joinpath("sample_sessions")
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parents[2] / "sample_sessions"
+
+
+def read_sample(path: str | Path) -> list[dict[str, Any]]:
+    try:
+        data = tomllib.loads(Path(path).read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise InputError(f"cannot read sample file {path}: {exc}") from None
+    sessions = data.get("session")
+    if not isinstance(sessions, list) or not sessions:
+        raise InputError(f"{path}: no [[session]] tables")
+    for i, s in enumerate(sessions, 1):
+        unknown = sorted(set(s) - set(SESSION_KEYS))
+        if unknown:
+            raise InputError(
+                f"{path}: session {i}: unknown key {unknown[0]!r}; allowed: {', '.join(SESSION_KEYS)}"
+            )
+    return sessions
+
+
+def load_session(ledger: Ledger, spec: dict[str, Any], origin: str = "sample") -> SessionRow:
+    """Start the session and replay its lines; errors name the line."""
+    rules_spec = spec.get("rules", "classic")
+    rules = (
+        load_preset(rules_spec) if isinstance(rules_spec, str)
+        else rules_from_mapping(rules_spec, origin=f"{origin} rules")
+    )
+    session = book.start_session(
+        ledger,
+        spec.get("players", []),
+        rules,
+        parse_stake(str(spec.get("stake", "1"))),
+        parse_currency(str(spec.get("currency", "PTS"))),
+        spec.get("name"),
+        bool(spec.get("teams", False)),
+    )
+    for number, line in enumerate(spec.get("deals", []), 1):
+        try:
+            apply_line(ledger, session, line)
+        except InputError as exc:
+            raise InputError(f"{origin}: deal line {number} ({line!r}): {exc}") from None
+    return ledger.session(session.id)
+
+
+def apply_line(ledger: Ledger, session: SessionRow, line: str) -> book.Recorded:
+    words = line.split(maxsplit=2)
+    if not words:
+        raise InputError("empty line")
+    if words[0] == "undo" and len(words) == 1:
+        return book.undo(ledger, session)
+    if words[0] in ("void", "amend"):
+        if len(words) < 2 or not words[1].isdigit():
+            raise InputError(f"{words[0]} needs a deal number")
+        if words[0] == "void":
+            return book.void_deal(ledger, session, int(words[1]))
+        rules = book.session_rules(session)
+        deal = parse_deal_line(words[2] if len(words) > 2 else "", session.seats, rules)
+        return book.amend_deal(ledger, session, int(words[1]), deal)
+    deal = parse_deal_line(line, session.seats, book.session_rules(session))
+    return book.record_deal(ledger, session, deal)
+
+
+def load_file(ledger: Ledger, path: str | Path) -> list[SessionRow]:
+    return [
+        load_session(ledger, spec, origin=f"{Path(path).name} session {i}")
+        for i, spec in enumerate(read_sample(path), 1)
+    ]
+

@@ -1,0 +1,278 @@
+"""Plain-text score sheets in the ``big-two-scorer`` format, read as sessions of deals.
+
+A sheet is lines of one of these forms (a ``# comment`` may end any of them)::
+
+    2024-03-01          a date: the games below were played that day
+    F=11                the fry threshold for the games below (default 10)
+    Ann Ben Cat Dan     four player names, in seat order
+    0 3 11t 8           four numbers of cards left, in the same order
+
+Exactly one number is ``0`` (the winner).  A ``t`` after one number means that
+player takes on all losses: an assist when it is a loser, a missed last-card call
+when it is the winner.
+
+Each run of games under one date, one fry threshold and one line of names is a
+session with the ``classic`` rules at that threshold.  Its identity is stable: a
+uuid5 of (date, F, names, the run's index among that date's runs), and a game's is
+a uuid5 of (session uuid, position).  So re-reading a sheet that has grown gives the
+same identities to the games already read.
+
+Pure: lines in, games out; every problem raises :class:`SheetError` naming the line.
+
+>>> games = list(read_sheet(["a b c d", "0 11 12 13", "1 1 1t 0  # c let d out"]))
+>>> [(g.line, g.position, g.cards, g.takes) for g in games]
+[(2, 1, (0, 11, 12, 13), None), (3, 2, (1, 1, 1, 0), 2)]
+>>> games[1].deal().to_dict()
+{'cards': {'a': 1, 'b': 1, 'c': 1, 'd': 0}, 'assist': 'c'}
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import uuid as uuidlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import date as Date
+from functools import cache, cached_property
+from typing import NamedTuple
+
+from ledger.core.errors import InputError
+from ledger.core.rules import RuleSet, rules_from_mapping
+from ledger.core.scoring import Deal
+
+DEFAULT_FRY_THRESHOLD = 10
+MIN_FRY_THRESHOLD = 10
+MAX_FRY_THRESHOLD = 9999
+HAND = 13
+PLAYERS = 4
+# Fixed forever: changing it would give every imported sheet new identities.
+SHEET_NAMESPACE = uuidlib.UUID("6f0d3c1e-2b5a-5d47-9a61-1f3b7b2c9e40")
+
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_THRESHOLD = re.compile(r"F=([0-9]+)")
+EXPLAIN = (
+    "a line is a date YYYY-MM-DD, a fry threshold F=<n>, four player names, "
+    "four numbers of cards left (one 0, the winner; a `t` suffix on at most one), "
+    "a # comment, or blank"
+)
+
+
+class SheetError(InputError):
+    """A line of a score sheet that cannot be read; the message names the line."""
+
+
+@dataclass(frozen=True)
+class SheetSession:
+    """One run of games under one date, fry threshold and line of names."""
+
+    date: str | None
+    fry_threshold: int
+    players: tuple[str, ...]
+    run: int  # index among the runs with games on the same date (0 first)
+    line: int  # the line of names
+
+    @cached_property
+    def uuid(self) -> str:
+        key = "\x1f".join(
+            ["big-two-scorer", self.date or "", str(self.fry_threshold), *self.players, str(self.run)]
+        )
+        return str(uuidlib.uuid5(SHEET_NAMESPACE, key))
+
+    @cached_property
+    def namespace(self) -> bytes:
+        """The session uuid's bytes: the namespace of its games' uuids."""
+        return uuidlib.UUID(self.uuid).bytes
+
+    @property
+    def name(self) -> str:
+        text = f"{self.date or 'undated'}: {' '.join(self.players)}"
+        if self.fry_threshold != DEFAULT_FRY_THRESHOLD:
+            text += f" F={self.fry_threshold}"
+        if self.run:
+            text += f" (run {self.run + 1})"
+        return text
+
+    @property
+    def started_at(self) -> str | None:
+        return None if self.date is None else f"{self.date}T00:00:00.000000+00:00"
+
+    @property
+    def rules(self) -> RuleSet:
+        return sheet_rules(self.fry_threshold)
+
+
+class SheetGame(NamedTuple):
+    """One game line: the numbers of cards left, in the session's seat order."""
+
+    session: SheetSession
+    position: int  # 1, 2, 3... within the session: the deal number
+    line: int
+    cards: tuple[int, ...]
+    takes: int | None  # seat index of the `t` player, if any
+
+    @property
+    def uuid(self) -> str:
+        return uuid5(self.session.namespace, str(self.position))
+
+    def deal(self) -> Deal:
+        players = self.session.players
+        cards = dict(zip(players, self.cards, strict=True))
+        if self.takes is None:
+            return Deal(cards=cards)
+        if self.cards[self.takes] == 0:
+            return Deal(cards=cards, missed_call=True)
+        return Deal(cards=cards, assist=players[self.takes])
+
+
+_VARIANT = {c: format((int(c, 16) & 0x3) | 0x8, "x") for c in "0123456789abcdef"}
+
+
+def uuid5(namespace: bytes, name: str) -> str:
+    """``str(uuid.uuid5(UUID(bytes=namespace), name))`` without the objects (one per game).
+
+    >>> ns = uuidlib.uuid4()
+    >>> uuid5(ns.bytes, "12") == str(uuidlib.uuid5(ns, "12"))
+    True
+    """
+    h = hashlib.sha1(namespace + name.encode()).hexdigest()
+    return f"{h[:8]}-{h[8:12]}-5{h[13:16]}-{_VARIANT[h[16]]}{h[17:20]}-{h[20:32]}"
+
+
+@cache
+def sheet_rules(fry_threshold: int) -> RuleSet:
+    """``classic`` at fry threshold F: 1..F-1 x1, F..12 x2, 13 x3.
+
+    A threshold above 13 fries nobody (big-two-scorer multiplies only from F on).
+
+    >>> sheet_rules(11).tiers, sheet_rules(14).tiers
+    (((1, 1), (11, 2), (13, 3)), ((1, 1),))
+    """
+    if fry_threshold <= HAND:
+        return rules_from_mapping({"fry_threshold": fry_threshold})
+    return rules_from_mapping({"tiers": [[1, 1]]})
+
+
+def _fail(origin: str, number: int, problem: str) -> SheetError:
+    return SheetError(f"{origin} line {number}: {problem}")
+
+
+def _date(text: str, origin: str, number: int) -> str:
+    try:
+        return Date.fromisoformat(text).isoformat()
+    except ValueError:
+        raise _fail(origin, number, f"{text} is not a date (YYYY-MM-DD)") from None
+
+
+def _threshold(digits: str, origin: str, number: int) -> int:
+    if len(digits) > len(str(MAX_FRY_THRESHOLD)) or int(digits) > MAX_FRY_THRESHOLD:
+        raise _fail(origin, number, f"fry threshold F={digits} is too large (at most {MAX_FRY_THRESHOLD})")
+    value = int(digits)
+    if value < MIN_FRY_THRESHOLD:
+        raise _fail(origin, number, f"fry threshold F={value} is below {MIN_FRY_THRESHOLD}")
+    return value
+
+
+def _names(words: list[str], origin: str, number: int) -> tuple[str, ...]:
+    bad = [w for w in words if "*" in w or w[0].isdigit()]
+    if bad:
+        raise _fail(origin, number, f"{bad[0]!r} is not a player name (no *, no leading digit); {EXPLAIN}")
+    seen: set[str] = set()
+    for name in words:
+        if name in seen:
+            raise _fail(origin, number, f"player {name!r} is named twice")
+        seen.add(name)
+    return tuple(words)
+
+
+def _numbers(words: list[str]) -> tuple[list[int], list[int]] | None:
+    """(cards left, seats with `t`) if every word is a number of cards, else None."""
+    cards: list[int] = []
+    takes: list[int] = []
+    for i, word in enumerate(words):
+        if word[-1] == "t":
+            word = word[:-1]
+            takes.append(i)
+        if not (word.isascii() and word.isdigit()):
+            return None
+        cards.append(int(word) if len(word) <= 3 else 10**3)
+    return cards, takes
+
+
+def _game(cards: list[int], takes: list[int], names: tuple[str, ...], origin: str, number: int
+          ) -> tuple[tuple[int, ...], int | None]:
+    if not takes and max(cards) <= HAND and cards.count(0) == 1:
+        return tuple(cards), None
+    for name, count in zip(names, cards, strict=True):
+        if count > HAND:
+            shown = count if count < 10**3 else "so many"
+            raise _fail(origin, number, f"{name} has {shown} cards left: a hand holds at most {HAND}")
+    if cards.count(0) != 1:
+        winners = [n for n, c in zip(names, cards, strict=True) if c == 0]
+        who = "nobody has 0 cards" if not winners else f"{' and '.join(winners)} all have 0 cards"
+        raise _fail(origin, number, f"a game has exactly one winner (cards left 0); {who}")
+    if len(takes) > 1:
+        raise _fail(origin, number, f"`t` (takes on all losses) is on {len(takes)} players; at most one")
+    return tuple(cards), (takes[0] if takes else None)
+
+
+def read_sheet(lines: Iterable[str], origin: str = "sheet") -> Iterator[SheetGame]:
+    """The games of a sheet, in order, each with its session; streams the lines."""
+    date: str | None = None
+    threshold = DEFAULT_FRY_THRESHOLD
+    names: tuple[str, ...] | None = None
+    names_line = 0
+    session: SheetSession | None = None  # the current run, made at its first game
+    runs: dict[str | None, int] = {}
+    position = 0
+    for number, raw in enumerate(lines, 1):
+        words = (raw.split("#", 1)[0] if "#" in raw else raw).split()
+        if not words:
+            continue
+        if (len(words) == PLAYERS and session is not None and len(raw) < 100 and raw.isascii()
+                and "".join(words).isdigit()):
+            # The common line, fast: four plain numbers in a session that is under way.
+            cards = tuple(map(int, words))
+            if cards.count(0) == 1 and max(cards) <= HAND:
+                position += 1
+                yield SheetGame(session, position, number, cards, None)
+                continue
+        if len(words) == 1 and _DATE.fullmatch(words[0]):
+            new_date = _date(words[0], origin, number)
+            if new_date != date:
+                date, session = new_date, None
+            continue
+        if len(words) == 1 and (m := _THRESHOLD.fullmatch(words[0])):
+            new_threshold = _threshold(m.group(1), origin, number)
+            if new_threshold != threshold:
+                threshold, session = new_threshold, None
+            continue
+        if not words[0][0].isdigit():
+            numbers = None
+        elif len(words) == PLAYERS and len(raw) < 100 and raw.isascii() and "".join(words).isdigit():
+            numbers = list(map(int, words)), []  # the common line: four plain numbers
+        else:
+            numbers = _numbers(words)
+        if numbers is not None:
+            if len(words) != PLAYERS:
+                raise _fail(origin, number, f"a game needs {PLAYERS} numbers of cards left "
+                                            f"(one per player), not {len(words)}")
+            if names is None:
+                raise _fail(origin, number, "a game before any line of player names")
+            cards, takes = _game(*numbers, names, origin, number)
+            if session is None:
+                run = runs.get(date, 0)
+                runs[date] = run + 1
+                session = SheetSession(date, threshold, names, run, names_line)
+                position = 0
+            position += 1
+            yield SheetGame(session, position, number, cards, takes)
+            continue
+        if words[0][0].isdigit() or any("=" in w for w in words):
+            raise _fail(origin, number, f"cannot read {' '.join(words)!r}: {EXPLAIN}")
+        if len(words) != PLAYERS:
+            raise _fail(origin, number, f"a line of names needs {PLAYERS} players, not {len(words)} "
+                                        f"({' '.join(words)})")
+        new_names = _names(words, origin, number)
+        if new_names != names:
+            names, names_line, session = new_names, number, None

@@ -1,0 +1,165 @@
+"""Importing big-two-scorer score sheets: :mod:`ledger.formats.sheet` games to import specs.
+
+The sheet is read twice, streamed: once to check every line (a sheet with an error
+writes nothing) and count the games for the progress bar, once to import.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
+from itertools import chain, groupby
+from pathlib import Path
+from typing import Any
+
+from ledger.book import actions as book
+from ledger.core.errors import InputError
+from ledger.core.scoring import score_deal
+from ledger.formats.merge import EntrySpec, Importer, ImportReport, Progress, SessionSpec
+from ledger.formats.sheet import SheetError, SheetGame, SheetSession, read_sheet
+from ledger.storage.store import Ledger
+
+
+def sheet_lines(path: Path, origin: str) -> Iterator[str]:
+    """The file's lines, streamed; bytes that are not UTF-8 are an error naming the line."""
+    with path.open("rb") as f:
+        for number, raw in enumerate(f, 1):
+            try:
+                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError:
+                raise SheetError(f"{origin} line {number}: not UTF-8 text") from None
+            yield line
+
+
+@lru_cache(maxsize=4096)
+def _checked_names(players: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(book.check_player_names(players))
+
+
+def _sheet_spec(s: SheetSession, origin: str) -> SessionSpec:
+    where = f"{origin} line {s.line}"
+    try:
+        seats = _checked_names(s.players)
+    except InputError as exc:
+        raise SheetError(f"{where}: {exc}") from None
+    return SessionSpec(
+        uuid=s.uuid, name=s.name, rules=s.rules, stake="1", currency="PTS", teams=False,
+        started_at=s.started_at, ended_at=None, players=tuple(seats), where=where,
+        from_sheet=True,
+    )
+
+
+def scan_sheet(path: Path, origin: str) -> tuple[int, int]:
+    """Read the whole sheet once without writing: (sessions, games), or the first error."""
+    sessions = games = 0
+    last: SheetSession | None = None
+    for game in read_sheet(sheet_lines(path, origin), origin):
+        if game.session is not last:
+            last = game.session
+            _sheet_spec(last, origin)
+            sessions += 1
+        games += 1
+    return sessions, games
+
+
+class _SheetScorer:
+    """Facts and points of sheet games, fast: a sheet can hold hundreds of thousands.
+
+    The points are the pure core's (``score_deal``), memoised: without teams a player's
+    points depend on their own cards, their part (winner, taker of all losses) and the
+    others' cards as a multiset, so a game is looked up by its seats sorted by cards (a
+    few thousand keys for any sheet).  The facts JSON is written from a template in
+    exactly the form ``json.dumps(Deal.to_dict(), sort_keys=True)`` gives (checked on the
+    first game of every session).
+    """
+
+    def __init__(self) -> None:
+        # A sheet's rules are `classic` at its fry threshold: the threshold is their key.
+        # By seats sorted by cards, and (a shortcut) by the cards in seat order.
+        self.values: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
+        self.seated: dict[tuple[Any, ...], tuple[bool, list[tuple[Any, ...]]]] = {}
+
+    def _seated(self, spec: SessionSpec, game: SheetGame) -> tuple[bool, list[tuple[Any, ...]]]:
+        """Each seat's (deals, wins, fried, cards, penalty, net, payee seat), in seat order,
+        and whether no seat has a payee (pairwise: the usual case)."""
+        cards, takes = game.cards, game.takes
+        order = sorted(range(len(cards)), key=cards.__getitem__)
+        key = (game.session.fry_threshold, tuple(sorted(cards)),
+               None if takes is None else order.index(takes))
+        ranked = self.values.get(key)
+        if ranked is None:
+            ranked = self.values[key] = self._score(spec, game, order)
+        out: list[tuple[Any, ...]] = [()] * len(cards)
+        for j, seat in enumerate(order):
+            *head, payee = ranked[j]
+            out[seat] = (*head, None if payee is None else order[payee])
+        return all(v[6] is None for v in out), out
+
+    @staticmethod
+    def _score(spec: SessionSpec, game: SheetGame, order: list[int]) -> list[tuple[Any, ...]]:
+        """Each seat's points in ``order`` (payees as positions in that order)."""
+        names = spec.players
+        score = score_deal(spec.rules, names, game.deal())
+        rank = {names[seat]: j for j, seat in enumerate(order)}
+        return [(1, int(score.wins[n]), int(score.fried[n]), score.cards[n], score.penalty[n],
+                 score.net[n], None if score.payee[n] is None else rank[score.payee[n]])
+                for n in (names[seat] for seat in order)]
+
+    def entries(self, spec: SessionSpec, games: Iterable[SheetGame], origin: str) -> Iterator[EntrySpec]:
+        names = spec.players
+        quoted = [json.dumps(n, ensure_ascii=False).replace("{", "{{").replace("}", "}}")
+                  for n in names]
+        cards_part = '"cards": {{' + ", ".join(
+            f"{quoted[i]}: {{{i}}}" for i in sorted(range(len(names)), key=lambda i: names[i])
+        ) + "}}"
+        plain = "{{" + cards_part + "}}"
+        missed = "{{" + cards_part + ', "missed_call": true}}'
+        assist = ['{{"assist": ' + q + ", " + cards_part + "}}" for q in quoted]
+        checked = False
+        seated = self.seated
+        for game in games:
+            cards, takes = game.cards, game.takes
+            key = (game.session.fry_threshold, cards, takes)
+            found = seated.get(key)
+            if found is None:
+                found = seated[key] = self._seated(spec, game)
+            no_payee, values = found
+            if no_payee:  # (player, deals, wins, fried, cards, penalty, net, payee None)
+                points = [(name, *v) for name, v in zip(names, values, strict=True)]
+            else:
+                points = [(name, d, w, f, c, p, n, None if payee is None else names[payee])
+                          for name, (d, w, f, c, p, n, payee) in zip(names, values, strict=True)]
+            template = plain if takes is None else missed if cards[takes] == 0 else assist[takes]
+            facts = template.format(*cards)
+            if not checked:
+                expected = json.dumps(game.deal().to_dict(), sort_keys=True, ensure_ascii=False)
+                assert facts == expected, (facts, expected)
+                checked = True
+            yield EntrySpec(game.uuid, "deal", game.position, None, None,
+                            f"{origin} line {game.line} (deal {game.position})", points, facts)
+
+
+def sheet_sessions(path: Path, origin: str) -> Iterator[tuple[SessionSpec, Iterator[EntrySpec]]]:
+    """The sheet's sessions, each with its games, streamed from the file."""
+    games = read_sheet(sheet_lines(path, origin), origin)
+    scorer = _SheetScorer()
+    for _, run in groupby(games, key=lambda g: g.session):
+        yield _sheet_run(run, scorer, origin)
+
+
+def _sheet_run(run: Iterator[SheetGame], scorer: _SheetScorer, origin: str
+               ) -> tuple[SessionSpec, Iterator[EntrySpec]]:
+    first = next(run)
+    spec = _sheet_spec(first.session, origin)
+    return spec, scorer.entries(spec, chain([first], run), origin)
+
+
+def import_sheet(ledger: Ledger, path: Path, origin: str,
+                 start_progress: Callable[[int, int], Progress | None] | None = None) -> ImportReport:
+    sessions, games = scan_sheet(path, origin)
+    report = ImportReport(origin, "sheet")
+    progress = start_progress(sessions, games) if start_progress else None
+    return Importer(ledger, report, progress).run(sheet_sessions(path, origin))
+
+

@@ -1,0 +1,392 @@
+"""Charts of the ledger, written to PNG, SVG or PDF with matplotlib (Agg).
+
+matplotlib is imported inside :func:`plot` only, so no other command pays for
+it.  Each player keeps one colour in every chart (chosen by the order players
+first appeared in the ledger).  Long histories are summed per day or per
+period and thinned to at most MAX_POINTS points a line, so a decade of play
+draws as fast as an evening.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from ledger.book import digest, stats
+from ledger.core.errors import InputError
+from ledger.core.scoring import teams_of
+from ledger.storage.store import Ledger, SessionRow
+
+KINDS = {
+    "net": "cumulative net points over the deals of one session",
+    "timeline": "cumulative money per player over the dates of the sessions",
+    "sessions": "each session's money per player as grouped bars (per period when many)",
+    "distribution": "cards left and penalty per deal, per player",
+    "rates": "win rate and fry rate per player",
+    "rating": "skill rating per player with its uncertainty",
+}
+FORMATS = (".png", ".svg", ".pdf")
+MAX_POINTS = 1500  # per line
+MAX_GROUPS = 24  # bar groups
+PALETTE = (
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+    "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd",
+    "#e6550d", "#31a354", "#756bb1", "#636363",
+)
+# Dates and tools leave no timestamp in the file: the same ledger draws the same bytes.
+_METADATA = {".png": {"Software": None}, ".svg": {"Date": None}, ".pdf": {"CreationDate": None}}
+
+
+def colour(player_id: int) -> str:
+    return PALETTE[(player_id - 1) % len(PALETTE)]
+
+
+def default_kind(scope: stats.Scope) -> str:
+    return "net" if len(scope.sessions) == 1 else "timeline"
+
+
+def default_path(kind: str, scope: stats.Scope, folder: Path | None = None) -> Path:
+    """``bigtwo-net-session-3.png``, ``bigtwo-timeline-all.png``, ... in the current folder."""
+    if len(scope.sessions) == 1:
+        where = f"session-{scope.sessions[0].id}"
+    elif scope.everything:
+        where = "all"
+    else:
+        where = f"{stats.day_of(scope.sessions[0])}-to-{stats.day_of(scope.sessions[-1])}"
+    return (folder or Path.cwd()) / f"bigtwo-{kind}-{where}.png"
+
+
+def check_out(path: Path) -> Path:
+    if path.suffix.lower() not in FORMATS:
+        raise InputError(
+            f"cannot write a plot to {path}: give a file ending in {', '.join(FORMATS)}"
+        )
+    if not path.parent.is_dir():
+        raise InputError(f"cannot write a plot to {path}: the folder {path.parent} does not exist")
+    return path
+
+
+def thin(points: Sequence[Any], limit: int = MAX_POINTS) -> list[Any]:
+    """At most ``limit`` points, evenly spread, always keeping the first and the last.
+
+    >>> thin(list(range(10)), 4)
+    [0, 3, 6, 9]
+    """
+    n = len(points)
+    if n <= limit:
+        return list(points)
+    return [points[round(i * (n - 1) / (limit - 1))] for i in range(limit)]
+
+
+def period_of(day: date, period: str) -> str:
+    """The label of the week / month / quarter / year a day falls in.
+
+    >>> period_of(date(2024, 5, 3), "quarter")
+    '2024 Q2'
+    """
+    if period == "week":
+        monday = day - timedelta(days=day.weekday())
+        return f"week of {monday.isoformat()}"
+    if period == "month":
+        return day.strftime("%Y-%m")
+    if period == "quarter":
+        return f"{day.year} Q{(day.month - 1) // 3 + 1}"
+    return str(day.year)
+
+
+# --- the charts ----------------------------------------------------------------
+
+
+@dataclass
+class Canvas:
+    """What a chart function gets: the open ledger, the scope, and a blank figure."""
+
+    ledger: Ledger
+    scope: stats.Scope
+    figure: Any
+    ids: dict[str, int]
+    notice: Callable[[str], None] | None = None
+
+    def colour(self, name: str) -> str:
+        return colour(self.ids.get(name.split("+")[0], 1))
+
+    def unit(self) -> tuple[str, bool]:
+        """The money axis label, and whether money can be shown (one currency)."""
+        currencies = self.scope.currencies
+        if len(currencies) == 1:
+            return f"money ({currencies[0]})", True
+        return "net points (the sessions use different currencies)", False
+
+
+def _finish(ax: Any, title: str, xlabel: str, ylabel: str, legend: bool = True) -> None:
+    ax.set_title(title, fontsize=13, loc="left")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(True, alpha=0.3)
+    if legend and ax.get_legend_handles_labels()[0]:  # beside the chart: it never hides a line
+        ax.legend(frameon=False, fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1))
+
+
+def _net(c: Canvas) -> None:
+    if len(c.scope.sessions) != 1:
+        raise InputError("--kind net draws one session; give --session ID "
+                         "(or use --kind timeline for several)")
+    s = c.scope.sessions[0]
+    last = c.ledger.next_deal_no(s.id) - 1
+    bucket = max(1, math.ceil(last / MAX_POINTS))
+    lines: dict[str, list[tuple[int, int]]] = {}
+    members = {m: "+".join(t) for t in teams_of(s.seats) for m in t} if s.teams else {}
+    for deal_no, name, net in c.ledger.deal_nets(s.id, bucket):
+        label = members.get(name, name)
+        if s.teams and name != label.split("+")[0]:
+            continue  # both partners carry the team's net: draw it once
+        line = lines.setdefault(label, [(0, 0)])
+        line.append((deal_no, line[-1][1] + net))
+    ax = c.figure.subplots()
+    for label, points in sorted(lines.items(), key=lambda kv: -kv[1][-1][1]):
+        xs, ys = zip(*points, strict=True)
+        ax.plot(xs, ys, color=c.colour(label), lw=2, marker="o" if len(xs) <= 40 else None,
+                ms=3, label=f"{label} ({ys[-1]:+d})")
+    ax.axhline(0, color="black", lw=0.8)
+    stake = float(Decimal(s.stake) / (2 if s.teams else 1))
+    if stake != 1 or (s.currency or "PTS") != "PTS":
+        side = ax.secondary_yaxis("right", functions=(lambda y: y * stake, lambda m: m / stake))
+        side.set_ylabel(f"money ({s.currency or 'PTS'}, stake {s.stake}"
+                        + (", half each partner)" if s.teams else ")"))
+    every = f" (summed every {bucket} deals)" if bucket > 1 else ""
+    name = f" {s.name!r}" if s.name else ""
+    _finish(ax, f"Session {s.id}{name}, {stats.day_of(s)}: cumulative net points",
+            f"deal{every}", "net points")
+
+
+def _timeline(c: Canvas) -> None:
+    label, money = c.unit()
+    by_day: dict[str, dict[str, float]] = {}
+    for session, values in stats.chart_values(c.ledger, c.scope, money):
+        day = by_day.setdefault(stats.day_of(session), {})
+        for name, v in values.items():
+            day[name] = day.get(name, 0.0) + v
+    running: dict[str, float] = {}
+    lines: dict[str, list[tuple[date, float]]] = {}
+    for day_text in sorted(by_day):
+        day = date.fromisoformat(day_text)
+        for name, v in by_day[day_text].items():
+            running[name] = running.get(name, 0.0) + v
+            lines.setdefault(name, []).append((day, running[name]))
+    ax = c.figure.subplots()
+    for name, points in sorted(lines.items(), key=lambda kv: -kv[1][-1][1]):
+        points = thin(points)
+        xs, ys = zip(*points, strict=True)
+        ax.plot(xs, ys, color=c.colour(name), lw=1.8, drawstyle="steps-post",
+                marker="o" if len(xs) <= 30 else None, ms=4, label=f"{name} ({ys[-1]:+,.2f})")
+    ax.axhline(0, color="black", lw=0.8)
+    _date_axis(ax, sorted(by_day))
+    what = "money" if money else "net points"
+    _finish(ax, f"Cumulative {what} per player, {c.scope.describe()}", "date", label)
+
+
+def _date_axis(ax: Any, days: Sequence[str]) -> None:
+    import matplotlib.dates as mdates
+
+    locator = mdates.AutoDateLocator()
+    ax.xaxis.set_major_locator(locator)
+    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
+    if days and days[0] == days[-1]:
+        one = date.fromisoformat(days[0])
+        ax.set_xlim(one - timedelta(days=1), one + timedelta(days=1))
+
+
+def group_results(
+    rows: Sequence[tuple[SessionRow, dict[str, float]]], limit: int = MAX_GROUPS
+) -> tuple[str | None, dict[str, dict[str, float]]]:
+    """Each session's results, or summed per week / month / quarter / year (the finest
+    period that gives at most ``limit`` groups): (period or None, {group: {player: value}})."""
+    period = None
+    if len(rows) > limit:
+        days = {stats.day_of(s) for s, _v in rows}
+        for period in ("week", "month", "quarter", "year"):
+            if len({period_of(date.fromisoformat(d), period) for d in days}) <= limit:
+                break
+    groups: dict[str, dict[str, float]] = {}
+    for s, values in rows:
+        day = stats.day_of(s)
+        key = period_of(date.fromisoformat(day), period) if period else f"#{s.id} {day}"
+        group = groups.setdefault(key, {})
+        for name, v in values.items():
+            group[name] = group.get(name, 0.0) + v
+    return period, groups
+
+
+def _sessions(c: Canvas) -> None:
+    label, money = c.unit()
+    period, groups = group_results(stats.chart_values(c.ledger, c.scope, money))
+    keys = list(groups)[-MAX_GROUPS:]
+    names = sorted({n for k in keys for n in groups[k]}, key=lambda n: (c.ids.get(n, 0), n))
+    ax = c.figure.subplots()
+    width = 0.8 / max(len(names), 1)
+    for i, name in enumerate(names):
+        xs = [g + (i - (len(names) - 1) / 2) * width for g in range(len(keys))]
+        ys = [groups[k].get(name, 0.0) for k in keys]
+        ax.bar(xs, ys, width=width, color=c.colour(name), label=name)
+    few = len(keys) <= 12
+    labels = [k.replace(" ", "\n", 1) if few and not period else k for k in keys]
+    ax.set_xticks(range(len(keys)), labels, fontsize=8, rotation=0 if few else 45,
+                  ha="center" if few else "right", rotation_mode="anchor")
+    ax.axhline(0, color="black", lw=0.8)
+    per = f"per {period}" if period else "per session"
+    shown = f" (the last {len(keys)})" if len(groups) > len(keys) else ""
+    _finish(ax, f"Results {per}{shown}, {c.scope.describe()}",
+            period or "session (id and date)", label)
+
+
+def _weighted_box(values: Counter[int]) -> dict[str, Any]:
+    """matplotlib ``bxp`` statistics from a value -> count table (no raw list needed)."""
+    total = sum(values.values())
+    ordered = sorted(values.items())
+
+    def quantile(q: float) -> float:
+        target, seen = q * (total - 1), 0
+        for value, n in ordered:
+            seen += n
+            if seen > target:
+                return float(value)
+        return float(ordered[-1][0])
+
+    q1, med, q3 = quantile(0.25), quantile(0.5), quantile(0.75)
+    reach = 1.5 * (q3 - q1)
+    inside = [v for v, _ in ordered if q1 - reach <= v <= q3 + reach]
+    mean = sum(v * n for v, n in ordered) / total
+    return {"q1": q1, "med": med, "q3": q3, "whislo": float(min(inside)),
+            "whishi": float(max(inside)), "mean": mean, "fliers": []}
+
+
+def _cards_left(c: Canvas, ax: Any, cards: dict[str, Counter[int]]) -> None:
+    """Share of each player's deals lost with 1, 2, ... cards: bars, or lines for many players."""
+    top = max((k for counts in cards.values() for k in counts), default=0)
+    if top == 0:
+        ax.text(0.5, 0.5, "no cards-left counts (places mode)", ha="center",
+                transform=ax.transAxes)
+        return
+    xs = list(range(1, top + 1))
+    width = 0.8 / max(len(cards), 1)
+    for i, (name, counts) in enumerate(cards.items()):
+        total = sum(counts.values())
+        ys = [100 * counts.get(x, 0) / total for x in xs]
+        if len(cards) <= 6:
+            ax.bar([x + (i - (len(cards) - 1) / 2) * width for x in xs], ys, width=width,
+                   color=c.colour(name), label=name)
+        else:
+            ax.plot(xs, ys, color=c.colour(name), marker="o", ms=3, lw=1.4, label=name)
+    ax.set_xticks(xs)
+
+
+def _distribution(c: Canvas) -> None:
+    names = {pid: n for n, pid in c.ids.items()}
+    wanted = {n for s in c.scope.sessions for n in s.seats}
+    cards: dict[str, Counter[int]] = {}
+    penalty: dict[str, Counter[int]] = {}
+    for pid, (by_cards, by_penalty) in digest.distributions(c.ledger, c.scope.ids).items():
+        if names.get(pid) in wanted:
+            cards[names[pid]], penalty[names[pid]] = by_cards, by_penalty
+    order = sorted(cards, key=lambda n: (c.ids.get(n, 0), n))
+    left, right = c.figure.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
+    _cards_left(c, left, {n: cards[n] for n in order})
+    _finish(left, "Cards left when losing", "cards left", "% of the player's deals")
+    boxes = [(n, _weighted_box(penalty[n])) for n in order if penalty[n]]
+    if boxes:
+        stats_list = [{**b, "label": n} for n, b in boxes]
+        art = right.bxp(stats_list, showmeans=True, showfliers=False, patch_artist=True,
+                        medianprops={"color": "black"},
+                        meanprops={"marker": "D", "markerfacecolor": "white",
+                                   "markeredgecolor": "black", "markersize": 5})
+        for patch, (name, _b) in zip(art["boxes"], boxes, strict=True):
+            patch.set_facecolor(c.colour(name))
+            patch.set_alpha(0.75)
+        right.tick_params(axis="x", labelrotation=45 if len(boxes) > 6 else 0)
+    _finish(right, "Penalty per deal", "player (box: middle half; diamond: mean)",
+            "penalty points", legend=False)
+    c.figure.suptitle(f"Distributions, {c.scope.describe()}", fontsize=13, x=0.01, ha="left")
+
+
+def _player_totals(c: Canvas) -> dict[str, list[int]]:
+    totals: dict[str, list[int]] = {}
+    for sid_rows in stats.session_nets(c.ledger, c.scope).values():
+        for name, sums in sid_rows.items():
+            line = totals.setdefault(name, [0] * 5)
+            for i, v in enumerate(sums):
+                line[i] += v
+    return {n: t for n, t in totals.items() if t[0] > 0}
+
+
+def _rates(c: Canvas) -> None:
+    totals = _player_totals(c)
+    names = sorted(totals, key=lambda n: (c.ids.get(n, 0), n))
+    ax = c.figure.subplots()
+    width = 0.8 / max(len(names), 1)
+    for i, name in enumerate(names):
+        deals, wins, fried = totals[name][:3]
+        rates = [100 * wins / deals, 100 * fried / deals]
+        xs = [g + (i - (len(names) - 1) / 2) * width for g in range(2)]
+        bars = ax.bar(xs, rates, width=width, color=c.colour(name), label=f"{name} ({deals} deals)")
+        if len(names) <= 8:
+            ax.bar_label(bars, fmt="%.0f%%", fontsize=8, padding=2)
+    ax.set_xticks([0, 1], ["win rate (deals won)", "fry rate (deals fried)"])
+    ax.yaxis.set_major_formatter("{x:.0f}%")
+    _finish(ax, f"Win and fry rates, {c.scope.describe()}", "", "% of the player's deals")
+
+
+def _rating(c: Canvas) -> None:
+    from ledger.book import ratings
+
+    wanted = {n for s in c.scope.sessions for n in s.seats}
+    names = {pid: n for n, pid in c.ids.items()}
+    rated = sorted(((names[pid], r) for pid, r in ratings.current(c.ledger, c.notice).items()
+                    if names.get(pid) in wanted), key=lambda nr: nr[1].mu)
+    ax = c.figure.subplots()
+    for y, (name, r) in enumerate(rated):
+        ax.errorbar(r.mu, y, xerr=2 * r.sigma, fmt="o", color=c.colour(name), ms=8,
+                    capsize=4, lw=2)
+        ax.annotate(f"{r.mu:.1f} ± {r.sigma:.1f}", (r.mu, y), xytext=(0, 8),
+                    textcoords="offset points", ha="center", fontsize=8)
+    ax.axvline(25, color="grey", lw=0.8, ls="--", label="starting rating (25)")
+    ax.set_yticks(range(len(rated)), [n for n, _ in rated])
+    ax.set_ylim(-0.7, len(rated) - 0.3)
+    _finish(ax, "Skill rating (openskill Plackett-Luce, every deal in the ledger)",
+            "mu (dot) with mu ± 2 sigma (bar): higher is stronger", "", legend=False)
+
+
+CHARTS: dict[str, Callable[[Canvas], None]] = {
+    "net": _net, "timeline": _timeline, "sessions": _sessions,
+    "distribution": _distribution, "rates": _rates, "rating": _rating,
+}
+
+
+def plot(ledger: Ledger, scope: stats.Scope, kind: str, out: Path,
+         notice: Callable[[str], None] | None = None) -> Path:
+    """Draw chart ``kind`` of ``scope`` into ``out`` (.png, .svg or .pdf).
+
+    ``notice`` hears about a long one-time catch-up of the rating cache.
+    """
+    if kind not in CHARTS:
+        raise InputError(f"unknown plot kind {kind!r}; choose from {', '.join(KINDS)}")
+    check_out(out)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(11, 5.5), dpi=110, layout="constrained")
+    CHARTS[kind](Canvas(ledger, scope, figure, ledger.player_ids(), notice))
+    suffix = out.suffix.lower()
+    try:
+        with matplotlib.rc_context({"svg.hashsalt": "bigtwo"}):  # SVG ids: the same every time
+            figure.savefig(out, format=suffix[1:], metadata=_METADATA[suffix])
+    except OSError as exc:
+        raise InputError(f"cannot write a plot to {out}: {exc.strerror or exc}") from None
+    return out

@@ -1,0 +1,122 @@
+"""Text for people from ledger.book.stats data: the stats report and the history list."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+
+from ledger.book.stats import HistoryRow, Loss, PlayerStats, SessionResult, Stats, money_text
+from ledger.core.settlement import format_amount
+from ledger.present.text import signed, table
+
+MATRIX_MAX = 12  # players: a head-to-head grid up to this many, a list beyond
+
+
+def _pct(rate: float | None) -> str:
+    return "-" if rate is None else f"{rate * 100:.1f}%"
+
+
+def _streak(n: int) -> str:
+    return "-" if n == 0 else f"won {n}" if n > 0 else f"{-n} without a win"
+
+
+def _amount(amount: Decimal, currency: str) -> str:
+    return f"{signed(amount)} {currency}"
+
+
+def _session(r: SessionResult | None) -> str:
+    if r is None:
+        return "-"
+    return f"{_amount(r.money, r.currency)} (session {r.session}, {r.date})"
+
+
+def _loss(r: Loss | None) -> str:
+    if r is None:
+        return "-"
+    return f"{r.net} pts, {_amount(r.money, r.currency)} (session {r.session} deal {r.deal})"
+
+
+def _totals(players: Sequence[PlayerStats]) -> str:
+    rows = [
+        [p.name, p.sessions, p.deals, p.wins, _pct(p.win_rate),
+         "-" if p.avg_penalty is None else f"{p.avg_penalty:.2f}", p.fried, _pct(p.fry_rate),
+         p.assists, signed(p.net), money_text(p.money)]
+        for p in players
+    ]
+    return table(rows, ["player", "sessions", "deals", "wins", "win %", "avg penalty", "fried",
+                        "fry %", "assists", "net pts", "money"])
+
+
+def _records(players: Sequence[PlayerStats], sessions: int) -> str:
+    """Streaks and records; best and worst session only when there are several."""
+    head = ["player", "most wins in a row", "most deals without a win", "now",
+            "biggest single loss"]
+    rows = [[p.name, p.runs.win_max, p.runs.loss_max, _streak(p.runs.current),
+             _loss(p.biggest_loss)] for p in players]
+    if sessions > 1:
+        head += ["best session", "worst session"]
+        for row, p in zip(rows, players, strict=True):
+            row += [_session(p.best), _session(p.worst)]
+    return table(rows, head, align_right=False)
+
+
+def _ratings(players: Sequence[PlayerStats]) -> str:
+    rated = sorted((p for p in players if p.rating), key=lambda p: -p.rating.conservative)
+    if not rated:
+        return "skill rating: no deals yet"
+    rows = [[p.name, f"{p.rating.mu:.1f}", f"± {p.rating.sigma:.1f}",
+             f"{p.rating.conservative:.1f}", p.rating.deals] for p in rated]
+    return (
+        "skill rating (openskill Plackett-Luce over every deal in the ledger; "
+        "mu ± sigma, and mu - 3 sigma, a skill the player very likely has):\n"
+        + table(rows, ["player", "mu", "sigma", "mu - 3 sigma", "rated deals"])
+    )
+
+
+def _head_to_head(st: Stats) -> str:
+    pairs = st.head_to_head
+    if not pairs:
+        return "head to head: nobody won or lost money against anybody"
+    names = [p.name for p in st.players]
+    one = len(st.scope.currencies) == 1 and len(names) <= MATRIX_MAX and len(names) > 1
+    if one:
+        cur = st.scope.currencies[0]
+        rows = []
+        for a in names:
+            cells = [a]
+            for b in names:
+                amount = pairs.get((a, b), {}).get(cur)
+                cells.append("" if a == b else signed(amount) if amount else "0")
+            rows.append(cells)
+        return (f"head to head: {cur} the row player won from the column player\n"
+                + table(rows, ["", *names]))
+    rows = [[a, b, money_text(m)] for (a, b), m in sorted(pairs.items())]
+    return "head to head: money the player won from the opponent\n" + table(
+        rows, ["player", "opponent", "won"], align_right=False)
+
+
+def stats_text(st: Stats) -> str:
+    cur = ", ".join(st.scope.currencies)
+    head = f"{st.scope.describe()}: {st.deals} deals, money in {cur}"
+    blocks = [head, _totals(st.players), _records(st.players, len(st.scope.sessions)),
+              _ratings(st.players),
+              _head_to_head(st)]
+    if len(st.players) > 1 or st.regulars:
+        regulars = ", ".join(st.regulars) or "nobody"
+        blocks.append(f"regular players (in at least a quarter of the {st.deals} deals): {regulars}")
+    return "\n\n".join(blocks)
+
+
+def history_text(rows: Sequence[HistoryRow]) -> str:
+    out = []
+    for r in rows:
+        s = r.session
+        cur = s.currency or "PTS"
+        money = ", ".join(
+            f"{n} {signed(v) if v else format_amount(v)}"
+            for n, v in sorted(r.money.items(), key=lambda kv: (-kv[1], kv[0]))
+        )
+        out.append([s.id, s.started_at[:10], s.name, ", ".join(s.seats),
+                    s.rules_name + (" teams" if s.teams else ""), r.deals, f"{money} {cur}"])
+    return table(out, ["id", "date", "name", "players", "rules", "deals", "money"],
+                 align_right=False)

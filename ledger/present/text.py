@@ -1,0 +1,156 @@
+"""Text for people: tables and short summaries built from report data.
+
+tabulate is imported inside :func:`table`, so commands that print no table
+never pay for it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from ledger.book.reports import Settlement, Standings
+from ledger.core.scoring import DealScore
+from ledger.core.settlement import format_amount
+from ledger.storage.store import EntryRow, SessionRow
+
+
+def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], align_right: bool = True) -> str:
+    from tabulate import tabulate
+
+    return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True,
+                    colalign=None if not align_right else
+                    ("left",) + ("right",) * (len(headers) - 1))
+
+
+def quick_table(rows: Sequence[Sequence[Any]], headers: Sequence[str]) -> str:
+    """The same layout as :func:`table` (tabulate's "simple"), first column left and
+    the rest right-aligned, without importing tabulate: used on the deal path."""
+    cells = [[str(h) for h in headers]] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+
+    def line(r: Sequence[str]) -> str:
+        parts = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True)]
+        return "  ".join(parts).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([line(cells[0]), rule, *(line(r) for r in cells[1:])])
+
+
+def signed(value: int | Any) -> str:
+    text = format_amount(value) if not isinstance(value, int) else str(value)
+    return text if text.startswith("-") or text == "0" else f"+{text}"
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def session_title(s: SessionRow) -> str:
+    name = f" {s.name!r}" if s.name else ""
+    mode = ", teams" if s.teams else ""
+    ended = f", ended {s.ended_at[:16].replace('T', ' ')}" if s.ended_at else ""
+    return (
+        f"session {s.id}{name}: {', '.join(s.seats)} — rules {s.rules_name}{mode}, "
+        f"stake {s.stake} {s.currency or 'PTS'} per point, {s.deals} deals{ended}"
+    )
+
+
+def standings_text(st: Standings) -> str:
+    head = ["player", "deals", "wins", "fried", "penalty", "net"]
+    rows = [[p.name, p.deals, p.wins, p.fried, p.penalty, signed(p.net)] for p in st.players]
+    out = quick_table(rows, head)
+    if st.teams:
+        rows = [[t.name, t.deals, t.wins, t.fried, t.penalty, signed(t.net)] for t in st.teams]
+        out = quick_table(rows, ["team", *head[1:]]) + "\n\n" + out + (
+            "\n(each member carries the team's net points; money is split in half)"
+        )
+    return out
+
+
+def deal_text(deal_no: int, score: DealScore, seats: Sequence[str], verb: str = "deal") -> str:
+    parts = []
+    for name in seats:
+        mark = "*" if score.wins[name] else ""
+        fried = " fried" if score.fried[name] else ""
+        parts.append(f"{name}{mark} {score.penalty[name]}{fried} ({signed(score.net[name])})")
+    return f"{verb} {deal_no}: " + ", ".join(parts)
+
+
+def settlement_text(st: Settlement) -> str:
+    cur = st.currency
+    blocks = []
+    if not st.working:
+        blocks.append(
+            f"all {st.session_count} sessions: money added up session by session at each one's stake"
+        )
+    for w in st.working:
+        stake = format_amount(w.stake)
+        if w.method == "pay-the-winner":
+            rows = [[n, w.totals[n], signed(w.net_points[n])] for n in w.totals]
+            blocks.append(
+                f"session {w.session.id} (pay the winner, stake {stake}): "
+                "each loser pays the winner their penalty\n"
+                + table(rows, ["player", "penalty s", "net points"])
+            )
+        else:
+            n = w.n
+            rows = [[k, v, n * v, signed(w.sum_s - n * v)] for k, v in w.totals.items()]
+            label = "teams, " if w.method == "teams" else ""
+            blocks.append(
+                f"session {w.session.id} ({label}pairwise, stake {stake}): "
+                f"Σs = {w.sum_s}, net = Σs − {n}·s\n"
+                + table(rows, ["player" if w.method != "teams" else "team", "s",
+                               f"{n}·s", "net points"])
+            )
+    nets = table([[k, signed(v)] for k, v in st.nets.items()], ["player", f"net {cur}"])
+    pair = table([[p.payer, p.payee, format_amount(p.amount)] for p in st.pairwise],
+                 ["pays", "to", cur]) if st.pairwise else "(nobody owes anybody)"
+    plan = table([[p.payer, p.payee, format_amount(p.amount)] for p in st.payments],
+                 ["pays", "to", cur]) if st.payments else "(all square)"
+    count = len(st.payments)
+    return "\n\n".join(
+        [*blocks, nets, "pair by pair:\n" + pair,
+         f"fewest payments ({count}):\n" + plan]
+    )
+
+
+def log_text(entries: Sequence[EntryRow], live: set[int]) -> str:
+    rows = []
+    next_kind: dict[int, str] = {}  # what came next for each entry's deal, going backwards
+    later: dict[int, str] = {}
+    for e in reversed(entries):
+        if e.deal_no in later:
+            next_kind[e.id] = later[e.deal_no]
+        later[e.deal_no] = e.kind
+    for e in entries:
+        status = ""
+        if e.kind != "void" and e.id not in live:
+            status = "voided" if next_kind.get(e.id) == "void" else "amended"
+        facts = "" if e.facts is None else facts_text(e.facts)
+        rows.append([e.seq, e.deal_no, e.kind, facts, status, e.created_at[:19].replace("T", " ")])
+    return table(rows, ["#", "deal", "entry", "facts", "", "at (UTC)"], align_right=False)
+
+
+def facts_text(facts: dict[str, Any]) -> str:
+    """A deal's facts written back the way they are typed."""
+    parts = []
+    hands = facts.get("hands", {})
+    for name, count in facts.get("cards", {}).items():
+        typed = json.dumps(hands.get(name), ensure_ascii=False)  # ♥ stays ♥
+        parts.append(f"{name}={typed if name in hands else count}")
+    for key in ("twos", "bombs"):
+        for name, k in facts.get(key, {}).items():
+            if name not in hands:
+                parts.append(f"--{key} {name}={k}")
+    for key in ("finish", "assist", "shootout"):
+        if key in facts:
+            parts.append(f"--{key} {facts[key]}")
+    if facts.get("missed_call"):
+        parts.append("--missed-call")
+    if "immediate" in facts:
+        parts.append(f"--{facts['immediate']} {facts['immediate_by']}")
+    if "order" in facts:
+        parts.append("--order " + ",".join(facts["order"]))
+    return " ".join(parts)
