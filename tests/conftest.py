@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import pytest
@@ -58,17 +57,3 @@ class Cli:
 @pytest.fixture
 def cli() -> Cli:
     return Cli()
-
-
-def file_digest(path: Path) -> str:
-    """A fingerprint of the ledger's content (all tables), to prove nothing changed."""
-    import sqlite3
-
-    if not path.exists():
-        return "absent"
-    conn = sqlite3.connect(path)
-    try:
-        dump = "\n".join(conn.iterdump())
-    finally:
-        conn.close()
-    return hashlib.sha256(dump.encode()).hexdigest()

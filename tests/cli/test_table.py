@@ -7,7 +7,7 @@ import shlex
 from pathlib import Path
 
 import pytest
-from conftest import file_digest
+from helpers import file_digest
 
 FOUR = ("--players", "Ann,Ben,Cat,Dan")
 

@@ -14,13 +14,12 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import file_digest
+from helpers import DATA, file_digest
 
 from ledger.formats import samples
 from ledger.storage.store import SCHEMA_VERSION, open_ledger
 
 FOUR = ("--players", "Ann,Ben,Cat,Dan")
-DATA = Path(__file__).parent / "data"
 
 
 def bytes_digest(path: Path) -> str:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from helpers import to_deal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference_scoring import PRESETS, deals_strategy
-from test_properties import to_deal
 
 from ledger.book import actions as book
 from ledger.book.reports import settle, settle_all, standings, standings_all

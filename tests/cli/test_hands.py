@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import file_digest
+from helpers import file_digest
 
 FOUR = ("--players", "Ann,Ben,Cat,Dan")
 

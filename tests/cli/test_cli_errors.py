@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import file_digest
+from helpers import file_digest
 
 FOUR = ("--players", "Ann,Ben,Cat,Dan")
 DEAL = ("Ann=0", "Ben=3", "Cat=4", "Dan=5")  # Ann goes out; Ben 3, Cat 4, Dan 5 cards

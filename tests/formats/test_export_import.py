@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import file_digest
+from helpers import file_digest
 
 
 def build_evening(cli) -> None:

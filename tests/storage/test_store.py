@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import file_digest
+from helpers import file_digest
 
 from ledger.book import actions as book
 from ledger.core.errors import StoreError

@@ -21,13 +21,12 @@ import subprocess
 import sys
 import threading
 import time
-from collections import Counter
 from pathlib import Path
 
 import pytest
+from helpers import write_sheet
 
 from ledger.book.doctor import check_ledger
-from ledger.formats.sheet import read_sheet
 from ledger.storage.store import open_ledger
 
 pytestmark = pytest.mark.slow
@@ -195,29 +194,6 @@ def _feed(proc: subprocess.Popen[str], lines: list[str]) -> None:
 # --- a large import ------------------------------------------------------------------------
 
 IMPORT_DEALS = 6000
-
-
-def write_sheet(path: Path, deals: int, seed: int = 7) -> dict[str, int]:
-    """A club's score sheet: evenings of 40-80 games; returns games per session uuid."""
-    rng = random.Random(seed)
-    club = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]
-    lines, written, day = [], 0, 1
-    while written < deals:
-        lines.append(f"2024-{(day // 28) % 12 + 1:02d}-{day % 28 + 1:02d}")
-        if rng.random() < 0.2:
-            lines.append(f"F={rng.choice((10, 11, 12))}")
-        lines.append(" ".join(rng.sample(club, 4)))
-        for _ in range(min(deals - written, rng.randrange(40, 81))):
-            cells = [0] + [rng.randrange(1, 14) for _ in range(3)]
-            rng.shuffle(cells)
-            text = [str(c) for c in cells]
-            if rng.random() < 0.03:
-                text[rng.randrange(4)] += "t"
-            lines.append(" ".join(text))
-            written += 1
-        day += 1
-    path.write_text("\n".join(lines) + "\n", "utf-8")
-    return dict(Counter(g.session.uuid for g in read_sheet(lines)))
 
 
 def sessions_whole(db: Path, per_session: dict[str, int]) -> int:

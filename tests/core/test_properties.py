@@ -7,6 +7,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
+from helpers import to_deal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference_scoring import PRESETS, deals_strategy, ref_deal
@@ -25,21 +26,6 @@ CASES = [
     for n in ((3, 2) if preset == "three-player" else (4, 3, 2))
     for teams in ((False, True) if n == 4 and preset != "places" else (False,))
 ]
-
-
-def to_deal(rules: dict, facts: dict) -> Deal:
-    """The reference's facts as the engine's Deal, without options these rules do not score."""
-    twos = facts["twos"] if rules["twos"] != "off" else {}
-    bombs = facts["bombs"] if rules["bombs"] != "off" else {}
-    finish = facts["finish"] if rules["finish_double"] else None
-    if twos and finish != "two" and sum(twos.values()) > 4:
-        twos = {}
-    return Deal(
-        cards=facts["cards"] or {}, twos=twos, bombs=bombs, finish=finish,
-        assist=facts["assist"], missed_call=facts["missed_call"],
-        immediate=facts["immediate"], immediate_by=facts["immediate_by"],
-        order=tuple(facts["order"]) if facts["order"] else None, shootout=facts["shootout"],
-    )
 
 
 def reference_facts(deal: Deal) -> dict:

@@ -8,16 +8,14 @@ import random
 import subprocess
 import sys
 import uuid
-from pathlib import Path
 
 import pytest
-from conftest import file_digest
+from helpers import ROOT, file_digest
 
 from ledger.formats.exchange import import_file
 from ledger.formats.sheet import SheetError, read_sheet, sheet_rules, uuid5
 from ledger.storage.store import open_ledger
 
-ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_sessions"
 
 # SCORING.md section 7, example 6: games, wins, fried, penalty, net.

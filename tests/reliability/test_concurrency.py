@@ -152,7 +152,7 @@ def test_two_terminals_voiding_the_same_deal(tmp_path):
 
 
 def test_an_import_and_two_terminals_at_once(tmp_path):
-    from test_crash import write_sheet
+    from helpers import write_sheet
 
     db = tmp_path / "ledger.db"
     sheet = tmp_path / "club.txt"

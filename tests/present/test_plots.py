@@ -6,6 +6,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 from history_ledger import add_session, build
 
 from ledger.book import stats
@@ -150,7 +151,7 @@ def test_demo_writes_a_plot(cli, tmp_path):
 
 
 def test_docs_show_every_kind():
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     page = (root / "docs" / "plots.md").read_text()
     for kind in plots.KINDS:
         assert (root / "docs" / "img" / f"{kind}.png").is_file(), "run scripts/make_doc_plots.py"

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import file_digest
+from helpers import file_digest
 from typer.testing import CliRunner
 
 from ledger.cli.app import app

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import file_digest
+from helpers import ROOT, file_digest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -340,7 +340,7 @@ def test_rule_files_are_data_never_code(cli, tmp_path):
 
 def test_no_code_path_evaluates_text():
     """Nothing in the package evaluates, unpickles or imports what a user wrote."""
-    package = Path(__file__).resolve().parent.parent / "ledger"
+    package = ROOT / "ledger"
     source = "\n".join(p.read_text("utf-8") for p in package.rglob("*.py"))
     assert not re.search(r"(?<![\w.])(eval|exec|compile)\(|pickle|marshal|__import__|yaml", source)
     assert re.findall(r"import_module\(([^)]*)\)", source) == ['f"ledger.cli.commands.{name}"']

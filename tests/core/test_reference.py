@@ -4,18 +4,12 @@ If these pass, tests/reference_scoring.py can be trusted to cross-check the
 real engine in property tests.
 """
 
-import sys
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-# pytest runs with --import-mode=importlib, which leaves sys.path alone; the
-# reference sits next to this file and is deliberately not part of the package.
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from reference_scoring import (
     PRESETS,
     deals_strategy,

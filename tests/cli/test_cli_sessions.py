@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import typer
-from conftest import file_digest
+from helpers import file_digest
 
 from ledger.cli.app import app
 

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import DATA
 
 from ledger.storage.store import APPLICATION_ID, SCHEMA_VERSION, _migrations
 
-DATA = Path(__file__).parent / "data"
 FIXTURE = DATA / "ledger_v1.db"
 EXPECTED = json.loads((DATA / "ledger_v1.json").read_text("utf-8"))
 

@@ -1,0 +1,68 @@
+"""Helpers shared by the tests (fixtures live in conftest.py)."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import Counter
+from pathlib import Path
+
+from ledger.core.scoring import Deal
+from ledger.formats.sheet import read_sheet
+
+ROOT = Path(__file__).resolve().parent.parent
+"""The repository's root folder."""
+DATA = ROOT / "tests" / "data"
+"""Fixture files kept with the tests."""
+
+
+def file_digest(path: Path) -> str:
+    """A fingerprint of the ledger's content (all tables), to prove nothing changed."""
+    import sqlite3
+
+    if not path.exists():
+        return "absent"
+    conn = sqlite3.connect(path)
+    try:
+        dump = "\n".join(conn.iterdump())
+    finally:
+        conn.close()
+    return hashlib.sha256(dump.encode()).hexdigest()
+
+
+def to_deal(rules: dict, facts: dict) -> Deal:
+    """The reference's facts as the engine's Deal, without options these rules do not score."""
+    twos = facts["twos"] if rules["twos"] != "off" else {}
+    bombs = facts["bombs"] if rules["bombs"] != "off" else {}
+    finish = facts["finish"] if rules["finish_double"] else None
+    if twos and finish != "two" and sum(twos.values()) > 4:
+        twos = {}
+    return Deal(
+        cards=facts["cards"] or {}, twos=twos, bombs=bombs, finish=finish,
+        assist=facts["assist"], missed_call=facts["missed_call"],
+        immediate=facts["immediate"], immediate_by=facts["immediate_by"],
+        order=tuple(facts["order"]) if facts["order"] else None, shootout=facts["shootout"],
+    )
+
+
+def write_sheet(path: Path, deals: int, seed: int = 7) -> dict[str, int]:
+    """A club's score sheet: evenings of 40-80 games; returns games per session uuid."""
+    rng = random.Random(seed)
+    club = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]
+    lines, written, day = [], 0, 1
+    while written < deals:
+        lines.append(f"2024-{(day // 28) % 12 + 1:02d}-{day % 28 + 1:02d}")
+        if rng.random() < 0.2:
+            lines.append(f"F={rng.choice((10, 11, 12))}")
+        lines.append(" ".join(rng.sample(club, 4)))
+        for _ in range(min(deals - written, rng.randrange(40, 81))):
+            cells = [0] + [rng.randrange(1, 14) for _ in range(3)]
+            rng.shuffle(cells)
+            text = [str(c) for c in cells]
+            if rng.random() < 0.03:
+                text[rng.randrange(4)] += "t"
+            lines.append(" ".join(text))
+            written += 1
+        day += 1
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    return dict(Counter(g.session.uuid for g in read_sheet(lines)))
