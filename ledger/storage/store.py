@@ -25,7 +25,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ledger.core.errors import InputError, StoreError
+from ledger.core.errors import NotFound, StoreError
 from ledger.storage.codec import now, to_json
 from ledger.storage.errors import store_error
 from ledger.storage.schema import APPLICATION_ID, SCHEMA_VERSION, check_and_migrate, refuse_foreign
@@ -169,7 +169,7 @@ class Ledger:
         row = self.conn.execute("SELECT id FROM players WHERE name = ?", [name]).fetchone()
         if row is None:
             if not create:
-                raise InputError(f"no player named {name!r} in this ledger")
+                raise NotFound(f"no player named {name!r} in this ledger")
             pid = self.conn.execute(
                 "INSERT INTO players (name, created_at) VALUES (?, ?)", [name, now()]
             ).lastrowid
