@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ledger.core.errors import InputError, StoreError
+from ledger.core.text import name_key, shown
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -372,13 +373,36 @@ class Ledger:
 
     # -- players --
 
+    def player_name(self, typed: str) -> str:
+        """The ledger's spelling of the player ``typed`` names (same :func:`name_key`:
+        ``ann`` finds ``Ann``); :class:`InputError` when there is none."""
+        found = self.find_player(typed)
+        if found is None:
+            raise InputError(f"no player named {shown(typed)!r} in this ledger")
+        return found
+
+    def find_player(self, typed: str) -> str | None:
+        """The ledger's spelling of the player named ``typed`` (by name key), or None."""
+        row = self.conn.execute("SELECT name FROM players WHERE name = ?", [typed]).fetchone()
+        if row is not None:
+            return row[0]
+        key = name_key(typed.strip())
+        for (name,) in self.conn.execute("SELECT name FROM players"):
+            if name_key(name) == key:
+                return name
+        return None
+
     def player_id(self, name: str, create: bool = False) -> int:
         if name in self._player_ids:
             return self._player_ids[name]
         row = self.conn.execute("SELECT id FROM players WHERE name = ?", [name]).fetchone()
         if row is None:
             if not create:
-                raise InputError(f"no player named {name!r} in this ledger")
+                raise InputError(f"no player named {shown(name)!r} in this ledger")
+            known = self.find_player(name)
+            if known is not None:  # one player, two spellings: the ledger's is kept
+                raise InputError(f"player {shown(name)!r} is {shown(known)!r} in this ledger "
+                                 f"(the same name); write it as {shown(known)!r}")
             pid = self.conn.execute(
                 "INSERT INTO players (name, created_at) VALUES (?, ?)", [name, now()]
             ).lastrowid
