@@ -29,14 +29,35 @@ def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], align_right: bo
                     ("left",) + ("right",) * (len(headers) - 1))
 
 
+def width(text: str) -> int:
+    """Columns ``text`` takes on a terminal: 陳 takes two, a combining accent none.
+    ASCII (the usual case at the table) is measured without importing wcwidth."""
+    if text.isascii():
+        return len(text)
+    from wcwidth import wcswidth, wcwidth
+
+    total = wcswidth(text)
+    # wcswidth gives -1 for a string with a non-printable character; count the rest.
+    return total if total >= 0 else sum(max(wcwidth(c), 0) for c in text)
+
+
+def ljust(text: str, columns: int) -> str:
+    return text + " " * (columns - width(text))
+
+
+def rjust(text: str, columns: int) -> str:
+    return " " * (columns - width(text)) + text
+
+
 def quick_table(rows: Sequence[Sequence[Any]], headers: Sequence[str]) -> str:
     """The same layout as :func:`table` (tabulate's "simple"), first column left and
-    the rest right-aligned, without importing tabulate: used on the deal path."""
+    the rest right-aligned, without importing tabulate: used on the deal path.
+    Widths are display widths, so 陳大文 and 🐉 line up like Ann."""
     cells = [[str(h) for h in headers]] + [[shown(str(c)) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    widths = [max(width(r[i]) for r in cells) for i in range(len(headers))]
 
     def line(r: Sequence[str]) -> str:
-        parts = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True)]
+        parts = [ljust(r[0], widths[0])] + [rjust(c, w) for c, w in zip(r[1:], widths[1:], strict=True)]
         return "  ".join(parts).rstrip()
 
     rule = "  ".join("-" * w for w in widths)
