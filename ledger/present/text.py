@@ -79,16 +79,48 @@ def session_title(s: SessionRow) -> str:
     )
 
 
-def standings_text(st: Standings) -> str:
+def standings_text(st: Standings, columns: int | None = None) -> str:
+    """The standings table; on a narrow screen (``columns``, default the terminal's)
+    short headings with a key, and long names shortened with …"""
+    from ledger.present.fit import screen_width
+
+    limit = screen_width() if columns is None else columns
     head = ["player", "deals", "wins", "fried", "penalty", "net"]
     rows = [[p.name, p.deals, p.wins, p.fried, p.penalty, signed(p.net)] for p in st.players]
-    out = quick_table(rows, head)
+    out = _fitted_standings(rows, head, limit)
     if st.teams:
         rows = [[t.name, t.deals, t.wins, t.fried, t.penalty, signed(t.net)] for t in st.teams]
-        out = quick_table(rows, ["team", *head[1:]]) + "\n\n" + out + (
-            "\n(each member carries the team's net points; money is split in half)"
-        )
+        out = _fitted_standings(rows, ["team", *head[1:]], limit) + "\n\n" + out + "\n" + wrap(
+            "(each member carries the team's net points; money is split in half)", limit)
     return out
+
+
+SHORT_HEADINGS = {"deals": "d", "wins": "w", "fried": "f", "penalty": "pen"}
+
+
+def _fitted_standings(rows: list[list[Any]], head: list[str], limit: int) -> str:
+    from ledger.present.fit import fit_columns, table_width
+
+    text_rows = [[str(c) for c in r] for r in rows]
+    if table_width(text_rows, head, 0) <= limit:
+        return quick_table(text_rows, head)
+    short = [SHORT_HEADINGS.get(h, h) for h in head]
+    body, top, _ = fit_columns(text_rows, short, limit, shrink=[0], header_pad=0)
+    key = ", ".join(f"{v} {k}" for k, v in SHORT_HEADINGS.items())
+    return quick_table(body, top) + "\n\n" + wrap(f"({key})", limit)
+
+
+def wrap(text: str, columns: int) -> str:
+    """``text`` broken at spaces into lines of at most ``columns`` display columns."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        if line and width(line) + 1 + width(word) > columns:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return "\n".join([*lines, line])
 
 
 def deal_text(deal_no: int, score: DealScore, seats: Sequence[str], verb: str = "deal") -> str:
@@ -100,40 +132,59 @@ def deal_text(deal_no: int, score: DealScore, seats: Sequence[str], verb: str = 
     return f"{verb} {deal_no}: " + ", ".join(parts)
 
 
-def settlement_text(st: Settlement) -> str:
+def settlement_text(st: Settlement, columns: int | None = None) -> str:
+    """Nets, pair by pair and the fewest payments, with each session's working.  Fits
+    ``columns`` (default the terminal's): prose wraps, long names are shortened."""
+    from ledger.present.fit import fit_columns, screen_width
+
+    limit = screen_width() if columns is None else columns
+
+    def tbl(rows: list[list[Any]], headers: list[str], shrink: Sequence[int] = (0,)) -> str:
+        body, top, _ = fit_columns(rows, headers, limit, shrink=shrink)
+        return table(body, top)
+
     cur = st.currency
     blocks = []
     if not st.working:
-        blocks.append(
-            f"all {st.session_count} sessions: money added up session by session at each one's stake"
-        )
+        blocks.append(wrap(
+            f"all {st.session_count} sessions: money added up session by session at each one's stake",
+            limit))
     for w in st.working:
         stake = format_amount(w.stake)
         if w.method == "pay-the-winner":
             rows = [[n, w.totals[n], signed(w.net_points[n])] for n in w.totals]
-            blocks.append(
+            blocks.append(wrap(
                 f"session {w.session.id} (pay the winner, stake {stake}): "
-                "each loser pays the winner their penalty\n"
-                + table(rows, ["player", "penalty s", "net points"])
+                "each loser pays the winner their penalty", limit) + "\n"
+                + tbl(rows, ["player", "penalty s", "net points"])
             )
         else:
             n = w.n
             rows = [[k, v, n * v, signed(w.sum_s - n * v)] for k, v in w.totals.items()]
             label = "teams, " if w.method == "teams" else ""
-            blocks.append(
+            blocks.append(wrap(
                 f"session {w.session.id} ({label}pairwise, stake {stake}): "
-                f"Σs = {w.sum_s}, net = Σs − {n}·s\n"
-                + table(rows, ["player" if w.method != "teams" else "team", "s",
-                               f"{n}·s", "net points"])
+                f"Σs = {w.sum_s}, net = Σs − {n}·s", limit) + "\n"
+                + tbl(rows, ["player" if w.method != "teams" else "team", "s",
+                             f"{n}·s", "net points"])
             )
-    nets = table([[k, signed(v)] for k, v in st.nets.items()], ["player", f"net {cur}"])
-    pair = table([[p.payer, p.payee, format_amount(p.amount)] for p in st.pairwise],
-                 ["pays", "to", cur]) if st.pairwise else "(nobody owes anybody)"
-    plan = table([[p.payer, p.payee, format_amount(p.amount)] for p in st.payments],
-                 ["pays", "to", cur]) if st.payments else "(all square)"
+    if st.coin is not None and st.exact_nets is not None:
+        extra = st.remainder()
+        nets = wrap(f"rounded to coins of {format_amount(st.coin)} {cur} (largest remainder: "
+                    "the nets still add up to 0):", limit) + "\n" + tbl(
+            [[k, signed(v), signed(st.exact_nets[k]), signed(extra[k])] for k, v in st.nets.items()],
+            ["player", f"net {cur}", "exact", "rounding"])
+        pair_title = "pair by pair (exact):"
+    else:
+        nets = tbl([[k, signed(v)] for k, v in st.nets.items()], ["player", f"net {cur}"])
+        pair_title = "pair by pair:"
+    pair = tbl([[p.payer, p.payee, format_amount(p.amount)] for p in st.pairwise],
+               ["pays", "to", cur], shrink=(0, 1)) if st.pairwise else "(nobody owes anybody)"
+    plan = tbl([[p.payer, p.payee, format_amount(p.amount)] for p in st.payments],
+               ["pays", "to", cur], shrink=(0, 1)) if st.payments else "(all square)"
     count = len(st.payments)
     return "\n\n".join(
-        [*blocks, nets, "pair by pair:\n" + pair,
+        [*blocks, nets, pair_title + "\n" + pair,
          f"fewest payments ({count}):\n" + plan]
     )
 
