@@ -140,6 +140,7 @@ def session_list(
 ) -> None:
     """List every session."""
     from ledger.book import actions as book
+    from ledger.book.clock import local_day
     from ledger.present.text import dumps, table
 
     sessions, current = [], None
@@ -154,7 +155,7 @@ def session_list(
         typer.echo("no sessions yet; start one with: bigtwo session start --players Ann,Ben,Cat,Dan")
         return
     rows = [
-        ["*" if str(s.id) == current else "", s.id, s.started_at[:10], s.name, ", ".join(s.seats),
+        ["*" if str(s.id) == current else "", s.id, local_day(s.started_at), s.name, ", ".join(s.seats),
          s.rules_name, f"{s.stake} {s.currency}", s.deals, "ended" if s.ended_at else "open"]
         for s in sessions
     ]
@@ -323,6 +324,7 @@ def log_cmd(
     ctx: typer.Context,
     session: SessionOpt = None,
     json_out: Annotated[bool, typer.Option("--json", help="JSON output.")] = False,
+    wide: Annotated[bool, typer.Option("--wide", help="Every column, whatever the screen's width.")] = False,
 ) -> None:
     """Every entry of a session, voids and amendments included."""
     from ledger.book import actions as book
@@ -338,8 +340,12 @@ def log_cmd(
              "live": e.id in live, "at": e.created_at} for e in entries
         ]))
         return
-    typer.echo(session_title(s))
-    typer.echo(log_text(entries, live) if entries else "no entries yet")
+    from ledger.present.fit import report_width, screen_width
+    from ledger.present.text import wrap
+
+    typer.echo(wrap(session_title(s), screen_width()))
+
+    typer.echo(log_text(entries, live, report_width(wide)) if entries else "no entries yet")
 
 
 # --- reports ------------------------------------------------------------------

@@ -73,6 +73,8 @@ def fit_columns(
     for index in drop:
         if table_width(*current(), header_pad) <= limit:
             break
+        if index not in keep:  # a column this table does not have (e.g. best session)
+            continue
         keep.remove(index)
         hidden.append(heads[index])
     body, top = current()

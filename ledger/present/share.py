@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ledger.book.clock import local_day
 from ledger.book.reports import Settlement
 from ledger.core.errors import InputError
 from ledger.core.settlement import format_amount
@@ -22,7 +23,7 @@ def title(st: Settlement) -> str:
 def subtitle(st: Settlement) -> str:
     if st.working and len(st.working) == 1:
         s = st.working[0].session
-        where = f"session {s.id}" + (f" {s.name}" if s.name else "") + f", {s.started_at[:10]}"
+        where = f"session {s.id}" + (f" {s.name}" if s.name else "") + f", {local_day(s.started_at)}"
     else:
         where = f"{st.session_count} sessions"
     coin = f", in coins of {format_amount(st.coin)}" if st.coin is not None else ""

@@ -10,6 +10,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from ledger.book.clock import local_minute, local_second, zone_label
 from ledger.book.reports import Settlement, Standings
 from ledger.core.deal_line import facts_text
 from ledger.core.scoring import DealScore
@@ -66,7 +67,7 @@ def quick_table(rows: Sequence[Sequence[Any]], headers: Sequence[str]) -> str:
 
 def signed(value: int | Any) -> str:
     text = format_amount(value) if not isinstance(value, int) else str(value)
-    return text if text.startswith("-") or text == "0" else f"+{text}"
+    return text if text.startswith("-") or value == 0 else f"+{text}"
 
 
 def dumps(data: Any) -> str:
@@ -78,7 +79,7 @@ def dumps(data: Any) -> str:
 def session_title(s: SessionRow) -> str:
     name = f" '{shown(s.name)}'" if s.name else ""
     mode = ", teams" if s.teams else ""
-    ended = f", ended {s.ended_at[:16].replace('T', ' ')}" if s.ended_at else ""
+    ended = f", ended {local_minute(s.ended_at)}" if s.ended_at else ""
     return shown(
         f"session {s.id}{name}: {', '.join(s.seats)} — rules {s.rules_name}{mode}, "
         f"stake {s.stake} {s.currency or 'PTS'} per point, {s.deals} deals{ended}"
@@ -195,7 +196,19 @@ def settlement_text(st: Settlement, columns: int | None = None) -> str:
     )
 
 
-def log_text(entries: Sequence[EntryRow], live: set[int]) -> str:
+def fitted_table(rows: Sequence[Sequence[Any]], headers: Sequence[str], limit: int | None,
+                 drop: Sequence[int] = (), shrink: Sequence[int] = (), align_right: bool = True) -> str:
+    """:func:`table` made to fit ``limit`` columns (None: every column, full text):
+    the columns in ``drop`` go first, then the text in ``shrink`` is shortened with …;
+    a line under the table names what was left out."""
+    from ledger.present.fit import fit_columns, hidden_note
+
+    body, top, hidden = fit_columns(rows, headers, limit, drop, shrink)
+    note = "\n\n" + wrap(hidden_note(hidden), limit or 80) if hidden else ""
+    return table(body, top, align_right=align_right) + note
+
+
+def log_text(entries: Sequence[EntryRow], live: set[int], limit: int | None = None) -> str:
     rows = []
     next_kind: dict[int, str] = {}  # what came next for each entry's deal, going backwards
     later: dict[int, str] = {}
@@ -208,7 +221,8 @@ def log_text(entries: Sequence[EntryRow], live: set[int]) -> str:
         if e.kind != "void" and e.id not in live:
             status = "voided" if next_kind.get(e.id) == "void" else "amended"
         facts = "" if e.facts is None else facts_text(e.facts)
-        rows.append([e.seq, e.deal_no, e.kind, facts, status, e.created_at[:19].replace("T", " ")])
-    return table(rows, ["#", "deal", "entry", "facts", "", "at (UTC)"], align_right=False)
+        rows.append([e.seq, e.deal_no, e.kind, facts, status, local_second(e.created_at)])
+    return fitted_table(rows, ["#", "deal", "entry", "facts", "", f"at ({zone_label()})"], limit,
+                        drop=[5], shrink=[3], align_right=False)
 
 
