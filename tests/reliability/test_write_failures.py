@@ -100,7 +100,7 @@ def as_nobody() -> list[str]:
                                text=True, cwd="/")
         if probe.returncode == 0:
             return prefix
-        why = (probe.stderr.strip().splitlines() or [f"exit {probe.returncode}"])[-1]
+        why = why or (probe.stderr.strip().splitlines() or [f"exit {probe.returncode}"])[-1]
     pytest.skip(f"user nobody cannot run bigtwo from the checkout {ROOT} (a folder on the way "
                 f"is readable only by its owner): {why}")
 
