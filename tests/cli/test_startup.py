@@ -11,7 +11,8 @@ import pytest
 
 from ledger.storage.store import SCHEMA_VERSION, _migrations
 
-HEAVY = ("matplotlib", "numpy", "pandas", "tabulate", "sqlite_utils", "openskill")
+HEAVY = ("matplotlib", "numpy", "pandas", "tabulate", "sqlite_utils", "openskill",
+         "starlette", "uvicorn", "jinja2", "segno", "anyio")
 
 PROBE = """
 import json, sys

@@ -1,0 +1,73 @@
+"""The settlement as a PNG for the group chat (matplotlib, imported only here)."""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING
+
+from ledger.core.settlement import format_amount
+from ledger.present.text import signed
+
+if TYPE_CHECKING:
+    from ledger.web.data import Board
+
+# Latin first, then CJK: matplotlib falls back glyph by glyph along this list.
+FONTS = ("DejaVu Sans", "Noto Sans CJK TC", "Noto Sans CJK SC", "Noto Sans CJK JP",
+         "WenQuanYi Zen Hei", "Droid Sans Fallback")
+
+
+def fonts() -> list[str]:
+    """The fonts of :data:`FONTS` this machine has (naming a missing one only warns)."""
+    from matplotlib import font_manager
+
+    have = {f.name for f in font_manager.fontManager.ttflist}
+    return [f for f in FONTS if f in have] or ["DejaVu Sans"]
+
+
+def settle_png(b: Board) -> bytes:
+    """Title, each player's money, and the fewest payments, on one card."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    s, st, cur = b.session, b.settlement, b.currency
+    title = s.name or f"Session {s.id}"
+    sub = f"{s.started_at[:10]} · {s.deals} deals · rules {s.rules_name} · {s.stake} {cur} a point"
+    nets = list(st.nets.items())
+    pays = [(p.payer, p.payee, format_amount(p.amount)) for p in st.payments]
+    rows = 4 + len(nets) + max(1, len(pays))
+    line = 0.42  # inches a row
+    fig = Figure(figsize=(6.4, 0.6 + rows * line), dpi=150)
+    fig.patch.set_facecolor("#fffdf7")
+    top = 1.0
+    step = line / (0.6 + rows * line)
+
+    with matplotlib.rc_context({"font.family": fonts()}):
+        def text(x: float, y: float, value: str, **kw: object) -> None:
+            # "$" would start matplotlib's math mode: names are shown as typed.
+            fig.text(x, y, value.replace("$", r"\$"), va="top", **kw)  # type: ignore[arg-type]
+
+        y = top - step * 0.6
+        text(0.05, y, title, fontsize=17, weight="bold", color="#1b1b1b")
+        y -= step * 1.1
+        text(0.05, y, sub, fontsize=9.5, color="#5d5d5d")
+        y -= step * 1.2
+        text(0.05, y, f"Money ({cur})", fontsize=11, weight="bold", color="#b00020")
+        for name, amount in nets:
+            y -= step
+            colour = "#0a7a2f" if amount > 0 else "#b00020" if amount < 0 else "#5d5d5d"
+            text(0.08, y, name, fontsize=13, color="#1b1b1b")
+            text(0.92, y, signed(amount), fontsize=13, weight="bold", color=colour, ha="right")
+        y -= step * 1.2
+        text(0.05, y, f"Fewest payments ({len(pays)})", fontsize=11, weight="bold", color="#b00020")
+        if not pays:
+            y -= step
+            text(0.08, y, "All square.", fontsize=13, color="#1b1b1b")
+        for payer, payee, amount in pays:
+            y -= step
+            text(0.08, y, f"{payer}  →  {payee}", fontsize=13, color="#1b1b1b")
+            text(0.92, y, f"{amount} {cur}", fontsize=13, weight="bold", color="#1b1b1b", ha="right")
+        out = io.BytesIO()
+        fig.savefig(out, format="png", metadata={"Software": None})
+    return out.getvalue()
