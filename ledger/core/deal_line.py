@@ -1,4 +1,4 @@
-"""Turning what the scorekeeper types into deal facts.
+"""Turning what the scorekeeper types into deal facts, and deal facts back into those words.
 
 One parser serves ``bigtwo deal``/``amend`` (whose options Typer has already
 split), the quick-entry ``table`` loop and sample session files (whole lines).
@@ -12,10 +12,11 @@ split), the quick-entry ``table`` loop and sample session files (whole lines).
 
 from __future__ import annotations
 
+import json
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ledger.core.errors import InputError
 from ledger.core.scoring import FINISHES, Deal
@@ -238,3 +239,31 @@ def split_words(words: Sequence[str]) -> DealArgs:
 
 def parse_deal_line(line: str, seats: Sequence[str], rules: RuleSet | None = None) -> Deal:
     return build_deal(split_line(line), seats, rules)
+
+
+def facts_text(facts: dict[str, Any]) -> str:
+    """A deal's facts (as stored) written back the way they are typed: the inverse of
+    :func:`parse_deal_line` for the ledger's log, the import report and exports.
+
+    >>> facts_text({"cards": {"Ann": 0, "Ben": 3, "Cat": 11, "Dan": 8}, "assist": "Cat"})
+    'Ann=0 Ben=3 Cat=11 Dan=8 --assist Cat'
+    """
+    parts = []
+    hands = facts.get("hands", {})
+    for name, count in facts.get("cards", {}).items():
+        typed = json.dumps(hands.get(name), ensure_ascii=False)  # ♥ stays ♥
+        parts.append(f"{name}={typed if name in hands else count}")
+    for key in ("twos", "bombs"):
+        for name, k in facts.get(key, {}).items():
+            if name not in hands:
+                parts.append(f"--{key} {name}={k}")
+    for key in ("finish", "assist", "shootout"):
+        if key in facts:
+            parts.append(f"--{key} {facts[key]}")
+    if facts.get("missed_call"):
+        parts.append("--missed-call")
+    if "immediate" in facts:
+        parts.append(f"--{facts['immediate']} {facts['immediate_by']}")
+    if "order" in facts:
+        parts.append("--order " + ",".join(facts["order"]))
+    return " ".join(parts)

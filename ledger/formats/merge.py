@@ -23,6 +23,7 @@ from decimal import Decimal
 from itertools import islice
 from typing import Any, NamedTuple
 
+from ledger.core.deal_line import facts_text
 from ledger.core.errors import LedgerError
 from ledger.core.rules import RuleSet, rules_from_dict
 from ledger.storage.store import ImportedEntry, Ledger, PointsRow, PointsTuple, SessionRow
@@ -186,8 +187,6 @@ def _session_differences(s: SessionRow, spec: SessionSpec) -> list[str]:
 
 
 def _facts_text(facts: dict[str, Any] | None) -> str:
-    from ledger.present.text import facts_text
-
     return "(none)" if facts is None else facts_text(facts)
 
 

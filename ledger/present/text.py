@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ledger.book.reports import Settlement, Standings
+from ledger.core.deal_line import facts_text
 from ledger.core.scoring import DealScore
 from ledger.core.settlement import format_amount
 from ledger.storage.store import EntryRow, SessionRow
@@ -133,24 +134,3 @@ def log_text(entries: Sequence[EntryRow], live: set[int]) -> str:
     return table(rows, ["#", "deal", "entry", "facts", "", "at (UTC)"], align_right=False)
 
 
-def facts_text(facts: dict[str, Any]) -> str:
-    """A deal's facts written back the way they are typed."""
-    parts = []
-    hands = facts.get("hands", {})
-    for name, count in facts.get("cards", {}).items():
-        typed = json.dumps(hands.get(name), ensure_ascii=False)  # ♥ stays ♥
-        parts.append(f"{name}={typed if name in hands else count}")
-    for key in ("twos", "bombs"):
-        for name, k in facts.get(key, {}).items():
-            if name not in hands:
-                parts.append(f"--{key} {name}={k}")
-    for key in ("finish", "assist", "shootout"):
-        if key in facts:
-            parts.append(f"--{key} {facts[key]}")
-    if facts.get("missed_call"):
-        parts.append("--missed-call")
-    if "immediate" in facts:
-        parts.append(f"--{facts['immediate']} {facts['immediate_by']}")
-    if "order" in facts:
-        parts.append("--order " + ",".join(facts["order"]))
-    return " ".join(parts)
