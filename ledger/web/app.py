@@ -577,7 +577,7 @@ async def plot_image(request: Request) -> Response:
     player = request.query_params.get("player")
 
     def work() -> bytes:
-        import tempfile
+        from ledger.present.share import plot_bytes
 
         with site.reading() as ledger:
             if sid is not None:
@@ -586,16 +586,7 @@ async def plot_image(request: Request) -> Response:
                 scope = stats.select(ledger, int(sid), False)
             else:
                 scope = stats.select(ledger, None, True, player=player, default_all=True)
-            import matplotlib
-
-            from ledger.web.share import fonts
-
-            # Names in Chinese need a CJK font after the Latin one.
-            with matplotlib.rc_context({"font.family": fonts()}), \
-                    tempfile.TemporaryDirectory(prefix="bigtwo-plot-") as folder:
-                out = Path(folder) / f"plot.{fmt}"
-                plots.plot(ledger, scope, kind, out)
-                return out.read_bytes()
+            return plot_bytes(ledger, scope, kind, fmt)
 
     content = await run_in_threadpool(work)
     media = "image/svg+xml" if fmt == "svg" else "image/png"
@@ -604,13 +595,14 @@ async def plot_image(request: Request) -> Response:
 
 async def share_png(request: Request) -> Response:
     need_read(request)
-    from ledger.web.share import settle_png
+    from ledger.present.share import settle_png
 
     site = site_of(request)
 
     def work() -> bytes:
         with site.reading() as ledger:
-            return settle_png(data.board(ledger, site.session(ledger)))
+            s = site.session(ledger)
+            return settle_png(s, reports.settle(ledger, [s]))
 
     return Response(await run_in_threadpool(work), media_type="image/png",
                     headers={"cache-control": "no-store",

@@ -14,11 +14,12 @@ from typing import Any
 
 from ledger.book import actions as book
 from ledger.book import reports
+from ledger.core.deal_line import facts_text
 from ledger.core.dealer import Turn, next_turn_from_facts
 from ledger.core.rules import RuleSet
 from ledger.core.scoring import DealScore
 from ledger.core.settlement import format_amount
-from ledger.present.text import facts_text, signed
+from ledger.present.text import signed
 from ledger.storage.store import Ledger, SessionRow
 
 LAST_DEALS = 6

@@ -1,15 +1,19 @@
-"""The settlement as a PNG for the group chat (matplotlib, imported only here)."""
+"""Pictures to share: the settlement as a PNG for the group chat, and the plots as
+bytes (for the web page), both with a CJK font after the Latin one so that 陳大文
+draws.  matplotlib is imported inside the functions only.
+"""
 
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING
+import tempfile
+from pathlib import Path
 
+from ledger.book import stats
+from ledger.book.reports import Settlement
 from ledger.core.settlement import format_amount
 from ledger.present.text import signed
-
-if TYPE_CHECKING:
-    from ledger.web.data import Board
+from ledger.storage.store import Ledger, SessionRow
 
 # Latin first, then CJK: matplotlib falls back glyph by glyph along this list.
 FONTS = ("DejaVu Sans", "Noto Sans CJK TC", "Noto Sans CJK SC", "Noto Sans CJK JP",
@@ -24,14 +28,27 @@ def fonts() -> list[str]:
     return [f for f in FONTS if f in have] or ["DejaVu Sans"]
 
 
-def settle_png(b: Board) -> bytes:
+def plot_bytes(ledger: Ledger, scope: stats.Scope, kind: str, fmt: str) -> bytes:
+    """:func:`ledger.present.plots.plot` as bytes of a ``.png`` or ``.svg``."""
+    import matplotlib
+
+    from ledger.present import plots
+
+    with matplotlib.rc_context({"font.family": fonts()}), \
+            tempfile.TemporaryDirectory(prefix="bigtwo-plot-") as folder:
+        out = Path(folder) / f"plot.{fmt}"
+        plots.plot(ledger, scope, kind, out)
+        return out.read_bytes()
+
+
+def settle_png(s: SessionRow, st: Settlement) -> bytes:
     """Title, each player's money, and the fewest payments, on one card."""
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
-    s, st, cur = b.session, b.settlement, b.currency
+    cur = s.currency or "PTS"
     title = s.name or f"Session {s.id}"
     sub = f"{s.started_at[:10]} · {s.deals} deals · rules {s.rules_name} · {s.stake} {cur} a point"
     nets = list(st.nets.items())
