@@ -40,11 +40,11 @@ CHARTS = {  # file -> (kind, session: True = the evening, False = every session)
 
 def start(ledger: Ledger, seats: list[str], day: date, name: str, stake: str) -> int:
     with ledger.writing():
-        sid = ledger.add_session(
+        sid = ledger.journal.add_session(
             seats=seats, name=name, rules=load_preset("classic").to_dict(), stake=stake,
             currency="USD", teams=False, started_at=f"{day.isoformat()}T19:30:00.000000+00:00",
         )
-        ledger.set_setting(book.CURRENT_KEY, str(sid))
+        ledger.journal.set_setting(book.CURRENT_KEY, str(sid))
     return sid
 
 
@@ -63,13 +63,13 @@ def build(ledger: Ledger) -> int:
     evening = samples.read_sample(samples.samples_dir() / "evening.toml")[0]
     sid = start(ledger, evening["players"], date(2024, 1, 5), evening["name"], evening["stake"])
     for line in evening["deals"]:
-        samples.apply_line(ledger, ledger.session(sid), line)
+        samples.apply_line(ledger, ledger.journal.session(sid), line)
     rng = random.Random(2024)
     day = date(2024, 1, 12)
     for week in range(20):
         seats = rng.sample(CLUB, 4)
         other = start(ledger, seats, day, f"week {week + 2}", "0.25")
-        session = ledger.session(other)
+        session = ledger.journal.session(other)
         for _ in range(rng.randrange(25, 41)):
             samples.apply_line(ledger, session, deal_line(rng, seats))
         day += timedelta(days=7)

@@ -14,7 +14,8 @@ from decimal import Decimal
 from ledger.core.errors import InputError
 from ledger.core.rules import RuleSet, rules_from_dict
 from ledger.core.scoring import Deal, DealScore, score_deal
-from ledger.storage.store import EntryRow, Ledger, PointsRow, SessionRow
+from ledger.storage.rows import EntryRow, PointsRow, SessionRow
+from ledger.storage.store import Ledger
 
 CURRENT_KEY = "current_session"
 MAX_NAME = 200
@@ -88,37 +89,37 @@ def start_session(
     seats = check_player_names(players)
     check_session(rules, seats, teams)
     with ledger.writing():
-        sid = ledger.add_session(
+        sid = ledger.journal.add_session(
             seats=seats, name=name or "", rules=rules.to_dict(), stake=str(stake),
             currency=currency, teams=teams,
         )
-        ledger.set_setting(CURRENT_KEY, str(sid))
-    return ledger.session(sid)
+        ledger.journal.set_setting(CURRENT_KEY, str(sid))
+    return ledger.journal.session(sid)
 
 
 def current_session(ledger: Ledger, session_id: int | None = None) -> SessionRow:
     """The session named by ``--session``, or the current one."""
     if session_id is not None:
         return _session(ledger, session_id)
-    value = ledger.get_setting(CURRENT_KEY)
+    value = ledger.journal.get_setting(CURRENT_KEY)
     if value is None:
         raise InputError(
             "no current session: start one with "
             "bigtwo session start --players Ann,Ben,Cat,Dan (or pick one with session use ID)"
         )
-    return ledger.session(int(value))
+    return ledger.journal.session(int(value))
 
 
 def _session(ledger: Ledger, session_id: int) -> SessionRow:
     if abs(session_id) > MAX_ID:
         raise InputError(f"no session {session_id} in this ledger; see: bigtwo session list")
-    return ledger.session(session_id)
+    return ledger.journal.session(session_id)
 
 
 def use_session(ledger: Ledger, session_id: int) -> SessionRow:
     session = _session(ledger, session_id)
     with ledger.writing():
-        ledger.set_setting(CURRENT_KEY, str(session_id))
+        ledger.journal.set_setting(CURRENT_KEY, str(session_id))
     return session
 
 
@@ -126,8 +127,8 @@ def end_session(ledger: Ledger, session: SessionRow) -> SessionRow:
     if session.ended_at is not None:
         raise InputError(f"session {session.id} already ended at {session.ended_at}")
     with ledger.writing():
-        ledger.end_session(session.id)
-    return ledger.session(session.id)
+        ledger.journal.end_session(session.id)
+    return ledger.journal.session(session.id)
 
 
 def session_rules(session: SessionRow) -> RuleSet:
@@ -159,7 +160,7 @@ def _reversal(ledger: Ledger, entry: EntryRow) -> list[PointsRow]:
     """
     return [
         PointsRow(p.player, -p.deals, -p.wins, -p.fried, -p.cards, -p.penalty, -p.net, p.payee)
-        for p in ledger.deal_points(entry.session_id, entry.deal_no)
+        for p in ledger.journal.deal_points(entry.session_id, entry.deal_no)
     ]
 
 
@@ -175,17 +176,17 @@ def record_deal(ledger: Ledger, session: SessionRow, deal: Deal) -> Recorded:
         )
     result = score(session, deal)
     with ledger.writing():
-        deal_no = ledger.next_deal_no(session.id)
-        entry = ledger.add_entry(
+        deal_no = ledger.journal.next_deal_no(session.id)
+        entry = ledger.journal.add_entry(
             session.id, "deal", deal_no, deal.to_dict(), points_rows(session.seats, result)
         )
     return Recorded(entry, result)
 
 
 def _live(ledger: Ledger, session: SessionRow, deal_no: int, action: str) -> EntryRow | None:
-    current = ledger.current_version(session.id, deal_no) if 1 <= deal_no <= MAX_ID else None
+    current = ledger.journal.current_version(session.id, deal_no) if 1 <= deal_no <= MAX_ID else None
     if current is None:
-        last = ledger.next_deal_no(session.id) - 1
+        last = ledger.journal.next_deal_no(session.id) - 1
         have = f"has deals 1 to {last}" if last else "has no deals yet"
         raise InputError(f"cannot {action} deal {deal_no}: session {session.id} {have}")
     return None if current.kind == "void" else current
@@ -202,7 +203,7 @@ def _void(ledger: Ledger, session: SessionRow, deal_no: int) -> Recorded:
     live = _live(ledger, session, deal_no, "void")
     if live is None:
         raise InputError(f"deal {deal_no} is already void (see: bigtwo log)")
-    entry = ledger.add_entry(session.id, "void", deal_no, None, _reversal(ledger, live))
+    entry = ledger.journal.add_entry(session.id, "void", deal_no, None, _reversal(ledger, live))
     return Recorded(entry, None)
 
 
@@ -214,13 +215,13 @@ def amend_deal(ledger: Ledger, session: SessionRow, deal_no: int, deal: Deal) ->
         rows = points_rows(session.seats, result)
         if live is not None:
             rows = _reversal(ledger, live) + rows
-        entry = ledger.add_entry(session.id, "amend", deal_no, deal.to_dict(), rows)
+        entry = ledger.journal.add_entry(session.id, "amend", deal_no, deal.to_dict(), rows)
     return Recorded(entry, result)
 
 
 def undo(ledger: Ledger, session: SessionRow) -> Recorded:
     with ledger.writing():  # the last live deal, found and voided under one lock
-        last = ledger.last_live_deal(session.id)
+        last = ledger.journal.last_live_deal(session.id)
         if last is None:
             raise InputError(f"nothing to undo: session {session.id} has no deals left")
         return _void(ledger, session, last)

@@ -144,8 +144,8 @@ def session_list(
     sessions, current = [], None
     if ledger_exists(ctx):
         with open_db(ctx) as ledger:
-            sessions = ledger.sessions()
-            current = ledger.get_setting(book.CURRENT_KEY)
+            sessions = ledger.journal.sessions()
+            current = ledger.journal.get_setting(book.CURRENT_KEY)
     if json_out:
         typer.echo(dumps([session_dict(s) for s in sessions]))
         return
@@ -238,7 +238,7 @@ def _print_after(ledger: Any, s: Any, verb: str, recorded: Any) -> None:
         typer.echo(deal_text(recorded.entry.deal_no, recorded.score, s.seats, verb))
     else:
         typer.echo(f"deal {recorded.entry.deal_no} voided")
-    typer.echo(standings_text(reports.standings(ledger, [ledger.session(s.id)])))
+    typer.echo(standings_text(reports.standings(ledger, [ledger.journal.session(s.id)])))
     typer.echo(_next_turn_text(ledger, s))
 
 
@@ -247,7 +247,7 @@ def _next_turn_text(ledger: Any, s: Any) -> str:
     from ledger.book.actions import session_rules
     from ledger.core.dealer import next_turn_from_facts
 
-    facts = [e.facts for e in ledger.live_deals(s.id)]
+    facts = [e.facts for e in ledger.journal.live_deals(s.id)]
     return next_turn_from_facts(s.seats, session_rules(s), facts).describe()
 
 
@@ -324,8 +324,8 @@ def log_cmd(
         if json_out:
             typer.echo(dumps(log_dicts(ledger, s)))
             return
-        entries = ledger.entries(s.id)
-        live = {e.id for e in ledger.live_deals(s.id)}
+        entries = ledger.journal.entries(s.id)
+        live = {e.id for e in ledger.journal.live_deals(s.id)}
     typer.echo(session_title(s))
     typer.echo(log_text(entries, live) if entries else "no entries yet")
 

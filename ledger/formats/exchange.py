@@ -26,7 +26,8 @@ from ledger.core.scoring import Deal, score_deal
 from ledger.core.settlement import format_amount, parse_currency, parse_stake
 from ledger.formats.merge import EntrySpec, Importer, ImportReport, Progress, SessionSpec, an, point_tuples
 from ledger.formats.sheet_import import import_sheet
-from ledger.storage.store import Ledger, SessionRow
+from ledger.storage.rows import SessionRow
+from ledger.storage.store import Ledger
 
 FORMAT = "bigtwo-ledger"
 VERSION = 1
@@ -60,7 +61,7 @@ def export_json(ledger: Ledger, sessions: Sequence[SessionRow], out: IO[str]) ->
     for i, s in enumerate(sessions):
         head = json.dumps(session_header(s), ensure_ascii=False)
         out.write(("\n" if i == 0 else ",\n") + head[:-1] + ', "entries": [')
-        for j, e in enumerate(ledger.entries(s.id)):
+        for j, e in enumerate(ledger.journal.entries(s.id)):
             entry = {"uuid": e.uuid, "seq": e.seq, "kind": e.kind, "deal": e.deal_no,
                      "facts": e.facts, "at": e.created_at}
             out.write(("\n" if j == 0 else ",\n") + json.dumps(entry, ensure_ascii=False))
@@ -89,7 +90,7 @@ def export_csv(ledger: Ledger, sessions: Sequence[SessionRow], out: IO[str]) -> 
     for s in sessions:
         stake = Decimal(s.stake)
         share = Decimal(2) if s.teams else Decimal(1)
-        for e in ledger.live_deals(s.id):
+        for e in ledger.journal.live_deals(s.id):
             assert e.facts is not None
             score = book.score(s, Deal.from_dict(e.facts))
             for seat, name in enumerate(s.seats, 1):

@@ -21,7 +21,8 @@ from typing import Any
 from ledger.book import digest, stats
 from ledger.core.errors import InputError
 from ledger.core.scoring import teams_of
-from ledger.storage.store import Ledger, SessionRow
+from ledger.storage.rows import SessionRow
+from ledger.storage.store import Ledger
 
 KINDS = {
     "net": "cumulative net points over the deals of one session",
@@ -138,11 +139,11 @@ def _net(c: Canvas) -> None:
         raise InputError("--kind net draws one session; give --session ID "
                          "(or use --kind timeline for several)")
     s = c.scope.sessions[0]
-    last = c.ledger.next_deal_no(s.id) - 1
+    last = c.ledger.journal.next_deal_no(s.id) - 1
     bucket = max(1, math.ceil(last / MAX_POINTS))
     lines: dict[str, list[tuple[int, int]]] = {}
     members = {m: "+".join(t) for t in teams_of(s.seats) for m in t} if s.teams else {}
-    for deal_no, name, net in c.ledger.deal_nets(s.id, bucket):
+    for deal_no, name, net in c.ledger.totals.deal_nets(s.id, bucket):
         label = members.get(name, name)
         if s.teams and name != label.split("+")[0]:
             continue  # both partners carry the team's net: draw it once
@@ -382,7 +383,7 @@ def plot(ledger: Ledger, scope: stats.Scope, kind: str, out: Path,
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=(11, 5.5), dpi=110, layout="constrained")
-    CHARTS[kind](Canvas(ledger, scope, figure, ledger.player_ids(), notice))
+    CHARTS[kind](Canvas(ledger, scope, figure, ledger.journal.player_ids(), notice))
     suffix = out.suffix.lower()
     try:
         with matplotlib.rc_context({"svg.hashsalt": "bigtwo"}):  # SVG ids: the same every time

@@ -13,7 +13,8 @@ from ledger.book import stats
 from ledger.book.reports import Settlement
 from ledger.core.settlement import format_amount
 from ledger.present.text import signed
-from ledger.storage.store import Ledger, SessionRow
+from ledger.storage.rows import SessionRow
+from ledger.storage.store import Ledger
 
 # Latin first, then CJK: matplotlib falls back glyph by glyph along this list.
 FONTS = ("DejaVu Sans", "Noto Sans CJK TC", "Noto Sans CJK SC", "Noto Sans CJK JP",

@@ -14,7 +14,7 @@ from ledger.book.reports import Settlement, Standings
 from ledger.core.deal_line import facts_text
 from ledger.core.scoring import DealScore
 from ledger.core.settlement import format_amount
-from ledger.storage.store import EntryRow, SessionRow
+from ledger.storage.rows import EntryRow, SessionRow
 
 
 def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], align_right: bool = True) -> str:

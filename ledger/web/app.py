@@ -34,7 +34,8 @@ from starlette.types import Message, Receive, Scope, Send
 from ledger.book import actions as book
 from ledger.book import reports
 from ledger.core.errors import InputError, LedgerError, StoreError
-from ledger.storage.store import Ledger, SessionRow, open_ledger
+from ledger.storage.rows import SessionRow
+from ledger.storage.store import Ledger, open_ledger
 from ledger.web import data
 from ledger.web.auth import COOKIE, KEEPER, VIEWER, Tokens
 from ledger.web.feed import Feed
@@ -143,13 +144,13 @@ class Site:
         if self._watch is None:
             self._watch = open_ledger(self.cfg.db)
         ledger = self._watch
-        current = ledger.get_setting(book.CURRENT_KEY)
+        current = ledger.journal.get_setting(book.CURRENT_KEY)
         sid = self.session_id if self.session_id is not None else current
         ended = None
         if sid is not None:
             with contextlib.suppress(LedgerError):
-                ended = ledger.session(int(sid)).ended_at
-        return (ledger.last_entry_id(), current, sid, ended, len(ledger.session_ids()))
+                ended = ledger.journal.session(int(sid)).ended_at
+        return (ledger.derived.last_entry_id(), current, sid, ended, len(ledger.journal.session_ids()))
 
     def close(self) -> None:
         if self._watch is not None:
@@ -168,7 +169,7 @@ class Site:
                 return {"session": None, "html": self.template("_nosession.html", keeper=False)}
             b = data.board(ledger, s)
             return {"session": s.id, "ended": s.ended_at is not None,
-                    "next_deal": ledger.next_deal_no(s.id),
+                    "next_deal": ledger.journal.next_deal_no(s.id),
                     "html": self.template(f"_{view}.html", b=b, keeper=view == "entry")}
 
     def template(self, template_name: str, /, **values: Any) -> str:
@@ -276,7 +277,7 @@ def recorded_json(ledger: Ledger, s: SessionRow, recorded: book.Recorded) -> dic
     if recorded.score is not None:
         out.update(data.score_dict(list(s.seats), recorded.score))
     out["next"] = data.turn_dict(data.next_turn(ledger, s))
-    out["standings"] = data.standings_json(ledger, ledger.session(s.id))
+    out["standings"] = data.standings_json(ledger, ledger.journal.session(s.id))
     return out
 
 
@@ -395,7 +396,7 @@ async def api_sessions(request: Request) -> Response:
 
     def work() -> Any:
         with site.reading() as ledger:
-            return [reports.session_dict(s) for s in ledger.sessions()]
+            return [reports.session_dict(s) for s in ledger.journal.sessions()]
 
     return JSONResponse(await run_in_threadpool(work))
 
@@ -518,7 +519,7 @@ async def history_page(request: Request) -> Response:
 
     def work() -> list[Any]:
         with site.reading() as ledger:
-            if not ledger.session_ids():
+            if not ledger.journal.session_ids():
                 return []
             scope = stats.select(ledger, None, True, default_all=True)
             return list(reversed(stats.history(ledger, scope)))

@@ -20,7 +20,8 @@ from ledger.core.rules import RuleSet
 from ledger.core.scoring import DealScore
 from ledger.core.settlement import format_amount
 from ledger.present.text import signed
-from ledger.storage.store import Ledger, SessionRow
+from ledger.storage.rows import SessionRow
+from ledger.storage.store import Ledger
 
 LAST_DEALS = 6
 
@@ -51,7 +52,7 @@ def turn_dict(turn: Turn) -> dict[str, Any]:
 
 
 def next_turn(ledger: Ledger, session: SessionRow) -> Turn:
-    facts = [e.facts for e in ledger.live_deals(session.id)]
+    facts = [e.facts for e in ledger.journal.live_deals(session.id)]
     return next_turn_from_facts(session.seats, book.session_rules(session), facts)
 
 
@@ -97,13 +98,13 @@ class Board:
 
 def deal_lines(ledger: Ledger, session: SessionRow, last: int | None = LAST_DEALS) -> list[DealLine]:
     """The live deals, newest first, with each one's net points (what is stored for it)."""
-    live = ledger.live_deals(session.id)
+    live = ledger.journal.live_deals(session.id)
     if last is not None:
         live = live[-last:]
     out = []
     for e in reversed(live):
         net: dict[str, int] = {}
-        for p in ledger.deal_points(session.id, e.deal_no):
+        for p in ledger.journal.deal_points(session.id, e.deal_no):
             net[p.player] = net.get(p.player, 0) + p.net
         facts = e.facts or {}
         winner = facts.get("immediate_by") or next(
@@ -133,7 +134,7 @@ def session_json(ledger: Ledger, session: SessionRow) -> dict[str, Any]:
         **reports.session_dict(session),
         "rule_set": session.rules,
         "next": turn_dict(next_turn(ledger, session)),
-        "last_entry_id": ledger.last_entry_id(),
+        "last_entry_id": ledger.derived.last_entry_id(),
     }
 
 

@@ -87,7 +87,7 @@ def _rules_for_compare(ctx: typer.Context, spec: str | None, session: int | None
     from ledger.book import actions as book
 
     with open_db(ctx) as ledger:
-        if session is None and ledger.get_setting(book.CURRENT_KEY) is None:
+        if session is None and ledger.journal.get_setting(book.CURRENT_KEY) is None:
             return load_preset("classic")
         return book.session_rules(book.current_session(ledger, session))
 
@@ -147,7 +147,7 @@ def table_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
         typer.echo("one line per deal (e.g. " + _example(s.seats) + "); help, undo, standings, "
                    "settle, quit")
         while True:
-            typer.echo(f"deal {ledger.next_deal_no(s.id)}> ", nl=False)
+            typer.echo(f"deal {ledger.journal.next_deal_no(s.id)}> ", nl=False)
             line = sys.stdin.readline()
             if not line:  # end of input (Ctrl-D)
                 typer.echo("")
@@ -167,7 +167,7 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
     from ledger.core.errors import InputError
     from ledger.present.text import settlement_text, standings_text
 
-    s = ledger.session(session_id)  # fresh: another terminal may have added deals
+    s = ledger.journal.session(session_id)  # fresh: another terminal may have added deals
     words = line.split()
     if not words or words[0].startswith("#"):
         return True
@@ -212,8 +212,8 @@ def _after(ledger: Any, s: Any, recorded: Any) -> None:
         typer.echo(deal_text(recorded.entry.deal_no, recorded.score, s.seats))
     else:
         typer.echo(f"deal {recorded.entry.deal_no} voided")
-    typer.echo(standings_text(reports.standings(ledger, [ledger.session(s.id)])))
-    facts = [e.facts for e in ledger.live_deals(s.id)]
+    typer.echo(standings_text(reports.standings(ledger, [ledger.journal.session(s.id)])))
+    facts = [e.facts for e in ledger.journal.live_deals(s.id)]
     typer.echo(next_turn_from_facts(s.seats, book.session_rules(s), facts).describe())
 
 
@@ -323,7 +323,7 @@ def _seating(
 
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
-        facts = [e.facts for e in ledger.live_deals(s.id)]
+        facts = [e.facts for e in ledger.journal.live_deals(s.id)]
     turn = next_turn_from_facts(s.seats, book.session_rules(s), facts)
     return list(s.seats), turn.dealers
 
