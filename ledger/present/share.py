@@ -82,10 +82,10 @@ def settle_png(s: SessionRow, st: Settlement) -> bytes:
         if not pays:
             y -= step
             text(0.08, y, "All square.", fontsize=13, color="#1b1b1b")
-        for payer, payee, amount in pays:
+        for payer, payee, due in pays:
             y -= step
             text(0.08, y, f"{payer}  →  {payee}", fontsize=13, color="#1b1b1b")
-            text(0.92, y, f"{amount} {cur}", fontsize=13, weight="bold", color="#1b1b1b", ha="right")
+            text(0.92, y, f"{due} {cur}", fontsize=13, weight="bold", color="#1b1b1b", ha="right")
         out = io.BytesIO()
         fig.savefig(out, format="png", metadata={"Software": None})
     return out.getvalue()

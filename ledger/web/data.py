@@ -52,7 +52,7 @@ def turn_dict(turn: Turn) -> dict[str, Any]:
 
 
 def next_turn(ledger: Ledger, session: SessionRow) -> Turn:
-    facts = [e.facts for e in ledger.journal.live_deals(session.id)]
+    facts = [e.facts or {} for e in ledger.journal.live_deals(session.id)]
     return next_turn_from_facts(session.seats, book.session_rules(session), facts)
 
 
