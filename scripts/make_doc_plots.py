@@ -26,8 +26,8 @@ from ledger.storage.store import Ledger, open_ledger
 
 ROOT = Path(__file__).resolve().parent.parent
 IMG = ROOT / "docs" / "img"
-CLUB = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
-SKILL = {"Ann": 1.5, "Ben": 1.0, "Cat": 1.25, "Dan": 0.8, "Eve": 1.1, "Fay": 0.9}
+CLUB = ["Ann", "Ben", "Cat", "Dan", "陳大文", "李小明"]  # Chinese names: the charts draw them
+SKILL = {"Ann": 1.5, "Ben": 1.0, "Cat": 1.25, "Dan": 0.8, "陳大文": 1.1, "李小明": 0.9}
 CHARTS = {  # file -> (kind, session: True = the evening, False = every session)
     "net": ("net", True),
     "timeline": ("timeline", False),

@@ -6,7 +6,6 @@ transaction, so a rejected action leaves the ledger exactly as it was.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -14,11 +13,11 @@ from decimal import Decimal
 from ledger.core.errors import InputError
 from ledger.core.rules import RuleSet, rules_from_dict
 from ledger.core.scoring import Deal, DealScore, score_deal
+from ledger.core.text import clean_name, clean_session_name, name_key
 from ledger.storage.rows import EntryRow, PointsRow, SessionRow
 from ledger.storage.store import Ledger
 
 CURRENT_KEY = "current_session"
-MAX_NAME = 200
 PACK = 52
 MAX_ID = 2**63 - 1  # largest SQLite INTEGER; a bigger number cannot name a session or deal
 
@@ -32,13 +31,13 @@ class Recorded:
 
 
 def check_player_names(players: Sequence[str]) -> list[str]:
-    """Names as typed (trimmed); rejects what could not be typed back in a deal."""
-    names = [p.strip() for p in players]
-    for name in names:
-        if not name:
+    """Names as typed (trimmed, NFC: see :mod:`ledger.core.text`); rejects what could
+    not be typed back in a deal, and two names for one player."""
+    names = []
+    for raw in players:
+        if not str(raw).strip():
             raise InputError("a player name is empty; give names like --players Ann,Ben,Cat,Dan")
-        if len(name) > MAX_NAME:
-            raise InputError(f"player name {name[:20]!r}... is longer than {MAX_NAME} characters")
+        name = clean_name(raw)
         # Quotes are allowed (O'Brien): a deal names players as NAME=CARDS words, and a
         # typed line (table, sample files) can quote them like a shell: "O'Brien=0".
         bad = [ch for ch in "=," if ch in name]
@@ -49,12 +48,12 @@ def check_player_names(players: Sequence[str]) -> list[str]:
             )
         if name.isdigit():
             raise InputError(f"player name {name!r} is a number; numbers are cards left")
-        if any(unicodedata.category(ch) == "Cc" for ch in name):
-            raise InputError(f"player name {name!r} contains a control character")
-    folded = [n.casefold() for n in names]
-    twice = sorted({n for n in names if folded.count(n.casefold()) > 1})
+        names.append(name)
+    keys = [name_key(n) for n in names]
+    twice = [n for n, k in zip(names, keys, strict=True) if keys.count(k) > 1]
     if twice:
-        raise InputError(f"player {twice[0]!r} is seated more than once; each player sits once")
+        raise InputError(f"player {twice[0]!r} is seated more than once ({', '.join(twice)} "
+                         "are the same name); each player sits once")
     return names
 
 
@@ -88,7 +87,10 @@ def start_session(
 ) -> SessionRow:
     seats = check_player_names(players)
     check_session(rules, seats, teams)
+    name = clean_session_name(name or "")
     with ledger.writing():
+        # A player already in the ledger keeps the ledger's spelling (ann is Ann).
+        seats = [ledger.find_player(n) or n for n in seats]
         sid = ledger.journal.add_session(
             seats=seats, name=name or "", rules=rules.to_dict(), stake=str(stake),
             currency=currency, teams=teams,

@@ -125,8 +125,8 @@ def select(
     first, last = parse_day(since, "--since"), parse_day(until, "--until")
     if first and last and first > last:
         raise InputError(f"--since {first} is after --until {last}; nothing is between them")
-    if player is not None:
-        ledger.player_id(player)  # an unknown name is an InputError naming it
+    if player is not None:  # the ledger's spelling; an unknown name is an InputError
+        player = ledger.player_name(player)
     if session is not None or not (all_sessions or default_all or first or last):
         sessions = [book.current_session(ledger, session)]
         everything = len(sessions) == len(ledger.journal.session_ids())
@@ -377,8 +377,8 @@ def build(
     gives settle's session-by-session money exactly whenever no session needs
     rounding; the sessions that do are rounded one by one, as settle does.
     """
-    if player is not None:
-        ledger.player_id(player)  # an unknown name is an InputError naming it
+    if player is not None:  # the ledger's spelling; an unknown name is an InputError
+        player = ledger.player_name(player)
     one_currency = len(scope.currencies) == 1
     nets = session_nets(ledger, scope)
     shares: dict[tuple[Any, ...], Share] = {}

@@ -118,6 +118,7 @@ def session_start(
     from ledger.book import actions as book
     from ledger.core.rules import load_rules
     from ledger.core.settlement import parse_currency, parse_stake
+    from ledger.core.text import clean_session_name
     from ledger.present.text import session_title
 
     rule_set = load_rules(rules)
@@ -126,6 +127,7 @@ def session_start(
     seats = players.split(",")
     # Checked before the ledger is opened, so a refused session creates no ledger file.
     book.check_session(rule_set, book.check_player_names(seats), teams)
+    name = clean_session_name(name or "")
     with open_db(ctx, create=True) as ledger:
         s = book.start_session(ledger, seats, rule_set, stake_value, currency_code, name, teams)
         typer.echo("started " + session_title(s))

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ledger.core.errors import InputError
 from ledger.core.scoring import FINISHES, Deal
+from ledger.core.text import name_key, shown
 
 if TYPE_CHECKING:
     from ledger.core.rules import RuleSet
@@ -49,15 +50,15 @@ class DealArgs:
 
 def match_player(text: str, seats: Sequence[str], what: str) -> str:
     """A seated player's name, matched without regard to case (or by a unique prefix)."""
-    wanted = text.strip().casefold()
-    exact = [s for s in seats if s.casefold() == wanted]
+    wanted = name_key(text.strip())
+    exact = [s for s in seats if name_key(s) == wanted]
     if exact:
         return exact[0]
-    prefixed = [s for s in seats if wanted and s.casefold().startswith(wanted)]
+    prefixed = [s for s in seats if wanted and name_key(s).startswith(wanted)]
     if len(prefixed) == 1:
         return prefixed[0]
     problem = "matches several players" if prefixed else "is not seated"
-    raise InputError(f"{what}: {text!r} {problem}; players: {', '.join(seats)}")
+    raise InputError(f"{what}: {text!r} {problem}; players: {shown(', '.join(seats))}")
 
 
 def _count(text: str, what: str) -> int:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ledger.core.errors import InputError, StoreError
+from ledger.core.text import name_key
 from ledger.storage.codec import now, to_json
 from ledger.storage.errors import store_error
 from ledger.storage.schema import APPLICATION_ID, SCHEMA_VERSION, check_and_migrate, refuse_foreign
@@ -163,6 +164,25 @@ class Ledger:
 
     # -- players --
 
+    def player_name(self, typed: str) -> str:
+        """The ledger's spelling of the player ``typed`` names (same :func:`name_key`:
+        ``ann`` finds ``Ann``); :class:`InputError` when there is none."""
+        found = self.find_player(typed)
+        if found is None:
+            raise InputError(f"no player named {typed!r} in this ledger")
+        return found
+
+    def find_player(self, typed: str) -> str | None:
+        """The ledger's spelling of the player named ``typed`` (by name key), or None."""
+        row = self.conn.execute("SELECT name FROM players WHERE name = ?", [typed]).fetchone()
+        if row is not None:
+            return row[0]
+        key = name_key(typed.strip())
+        for (name,) in self.conn.execute("SELECT name FROM players"):
+            if name_key(name) == key:
+                return name
+        return None
+
     def player_id(self, name: str, create: bool = False) -> int:
         if name in self.player_cache:
             return self.player_cache[name]
@@ -170,6 +190,10 @@ class Ledger:
         if row is None:
             if not create:
                 raise InputError(f"no player named {name!r} in this ledger")
+            known = self.find_player(name)
+            if known is not None:  # one player, two spellings: the ledger's is kept
+                raise InputError(f"player {name!r} is {known!r} in this ledger "
+                                 f"(the same name); write it as {known!r}")
             pid = self.conn.execute(
                 "INSERT INTO players (name, created_at) VALUES (?, ?)", [name, now()]
             ).lastrowid

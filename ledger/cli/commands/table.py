@@ -224,16 +224,19 @@ def _example(seats: Any) -> str:
 
 def _help_text(s: Any) -> str:
     from ledger.book import actions as book
+    from ledger.present.text import ljust, width
 
     rules = book.session_rules(s)
     seats = ", ".join(s.seats)
     pairs = " ".join(f"{n}={c}" for n, c in zip(s.seats, [0, 3, 11, 8], strict=False))
+    typed = f'{s.seats[1]}="2S 2H 5D"'
+    column = max(27, width(pairs), width(typed))  # display columns: 陳大文 takes six
     extras = ", ".join(rules.extras) or "none"
     return "\n".join([
         "a deal, one line (exactly what follows `bigtwo deal`):",
-        f"  {_example(s.seats):<27} cards left in seat order ({seats}); the winner has 0",
-        f"  {pairs:<27} or NAME=CARDS pairs (a unique start of a name will do)",
-        f"  {s.seats[1]}=\"2S 2H 5D\"{'':<13} a loser's cards instead of a count",
+        f"  {ljust(_example(s.seats), column)} cards left in seat order ({seats}); the winner has 0",
+        f"  {ljust(pairs, column)} or NAME=CARDS pairs (a unique start of a name will do)",
+        f"  {ljust(typed, column)} a loser's cards instead of a count",
         "  options: --twos NAME=K --bombs NAME=K --finish two|quads|straight-flush --assist NAME",
         "           --missed-call --dragon NAME --four-twos NAME --shootout NAME --order A,B,C,D",
         f"  (rules {rules.name} score: {extras})",
