@@ -359,7 +359,7 @@ def _start(site: Site, ledger: Ledger, values: dict[str, Any]) -> Any:
     rules = load_preset(rules_name)
     stake = parse_stake(text_field(values, "stake", required=False) or "1")
     currency = parse_currency(text_field(values, "currency", required=False) or "PTS")
-    name = text_field(values, "name", required=False, limit=book.MAX_NAME)
+    name = text_field(values, "name", required=False)  # the book checks its length
     teams = values.get("teams", False)
     if not isinstance(teams, bool):
         raise InputError('"teams" must be true or false')
