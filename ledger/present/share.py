@@ -1,91 +1,123 @@
-"""Pictures to share: the settlement as a PNG for the group chat, and the plots as
-bytes (for the web page), both with a CJK font after the Latin one so that 陳大文
-draws.  matplotlib is imported inside the functions only.
+"""A settlement to share in a group chat: plain text that survives a proportional
+font (no column alignment, one fact per line), a Markdown table, or a PNG card
+drawn with matplotlib (CJK names through the chart fonts of ledger.present.plots).
 """
 
 from __future__ import annotations
 
-import io
-import tempfile
 from pathlib import Path
 
-from ledger.book import stats
+from ledger.book.clock import local_day
 from ledger.book.reports import Settlement
+from ledger.core.errors import InputError
 from ledger.core.settlement import format_amount
 from ledger.present.text import signed
-from ledger.storage.rows import SessionRow
-from ledger.storage.store import Ledger
 
-# Latin first, then CJK: matplotlib falls back glyph by glyph along this list.
-FONTS = ("DejaVu Sans", "Noto Sans CJK TC", "Noto Sans CJK SC", "Noto Sans CJK JP",
-         "WenQuanYi Zen Hei", "Droid Sans Fallback")
+FORMATS = ("table", "text", "markdown", "png")
 
 
-def fonts() -> list[str]:
-    """The fonts of :data:`FONTS` this machine has (naming a missing one only warns)."""
-    from matplotlib import font_manager
-
-    have = {f.name for f in font_manager.fontManager.ttflist}
-    return [f for f in FONTS if f in have] or ["DejaVu Sans"]
+def title(st: Settlement) -> str:
+    return f"Big Two settlement — {subtitle(st)}"
 
 
-def plot_bytes(ledger: Ledger, scope: stats.Scope, kind: str, fmt: str) -> bytes:
-    """:func:`ledger.present.plots.plot` as bytes of a ``.png`` or ``.svg``."""
-    import matplotlib
+def subtitle(st: Settlement) -> str:
+    if st.working and len(st.working) == 1:
+        s = st.working[0].session
+        where = f"session {s.id}" + (f" {s.name}" if s.name else "") + f", {local_day(s.started_at)}"
+    else:
+        where = f"{st.session_count} sessions"
+    coin = f", in coins of {format_amount(st.coin)}" if st.coin is not None else ""
+    return f"{where} ({st.currency}{coin})"
 
+
+def _rounding_lines(st: Settlement) -> list[str]:
+    extra = {k: v for k, v in st.remainder().items() if v}
+    if not extra:
+        return []
+    parts = ", ".join(f"{k} {signed(v)}" for k, v in extra.items())
+    return [f"rounding to the coin: {parts}"]
+
+
+def chat_text(st: Settlement) -> str:
+    """One fact a line, no padding: reads the same in any font."""
+    lines = [title(st), "", "net:"]
+    lines += [f"• {name} {signed(v)} {st.currency}" for name, v in st.nets.items()]
+    lines += _rounding_lines(st)
+    lines += ["", f"pay ({len(st.payments)}):" if st.payments else "all square"]
+    lines += [f"• {p.payer} → {p.payee}: {format_amount(p.amount)} {st.currency}" for p in st.payments]
+    return "\n".join(lines)
+
+
+def _md(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("_", "\\_")
+
+
+def markdown(st: Settlement) -> str:
+    """Markdown tables (the pipe kind chat apps and GitHub render)."""
+    lines = [f"**{_md(title(st))}**", "", f"| player | net {st.currency} |", "|:--|--:|"]
+    lines += [f"| {_md(name)} | {signed(v)} |" for name, v in st.nets.items()]
+    lines += ["", *(_md(x) for x in _rounding_lines(st))] if _rounding_lines(st) else []
+    if st.payments:
+        lines += ["", f"| pays | to | {st.currency} |", "|:--|:--|--:|"]
+        lines += [f"| {_md(p.payer)} | {_md(p.payee)} | {format_amount(p.amount)} |"
+                  for p in st.payments]
+    else:
+        lines += ["", "all square"]
+    return "\n".join(lines)
+
+
+def default_card_path(st: Settlement, folder: Path | None = None) -> Path:
+    where = f"session-{st.working[0].session.id}" if st.working and len(st.working) == 1 else "all"
+    return (folder or Path.cwd()) / f"bigtwo-settle-{where}.png"
+
+
+def card(st: Settlement, out: Path, notice=None) -> Path:  # type: ignore[no-untyped-def]
+    """A PNG card: the title, each player's net, and who pays whom."""
     from ledger.present import plots
 
-    with matplotlib.rc_context({"font.family": fonts()}), \
-            tempfile.TemporaryDirectory(prefix="bigtwo-plot-") as folder:
-        out = Path(folder) / f"plot.{fmt}"
-        plots.plot(ledger, scope, kind, out)
-        return out.read_bytes()
-
-
-def settle_png(s: SessionRow, st: Settlement) -> bytes:
-    """Title, each player's money, and the fewest payments, on one card."""
+    if out.suffix.lower() != ".png":
+        raise InputError(f"cannot write a settlement card to {out}: give a file ending in .png")
+    if not out.parent.is_dir():
+        raise InputError(f"cannot write a settlement card to {out}: the folder {out.parent} does not exist")
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
-    cur = s.currency or "PTS"
-    title = s.name or f"Session {s.id}"
-    sub = f"{s.started_at[:10]} · {s.deals} deals · rules {s.rules_name} · {s.stake} {cur} a point"
-    nets = list(st.nets.items())
-    pays = [(p.payer, p.payee, format_amount(p.amount)) for p in st.payments]
-    rows = 4 + len(nets) + max(1, len(pays))
-    line = 0.42  # inches a row
-    fig = Figure(figsize=(6.4, 0.6 + rows * line), dpi=150)
-    fig.patch.set_facecolor("#fffdf7")
-    top = 1.0
-    step = line / (0.6 + rows * line)
+    rows: list[tuple[str, str, str]] = [(name, signed(v), "#1a7f37" if v > 0 else "#b42318" if v < 0
+                                         else "#444444") for name, v in st.nets.items()]
+    pays = [(f"{p.payer}  →  {p.payee}", format_amount(p.amount)) for p in st.payments]
+    extra = _rounding_lines(st)
+    lines = 4 + len(rows) + 2 + max(len(pays), 1) + len(extra)
+    height = 0.42 * lines + 0.4
+    with plots.Fonts(notice, what="settle"):
+        figure = Figure(figsize=(6, height), dpi=150)
+        figure.patch.set_facecolor("#fbfaf5")
+        step = 1 / lines
+        y = 1 - step
 
-    with matplotlib.rc_context({"font.family": fonts()}):
-        def text(x: float, y: float, value: str, **kw: object) -> None:
-            # "$" would start matplotlib's math mode: names are shown as typed.
-            fig.text(x, y, value.replace("$", r"\$"), va="top", **kw)  # type: ignore[arg-type]
+        def put(x: float, text: str, **kw: object) -> None:
+            figure.text(x, y, text, va="center", **kw)  # type: ignore[arg-type]
 
-        y = top - step * 0.6
-        text(0.05, y, title, fontsize=17, weight="bold", color="#1b1b1b")
-        y -= step * 1.1
-        text(0.05, y, sub, fontsize=9.5, color="#5d5d5d")
-        y -= step * 1.2
-        text(0.05, y, f"Money ({cur})", fontsize=11, weight="bold", color="#b00020")
-        for name, amount in nets:
+        put(0.05, "Big Two settlement", fontsize=14, weight="bold")
+        y -= step
+        put(0.05, subtitle(st), fontsize=10, color="#444444")
+        y -= 1.5 * step
+        put(0.05, f"net ({st.currency})", fontsize=10, color="#666666")
+        y -= step
+        for name, amount, colour in rows:
+            put(0.08, name, fontsize=13)
+            put(0.92, amount, fontsize=13, ha="right", color=colour, family="DejaVu Sans Mono")
             y -= step
-            colour = "#0a7a2f" if amount > 0 else "#b00020" if amount < 0 else "#5d5d5d"
-            text(0.08, y, name, fontsize=13, color="#1b1b1b")
-            text(0.92, y, signed(amount), fontsize=13, weight="bold", color=colour, ha="right")
-        y -= step * 1.2
-        text(0.05, y, f"Fewest payments ({len(pays)})", fontsize=11, weight="bold", color="#b00020")
-        if not pays:
+        y -= 0.5 * step
+        put(0.05, f"pay ({len(pays)})" if pays else "all square", fontsize=10, color="#666666")
+        y -= step
+        for who, amount in pays:
+            put(0.08, who, fontsize=13)
+            put(0.92, f"{amount} {st.currency}", fontsize=13, ha="right", family="DejaVu Sans Mono")
             y -= step
-            text(0.08, y, "All square.", fontsize=13, color="#1b1b1b")
-        for payer, payee, due in pays:
+        for line in extra:
+            put(0.05, line, fontsize=8, color="#666666")
             y -= step
-            text(0.08, y, f"{payer}  →  {payee}", fontsize=13, color="#1b1b1b")
-            text(0.92, y, f"{due} {cur}", fontsize=13, weight="bold", color="#1b1b1b", ha="right")
-        out = io.BytesIO()
-        fig.savefig(out, format="png", metadata={"Software": None})
-    return out.getvalue()
+        plots.save(figure, out, ".png")
+    return out

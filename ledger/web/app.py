@@ -578,8 +578,6 @@ async def plot_image(request: Request) -> Response:
     player = request.query_params.get("player")
 
     def work() -> bytes:
-        from ledger.present.share import plot_bytes
-
         with site.reading() as ledger:
             if sid is not None:
                 if not sid.isdigit() or len(sid) > 18:
@@ -587,23 +585,34 @@ async def plot_image(request: Request) -> Response:
                 scope = stats.select(ledger, int(sid), False)
             else:
                 scope = stats.select(ledger, None, True, player=player, default_all=True)
-            return plot_bytes(ledger, scope, kind, fmt)
+            return draw(lambda out: plots.plot(ledger, scope, kind, out), fmt)
 
     content = await run_in_threadpool(work)
     media = "image/svg+xml" if fmt == "svg" else "image/png"
     return Response(content, media_type=media, headers={"cache-control": "no-store"})
 
 
+def draw(paint: Callable[[Path], Any], fmt: str) -> bytes:
+    """The bytes of a picture that ``ledger.present`` draws into a file."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="bigtwo-serve-") as folder:
+        out = Path(folder) / f"picture.{fmt}"
+        paint(out)
+        return out.read_bytes()
+
+
 async def share_png(request: Request) -> Response:
     need_read(request)
-    from ledger.present.share import settle_png
+    from ledger.present import share
 
     site = site_of(request)
 
     def work() -> bytes:
         with site.reading() as ledger:
             s = site.session(ledger)
-            return settle_png(s, reports.settle(ledger, [s]))
+            settlement = reports.settle(ledger, [s])
+            return draw(lambda out: share.card(settlement, out), "png")
 
     return Response(await run_in_threadpool(work), media_type="image/png",
                     headers={"cache-control": "no-store",

@@ -91,9 +91,10 @@ class Board:
         return signed(self.money.get(name, Decimal(0)))
 
     def settle_text(self) -> str:
-        from ledger.present.text import session_title, settlement_text
+        """The settlement as ``bigtwo settle --format text`` gives it for a group chat."""
+        from ledger.present.share import chat_text
 
-        return session_title(self.session) + "\n\n" + settlement_text(self.settlement)
+        return chat_text(self.settlement)
 
 
 def deal_lines(ledger: Ledger, session: SessionRow, last: int | None = LAST_DEALS) -> list[DealLine]:

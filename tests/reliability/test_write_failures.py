@@ -79,7 +79,7 @@ def shared_dir() -> Iterator[Path]:
 def as_nobody() -> list[str]:
     """How to run a command so that file permissions apply to it: as ``nobody`` when root.
 
-    Skips the test, saying why, when ``nobody`` cannot import ``ledger``: the checkout (an
+    Skips the test, saying why, when ``nobody`` cannot run ``bigtwo``: the checkout (an
     editable install) lies in a folder only its owner can read, such as a mode-700 home
     folder.  test_read_only_injected covers the message either way."""
     if os.geteuid() != 0:
@@ -93,12 +93,15 @@ def as_nobody() -> list[str]:
         pytest.skip(why)
     why = ""
     for prefix in tools:
-        probe = subprocess.run([*prefix, sys.executable, "-c", "import ledger"], capture_output=True,
-                               text=True, cwd="/")  # not the checkout: the installed package must be readable
+        # What the tests run, from outside the checkout.  (A bare ``import ledger`` is not
+        # enough: the wheel's sample_sessions folder makes site-packages/ledger/ an empty
+        # namespace package that imports even when the checkout cannot be read.)
+        probe = subprocess.run([*prefix, sys.executable, "-m", "ledger", "--help"], capture_output=True,
+                               text=True, cwd="/")
         if probe.returncode == 0:
             return prefix
-        why = (probe.stderr.strip().splitlines() or [f"exit {probe.returncode}"])[-1]
-    pytest.skip(f"user nobody cannot import ledger from the checkout {ROOT} (a folder on the way "
+        why = why or (probe.stderr.strip().splitlines() or [f"exit {probe.returncode}"])[-1]
+    pytest.skip(f"user nobody cannot run bigtwo from the checkout {ROOT} (a folder on the way "
                 f"is readable only by its owner): {why}")
 
 
