@@ -65,6 +65,12 @@ class Standings:
         return out
 
 
+def log_dicts(ledger: Ledger, session: SessionRow) -> list[dict[str, Any]]:
+    """Every entry of a session as ``bigtwo log --json`` (and the web page) show it."""
+    live = {e.id for e in ledger.journal.live_deals(session.id)}
+    return [{**e.to_dict(), "live": e.id in live} for e in ledger.journal.entries(session.id)]
+
+
 def pick_sessions(ledger: Ledger, session: SessionRow | None, all_sessions: bool) -> list[SessionRow]:
     if all_sessions:
         sessions = ledger.journal.sessions()

@@ -305,15 +305,16 @@ def log_cmd(
 ) -> None:
     """Every entry of a session, voids and amendments included."""
     from ledger.book import actions as book
+    from ledger.book.reports import log_dicts
     from ledger.present.text import dumps, log_text, session_title
 
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
+        if json_out:
+            typer.echo(dumps(log_dicts(ledger, s)))
+            return
         entries = ledger.journal.entries(s.id)
         live = {e.id for e in ledger.journal.live_deals(s.id)}
-    if json_out:
-        typer.echo(dumps([{**e.to_dict(), "live": e.id in live} for e in entries]))
-        return
     from ledger.present.fit import report_width, screen_width
     from ledger.present.text import wrap
 
