@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from web.conftest import start
 from web.webhelpers import KEY, Server, bearer, bigtwo, cli_json
 
@@ -61,6 +62,7 @@ def test_a_cli_deal_reaches_open_pages(db: Path) -> None:
         server.stop()
 
 
+@pytest.mark.slow
 def test_cli_and_four_writers_at_once_lose_nothing(db: Path) -> None:
     server = Server(db)
     per_writer = 10
