@@ -164,7 +164,7 @@ def test_an_error_in_the_last_session_writes_nothing(cli, tmp_path, ledger_path)
 VALUES = st.one_of(
     st.none(), st.booleans(), st.integers(-3, 60), st.sampled_from(["Ann", "Ben", "2S 3S", "two", "x"]),
     st.lists(st.sampled_from(SEATS), max_size=4),
-    st.dictionaries(st.sampled_from(SEATS + ["Zed"]), st.integers(-1, 14) | st.text(max_size=6),
+    st.dictionaries(st.sampled_from([*SEATS, "Zed"]), st.integers(-1, 14) | st.text(max_size=6),
                     max_size=4),
 )
 KEYS = st.sampled_from(["cards", "twos", "bombs", "hands", "finish", "assist", "missed_call",
