@@ -65,7 +65,7 @@ def _count(text: str, what: str) -> int:
     stripped = text.strip()
     if not stripped.isdigit() or not stripped.isascii():
         raise InputError(f"{what}: {text[:40]!r} is not a whole number of 0 or more")
-    if len(stripped.lstrip("0")) > 6:  # int() of thousands of digits is refused by Python
+    if len(stripped) > 100:  # int() of thousands of digits is refused by Python
         raise InputError(f"{what}: {stripped[:12]}... ({len(stripped)} digits) is far more "
                          f"than the {MAX_COUNT} cards in a pack")
     return int(stripped)
