@@ -37,7 +37,7 @@ MAX_HAND = 26  # two players splitting a whole pack
 
 @dataclass(frozen=True)
 class RuleSet:
-    """Everything that decides a deal's points.  See docs/rules.md."""
+    """Everything that decides a deal's points.  See docs/scoring.md."""
 
     name: str
     description: str = ""
@@ -53,7 +53,7 @@ class RuleSet:
     settlement: str = "pairwise"
     mode: str = "cards"
     place_points: tuple[int, ...] = (0, 1, 2, 3)
-    # Play options (PLAYS.md), kept as validated plain data; see ledger.core.plays.
+    # Play options (docs/plays.md), kept as validated plain data; see ledger.core.plays.
     plays: tuple[tuple[str, Any], ...] = field(default=())
     # Who deals and who leads the next deal (docs/at-the-table.md); see ledger.core.dealer.
     next_deal: str = "rotate"
@@ -263,7 +263,7 @@ def _plays(value: object, base: tuple[tuple[str, Any], ...] = ()) -> tuple[tuple
     """The options a [plays] table names, laid over the base's (a file on ``hong-kong``
     that sets only ``suit_order`` keeps the Hong Kong straights and flushes)."""
     if not isinstance(value, Mapping):
-        raise RuleError("rule 'plays' must be a table of play options (see PLAYS.md)")
+        raise RuleError("rule 'plays' must be a table of play options, such as [plays] suit_order = \"DHSC\"")
     if not value:
         return base  # nothing named: no need to load the play rules
     from ledger.core.plays import PlayRules  # the play options validate themselves
