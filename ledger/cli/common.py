@@ -19,7 +19,8 @@ APP_NAME = "bigtwo-ledger"
 class LedgerGroup(TyperGroup):
     """Shows every LedgerError as one line on stderr with its exit code, no traceback."""
 
-    def list_commands(self, ctx: typer.Context) -> list[str]:
+    # Typer hands its commands its own Context (a subclass of the one these methods declare).
+    def list_commands(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]
         names = super().list_commands(ctx)
         if ctx.parent is None:  # the root: feature commands load on demand
             from ledger.cli.commands import LAZY
@@ -27,7 +28,7 @@ class LedgerGroup(TyperGroup):
             names += [n for n in LAZY if n not in names]
         return names
 
-    def get_command(self, ctx: typer.Context, cmd_name: str) -> Any:
+    def get_command(self, ctx: typer.Context, cmd_name: str) -> Any:  # type: ignore[override]
         command = super().get_command(ctx, cmd_name)
         if command is None and ctx.parent is None:
             from ledger.cli.commands import load
@@ -35,7 +36,7 @@ class LedgerGroup(TyperGroup):
             command = load(cmd_name)
         return command
 
-    def invoke(self, ctx: typer.Context) -> Any:
+    def invoke(self, ctx: typer.Context) -> Any:  # type: ignore[override]
         try:
             return super().invoke(ctx)
         except LedgerError as exc:
