@@ -138,6 +138,13 @@ def test_writes_need_the_scorekeeper_token(client, db: Path) -> None:
     assert ledger_bytes(db) == before
 
 
+def test_only_the_entry_page_offers_fixes(client) -> None:
+    assert deal(client, EVENING[0]).status_code == 200
+    assert "data-void" in client.get("/entry", headers=KEEP).text
+    for path in ("/", "/history/session/1", "/settle"):  # a past session cannot be fixed from here
+        assert "data-void" not in client.get(path, headers=KEEP).text, path
+
+
 def test_reads_need_a_token(client) -> None:
     for path in ("/api/standings", "/api/settle", "/api/session", "/api/log", "/", "/settle",
                  "/history", "/share/settle.txt"):
