@@ -27,7 +27,9 @@ LOCALE = ROOT / "ledger" / "locale"
 POT = LOCALE / "bigtwo.pot"
 LANGS = ("zh_Hant", "zh_Hans")
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
-FRAMEWORK = ("Options", "Commands")  # Typer's own headings, looked up through gettext
+# The framework's own words: Typer's headings (looked up through gettext), click's usage
+# prefix and help option (ledger.cli.common.localize puts them through ours).
+FRAMEWORK = ("Options", "Commands", "Usage: ", "Show this message and exit.")
 
 
 def help_texts() -> list[str]:

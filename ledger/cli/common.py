@@ -37,8 +37,34 @@ def localize(command: Any) -> None:
             english = obj.__dict__.setdefault(f"_en_{attr}", getattr(obj, attr, None))
             if isinstance(english, str) and english:
                 setattr(obj, attr, _(english))
+    if "_bigtwo_usage" not in command.__dict__:  # the framework's own words, once per command
+        command._bigtwo_usage = True
+        command.format_usage = _usage(command)
+        command.get_help_option = _help_option(command.get_help_option)
     for sub in getattr(command, "commands", {}).values():
         localize(sub)
+
+
+def _usage(command: Any) -> Any:
+    def format_usage(ctx: Any, formatter: Any) -> None:
+        from ledger.core.i18n import _
+
+        pieces = command.collect_usage_pieces(ctx)
+        formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=_("Usage: "))
+
+    return format_usage
+
+
+def _help_option(make: Any) -> Any:
+    def get_help_option(ctx: Any) -> Any:
+        from ledger.core.i18n import _
+
+        option = make(ctx)
+        if option is not None and option.help:
+            option.help = _(option.help)
+        return option
+
+    return get_help_option
 
 
 def _lang_in(args: list[str]) -> str | None:
