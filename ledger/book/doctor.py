@@ -282,13 +282,19 @@ def check_cached_totals(
 # --- the ledger -------------------------------------------------------------------
 
 
-def check_ledger(ledger: Ledger, full: bool = False) -> Report:
-    """Run every check on an open ledger (reads only)."""
+def check_ledger(ledger: Ledger, full: bool = False, schema: bool = True) -> Report:
+    """Run every check on an open ledger (reads only); ``schema``: compare the whole
+    schema (tables, indexes, triggers, views, by their SQL) with this program's."""
     report = Report(integrity=ledger.inspection.integrity(full))
-    report.findings.extend(
-        Finding("schema", f"trigger {name}", "is missing: recorded entries are no longer "
-                "protected from being changed") for name in ledger.inspection.missing_guards()
-    )
+    if schema:
+        report.findings.extend(
+            Finding("schema", what, how) for what, how in ledger.inspection.schema_differences()
+        )
+    else:
+        report.findings.extend(
+            Finding("schema", f"trigger {name}", "is missing: recorded entries are no longer "
+                    "protected from being changed") for name in ledger.inspection.missing_guards()
+        )
     report.findings.extend(
         Finding("orphan", row, problem) for row, problem in ledger.inspection.orphans()
     )
@@ -311,3 +317,11 @@ def check_ledger(ledger: Ledger, full: bool = False) -> Report:
 def problems(ledger: Ledger) -> list[str]:
     """Every problem of an open ledger, one line each (``restore`` refuses any)."""
     return check_ledger(ledger).problems()
+
+
+def data_problems(ledger: Ledger) -> list[str]:
+    """The problems of a backup's rows as they are stored (its schema is not compared:
+    ``restore`` rebuilds it, and an older release's backup has an older one)."""
+    report = check_ledger(ledger, schema=False)
+    return [f.text() for f in report.findings if f.check != "schema"] + (
+        [] if report.integrity == ["ok"] else [f"integrity: {x}" for x in report.integrity])

@@ -264,3 +264,45 @@ def check_and_migrate(db: Database, path: str) -> None:
                 db.conn.execute("ROLLBACK")
             raise
 
+
+
+SchemaRow = tuple[str, str, str]  # (type, name, SQL with its white space collapsed)
+
+
+def schema_rows(conn: sqlite3.Connection) -> dict[tuple[str, str], str]:
+    """Every table, index, trigger and view of a file by (type, name): its SQL, white
+    space collapsed (indexes SQLite makes itself, which have none, as "(automatic)")."""
+    return {
+        (kind, name): " ".join(sql.split()) if sql else "(automatic)"
+        for kind, name, sql in conn.execute(
+            "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_stat%'")
+    }
+
+
+_EXPECTED: dict[tuple[str, str], str] = {}
+
+
+def expected_schema() -> dict[tuple[str, str], str]:
+    """:func:`schema_rows` of a new ledger made by this program's migrations."""
+    if not _EXPECTED:
+        from ledger.storage.store import open_ledger
+
+        with open_ledger(":memory:") as fresh:
+            _EXPECTED.update(schema_rows(fresh.conn))
+    return dict(_EXPECTED)
+
+
+def schema_differences(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    """(what, how it differs) for every table, index, trigger or view that is missing,
+    extra or written differently from this program's own schema."""
+    have, want = schema_rows(conn), expected_schema()
+    out = []
+    for key in sorted(set(want) | set(have)):
+        kind, name = key
+        if key not in have:
+            out.append((f"{kind} {name}", f"is missing (expected: {want[key]})"))
+        elif key not in want:
+            out.append((f"{kind} {name}", f"is not part of this program's schema: {have[key]}"))
+        elif have[key] != want[key]:
+            out.append((f"{kind} {name}", f"differs: expected {want[key]}, found {have[key]}"))
+    return out
