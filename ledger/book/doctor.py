@@ -263,7 +263,7 @@ def check_cached_totals(
                    for t in totals}
     have_flows = {(f.session_id, f.player, f.payee): f.net for f in flows}
     zero = (0,) * len(POINT_COLUMNS)
-    found = []
+    found: list[Finding] = []
     for key in sorted(set(want_totals) | set(have_totals)):
         want, have = tuple(want_totals.get(key, zero)), have_totals.get(key, zero)
         found.extend(
@@ -271,11 +271,11 @@ def check_cached_totals(
                     want[i], have[i])
             for i, column in enumerate(POINT_COLUMNS) if want[i] != have[i]
         )
-    for key in sorted(set(want_flows) | set(have_flows)):
-        if want_flows.get(key, 0) != have_flows.get(key, 0):
-            found.append(Finding("totals", f"session {key[0]} cached flows",
-                                 f"{key[1]} net with {key[2]}", want_flows.get(key, 0),
-                                 have_flows.get(key, 0)))
+    for flow in sorted(set(want_flows) | set(have_flows)):
+        if want_flows.get(flow, 0) != have_flows.get(flow, 0):
+            found.append(Finding("totals", f"session {flow[0]} cached flows",
+                                 f"{flow[1]} net with {flow[2]}", want_flows.get(flow, 0),
+                                 have_flows.get(flow, 0)))
     return found
 
 

@@ -32,11 +32,11 @@ def migrations() -> Migrations:
 
     @migrations(name="m001_initial")
     def m001_initial(db: Database) -> None:
-        db["players"].create(
+        db.table("players").create(
             {"id": int, "name": str, "created_at": str}, pk="id", not_null={"name", "created_at"}
         )
-        db["players"].create_index(["name"], unique=True)
-        db["sessions"].create(
+        db.table("players").create_index(["name"], unique=True)
+        db.table("sessions").create(
             {
                 "id": int, "uuid": str, "name": str, "rules_name": str, "rules": str,
                 "stake": str, "currency": str, "teams": int, "started_at": str, "ended_at": str,
@@ -44,16 +44,16 @@ def migrations() -> Migrations:
             pk="id",
             not_null={"uuid", "name", "rules_name", "rules", "stake", "teams", "started_at"},
         )
-        db["sessions"].create_index(["uuid"], unique=True)
-        db["seats"].create(
+        db.table("sessions").create_index(["uuid"], unique=True)
+        db.table("seats").create(
             {"session_id": int, "seat": int, "player_id": int},
             pk=("session_id", "seat"),
             foreign_keys=[("session_id", "sessions", "id"), ("player_id", "players", "id")],
             not_null={"player_id"},
         )
-        db["seats"].create_index(["session_id", "player_id"], unique=True)
-        db["seats"].create_index(["player_id"])
-        db["entries"].create(
+        db.table("seats").create_index(["session_id", "player_id"], unique=True)
+        db.table("seats").create_index(["player_id"])
+        db.table("entries").create(
             {
                 "id": int, "uuid": str, "session_id": int, "seq": int, "kind": str,
                 "deal_no": int, "facts": str, "created_at": str,
@@ -62,10 +62,10 @@ def migrations() -> Migrations:
             foreign_keys=[("session_id", "sessions", "id")],
             not_null={"uuid", "session_id", "seq", "kind", "deal_no", "created_at"},
         )
-        db["entries"].create_index(["uuid"], unique=True)
-        db["entries"].create_index(["session_id", "seq"], unique=True)
-        db["entries"].create_index(["session_id", "deal_no", "id"])
-        db["points"].create(
+        db.table("entries").create_index(["uuid"], unique=True)
+        db.table("entries").create_index(["session_id", "seq"], unique=True)
+        db.table("entries").create_index(["session_id", "deal_no", "id"])
+        db.table("points").create(
             {
                 "id": int, "entry_id": int, "session_id": int, "player_id": int,
                 "deals": int, "wins": int, "fried": int, "cards": int, "penalty": int,
@@ -81,19 +81,19 @@ def migrations() -> Migrations:
             not_null={"entry_id", "session_id", "player_id", *POINT_COLUMNS},
         )
         # Covering index: standings are one aggregate over it.
-        db["points"].create_index(
+        db.table("points").create_index(
             ["session_id", "player_id", "deals", "wins", "fried", "penalty", "net"]
         )
-        db["points"].create_index(["entry_id"])
-        db["points"].create_index(["player_id"])
-        db["points"].create_index(["payee_id"])
-        db["audit"].create(
+        db.table("points").create_index(["entry_id"])
+        db.table("points").create_index(["player_id"])
+        db.table("points").create_index(["payee_id"])
+        db.table("audit").create(
             {"id": int, "at": str, "action": str, "session_id": int, "entry_id": int,
              "detail": str},
             pk="id",
             not_null={"at", "action", "detail"},
         )
-        db["settings"].create({"key": str, "value": str}, pk="key", not_null={"value"})
+        db.table("settings").create({"key": str, "value": str}, pk="key", not_null={"value"})
         for table in ("entries", "points", "audit"):
             for op in ("UPDATE", "DELETE"):
                 db.execute(
