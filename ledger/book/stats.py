@@ -23,6 +23,7 @@ from ledger.book import digest, ratings
 from ledger.core.errors import InputError
 from ledger.core.scoring import teams_of
 from ledger.core.settlement import format_amount, quantum, round_amount, round_nets
+from ledger.core.words import plural
 from ledger.storage.store import Ledger, SessionRow
 
 Money = dict[str, Decimal]  # amount per currency
@@ -93,7 +94,7 @@ class Scope:
             return f"session {s.id}" + (f" {s.name!r}" if s.name else "") + f" ({day_of(s)})"
         first, last = day_of(self.sessions[0]), day_of(self.sessions[-1])
         span = first if first == last else f"{first} to {last}"
-        return f"{len(self.sessions):,} sessions, {span}"
+        return f"{plural(len(self.sessions), 'session', grouped=True)}, {span}"
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -305,12 +305,24 @@ def void_cmd(
 
 @app.command("undo")
 def undo_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
-    """Void the last deal still standing."""
+    """Take back the last action: a deal, amend or void, a session end, or the start of a
+    session with no deals.  Undo again to walk further back; it is itself an entry."""
     from ledger.book import actions as book
+    from ledger.present.text import deal_text, standings_text, undo_text
 
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
-        _print_after(ledger, s, "undo", book.undo(ledger, s))
+        undone = book.undo(ledger, s)
+        typer.echo(undo_text(undone))
+        if undone.recorded is None:
+            return
+        from ledger.book import reports
+
+        if undone.recorded.score is not None:
+            typer.echo(deal_text(undone.recorded.entry.deal_no, undone.recorded.score, s.seats,
+                                 "now deal"))
+        typer.echo(standings_text(reports.standings(ledger, [ledger.session(s.id)])))
+        typer.echo(_next_turn_text(ledger, s))
 
 
 @app.command("log")
@@ -327,14 +339,16 @@ def log_cmd(
         s = book.current_session(ledger, session)
         entries = ledger.entries(s.id)
         live = {e.id for e in ledger.live_deals(s.id)}
+        undos = book.undo_marks(ledger, s.id)
     if json_out:
         typer.echo(dumps([
             {"seq": e.seq, "uuid": e.uuid, "deal": e.deal_no, "kind": e.kind, "facts": e.facts,
-             "live": e.id in live, "at": e.created_at} for e in entries
+             "live": e.id in live, "undoes": undos.get(e.id), "at": e.created_at}
+            for e in entries
         ]))
         return
     typer.echo(session_title(s))
-    typer.echo(log_text(entries, live) if entries else "no entries yet")
+    typer.echo(log_text(entries, live, s.seats, undos) if entries else "no entries yet")
 
 
 # --- reports ------------------------------------------------------------------
@@ -346,6 +360,7 @@ def standings_cmd(
 ) -> None:
     """Deals, wins, fried, penalty and net points per player."""
     from ledger.book import reports
+    from ledger.core.words import plural
     from ledger.present.text import dumps, session_title, standings_text
 
     with open_db(ctx) as ledger:
@@ -359,7 +374,7 @@ def standings_cmd(
     if st.sessions:
         typer.echo(session_title(st.sessions[0]))
     else:
-        typer.echo(f"all {len(st.session_ids)} sessions (net points added up)")
+        typer.echo(f"all {plural(len(st.session_ids), 'session')} (net points added up)")
     typer.echo(standings_text(st))
 
 

@@ -60,9 +60,14 @@ def export_json(ledger: Ledger, sessions: Sequence[SessionRow], out: IO[str]) ->
     for i, s in enumerate(sessions):
         head = json.dumps(session_header(s), ensure_ascii=False)
         out.write(("\n" if i == 0 else ",\n") + head[:-1] + ', "entries": [')
-        for j, e in enumerate(ledger.entries(s.id)):
+        undos = book.undo_marks(ledger, s.id)
+        entries = ledger.entries(s.id)
+        uuid_of = {e.seq: e.uuid for e in entries} if undos else {}
+        for j, e in enumerate(entries):
             entry = {"uuid": e.uuid, "seq": e.seq, "kind": e.kind, "deal": e.deal_no,
                      "facts": e.facts, "at": e.created_at}
+            if e.id in undos:  # written by undo: which entry it took back
+                entry["undoes"] = uuid_of.get(undos[e.id])
             out.write(("\n" if j == 0 else ",\n") + json.dumps(entry, ensure_ascii=False))
             count += 1
         out.write("\n]}")
@@ -241,8 +246,11 @@ def _json_entry(raw: object, where: str, index: int) -> tuple[int, EntrySpec]:
         _want(facts is None, where, "a void has no facts (facts: null)")
     else:
         _want(isinstance(facts, dict), where, f"{an(kind)} needs its facts (a JSON object)")
+    undoes = e.get("undoes")
+    if undoes is not None:
+        undoes = _uuid(undoes, f"{where}.undoes")
     spec = EntrySpec(_uuid(e["uuid"], f"{where}.uuid"), kind, deal_no, facts,
-                     _timestamp(e.get("at"), f"{where}.at"), where)
+                     _timestamp(e.get("at"), f"{where}.at"), where, undoes=undoes)
     return seq, spec
 
 

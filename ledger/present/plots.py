@@ -21,6 +21,7 @@ from typing import Any
 from ledger.book import digest, stats
 from ledger.core.errors import InputError
 from ledger.core.scoring import teams_of
+from ledger.core.words import plural
 from ledger.storage.store import Ledger, SessionRow
 
 KINDS = {
@@ -333,7 +334,7 @@ def _rates(c: Canvas) -> None:
         deals, wins, fried = totals[name][:3]
         rates = [100 * wins / deals, 100 * fried / deals]
         xs = [g + (i - (len(names) - 1) / 2) * width for g in range(2)]
-        bars = ax.bar(xs, rates, width=width, color=c.colour(name), label=f"{name} ({deals} deals)")
+        bars = ax.bar(xs, rates, width=width, color=c.colour(name), label=f"{name} ({plural(deals, 'deal')})")
         if len(names) <= 8:
             ax.bar_label(bars, fmt="%.0f%%", fontsize=8, padding=2)
     ax.set_xticks([0, 1], ["win rate (deals won)", "fry rate (deals fried)"])

@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from ledger.book.stats import HistoryRow, Loss, PlayerStats, SessionResult, Stats, money_text
 from ledger.core.settlement import format_amount
+from ledger.core.words import plural
 from ledger.present.text import signed, table
 
 MATRIX_MAX = 12  # players: a head-to-head grid up to this many, a list beyond
@@ -97,13 +98,14 @@ def _head_to_head(st: Stats) -> str:
 
 def stats_text(st: Stats) -> str:
     cur = ", ".join(st.scope.currencies)
-    head = f"{st.scope.describe()}: {st.deals} deals, money in {cur}"
+    head = f"{st.scope.describe()}: {plural(st.deals, 'deal')}, money in {cur}"
     blocks = [head, _totals(st.players), _records(st.players, len(st.scope.sessions)),
               _ratings(st.players),
               _head_to_head(st)]
     if len(st.players) > 1 or st.regulars:
         regulars = ", ".join(st.regulars) or "nobody"
-        blocks.append(f"regular players (in at least a quarter of the {st.deals} deals): {regulars}")
+        quarter = f"in at least a quarter of the {plural(st.deals, 'deal')}"
+        blocks.append(f"regular players ({quarter}): {regulars}")
     return "\n\n".join(blocks)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from ledger.book.reports import Settlement, Standings
 from ledger.core.scoring import DealScore
 from ledger.core.settlement import format_amount
+from ledger.core.words import plural
 from ledger.storage.store import EntryRow, SessionRow
 
 
@@ -53,29 +54,77 @@ def session_title(s: SessionRow) -> str:
     ended = f", ended {s.ended_at[:16].replace('T', ' ')}" if s.ended_at else ""
     return (
         f"session {s.id}{name}: {', '.join(s.seats)} — rules {s.rules_name}{mode}, "
-        f"stake {s.stake} {s.currency or 'PTS'} per point, {s.deals} deals{ended}"
+        f"stake {s.stake} {s.currency or 'PTS'} per point, {plural(s.deals, 'deal')}{ended}"
     )
 
 
-def standings_text(st: Standings) -> str:
+def standings_text(st: Standings, money: Settlement | None = None) -> str:
+    """The standings table; with ``money`` (the same sessions' settlement) a column of
+    each player's net money."""
     head = ["player", "deals", "wins", "fried", "penalty", "net"]
     rows = [[p.name, p.deals, p.wins, p.fried, p.penalty, signed(p.net)] for p in st.players]
+    if money is not None:
+        head.append(money.currency or "PTS")
+        for row, p in zip(rows, st.players, strict=True):
+            row.append(signed(money.nets.get(p.name, 0)))
     out = quick_table(rows, head)
     if st.teams:
         rows = [[t.name, t.deals, t.wins, t.fried, t.penalty, signed(t.net)] for t in st.teams]
-        out = quick_table(rows, ["team", *head[1:]]) + "\n\n" + out + (
+        out = quick_table(rows, ["team", *head[1:6]]) + "\n\n" + out + (
             "\n(each member carries the team's net points; money is split in half)"
         )
     return out
 
 
 def deal_text(deal_no: int, score: DealScore, seats: Sequence[str], verb: str = "deal") -> str:
+    """``deal 1: Ann* 0 (+33), Ben 3 (+21), Cat 11 → 22 fried (-55), Dan 8 (+1)``: each
+    player's cards left, then (when the rules make it differ) the penalty they count for."""
     parts = []
     for name in seats:
         mark = "*" if score.wins[name] else ""
+        cards, penalty = score.cards[name], score.penalty[name]
+        shown = str(cards) if cards == penalty else f"{cards} → {penalty}"
         fried = " fried" if score.fried[name] else ""
-        parts.append(f"{name}{mark} {score.penalty[name]}{fried} ({signed(score.net[name])})")
+        parts.append(f"{name}{mark} {shown}{fried} ({signed(score.net[name])})")
     return f"{verb} {deal_no}: " + ", ".join(parts)
+
+
+def undo_text(undone: Any) -> str:
+    """What an undo (:class:`ledger.book.actions.Undone`) took back, with its facts."""
+    s = undone.session
+    if undone.action == "session start":
+        seats = ", ".join(s.seats)
+        now = ("no current session now" if undone.current is None
+               else f"current again: session {undone.current.id}")
+        return (f"undone: the start of session {s.id} ({seats} — rules {s.rules_name}, "
+                f"no deals); {now}")
+    if undone.action == "session end":
+        ended = local_time(s.ended_at) if s.ended_at else "?"
+        return f"undone: the end of session {s.id} (ended {ended}); it is open again"
+    n = undone.deal_no
+    what = {"deal": f"deal {n}", "amend": f"the amendment of deal {n}",
+            "void": f"the void of deal {n}"}[undone.action]
+    facts = f" ({facts_text(undone.facts, s.seats)})" if undone.facts else ""
+    if undone.restored is None:
+        after = f"deal {n} does not count now"
+    elif undone.action == "void":
+        after = f"deal {n} counts again: {facts_text(undone.restored, s.seats)}"
+    else:
+        after = f"deal {n} is back to {facts_text(undone.restored, s.seats)}"
+    return f"undone: {what}{facts} — {after}"
+
+
+def local_time(stamp: str) -> str:
+    """A stored UTC timestamp as local time, ``2026-11-29 21:11``."""
+    from datetime import datetime
+
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except ValueError:
+        return stamp
+    if moment.tzinfo is None:
+        return moment.strftime("%Y-%m-%d %H:%M")
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
 def settlement_text(st: Settlement) -> str:
@@ -83,7 +132,8 @@ def settlement_text(st: Settlement) -> str:
     blocks = []
     if not st.working:
         blocks.append(
-            f"all {st.session_count} sessions: money added up session by session at each one's stake"
+            f"all {plural(st.session_count, 'session')}: "
+            "money added up session by session at each one's stake"
         )
     for w in st.working:
         stake = format_amount(w.stake)
@@ -116,7 +166,10 @@ def settlement_text(st: Settlement) -> str:
     )
 
 
-def log_text(entries: Sequence[EntryRow], live: set[int]) -> str:
+def log_text(entries: Sequence[EntryRow], live: set[int], seats: Sequence[str] = (),
+             undos: dict[int, int] | None = None) -> str:
+    """Every entry with its facts (players in ``seats`` order), replaced ones marked;
+    ``undos`` maps the entries an undo wrote to the seq of the entry they undid."""
     rows = []
     next_kind: dict[int, str] = {}  # what came next for each entry's deal, going backwards
     later: dict[int, str] = {}
@@ -128,16 +181,21 @@ def log_text(entries: Sequence[EntryRow], live: set[int]) -> str:
         status = ""
         if e.kind != "void" and e.id not in live:
             status = "voided" if next_kind.get(e.id) == "void" else "amended"
-        facts = "" if e.facts is None else facts_text(e.facts)
+        if undos and e.id in undos:
+            status = (status + ", " if status else "") + f"undoes #{undos[e.id]}"
+        facts = "" if e.facts is None else facts_text(e.facts, seats)
         rows.append([e.seq, e.deal_no, e.kind, facts, status, e.created_at[:19].replace("T", " ")])
-    return table(rows, ["#", "deal", "entry", "facts", "", "at (UTC)"], align_right=False)
+    return table(rows, ["#", "deal", "entry", "facts", "status", "at (UTC)"], align_right=False)
 
 
-def facts_text(facts: dict[str, Any]) -> str:
-    """A deal's facts written back the way they are typed."""
+def facts_text(facts: dict[str, Any], seats: Sequence[str] = ()) -> str:
+    """A deal's facts written back the way they are typed, players in seat order."""
     parts = []
     hands = facts.get("hands", {})
-    for name, count in facts.get("cards", {}).items():
+    cards = facts.get("cards", {})
+    order = [n for n in seats if n in cards] + [n for n in cards if n not in seats]
+    for name in order:
+        count = cards[name]
         typed = json.dumps(hands.get(name), ensure_ascii=False)  # ♥ stays ♥
         parts.append(f"{name}={typed if name in hands else count}")
     for key in ("twos", "bombs"):
