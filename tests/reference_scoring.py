@@ -1,10 +1,11 @@
-"""A second, deliberately plain reading of SCORING.md §2, §4, §5 and §6.
+"""A second, deliberately plain reading of docs/scoring.md: a loser's penalty, penalty
+transfers, net points and the modes.
 
 Property tests compare the real engine with this module, so it is written
-independently of ``ledger/`` and follows the wording of SCORING.md line by line.
+independently of ``ledger/`` and follows the wording of docs/scoring.md line by line.
 Plain dicts in, plain dicts out; see the docstring of ``ref_deal`` for the keys.
 
-Readings that SCORING.md leaves open (see docs/rules.md, "Readings of ambiguous
+Readings that the sources leave open (see docs/scoring.md, "Readings of ambiguous
 points"):
 
 - teams: the team with fewer cards wins the deal and its members pay nothing;
@@ -24,7 +25,7 @@ from hypothesis import strategies as st
 FINISHES = (None, "two", "quads", "straight-flush")
 IMMEDIATE_WINS = ("dragon", "four-twos")
 
-# SCORING.md §3, as rules dicts.
+# docs/scoring.md's presets, as rules dicts.
 _CLASSIC = {
     "hand_size": 13,
     "tiers": [[1, 1], [10, 2], [13, 3]],

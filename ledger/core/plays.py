@@ -1,6 +1,6 @@
 """Which cards make a play and which play beats which, under a table's house options.
 
-Every variant in docs PLAYS.md is a :class:`PlayRules` field, so a rule set is data and
+Every house option in docs/plays.md is a :class:`PlayRules` field, so a rule set is data and
 the judging code has one path.  A :class:`Play` carries a ``key`` tuple: for plays of
 the same size, the higher key is the stronger play.
 """

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ledger.core.errors import RuleError
+from ledger.core.errors import InputError, RuleError
+from ledger.core.text import clean_name, shown
 
 if TYPE_CHECKING:
     from ledger.core.plays import PlayRules
@@ -36,7 +37,7 @@ MAX_HAND = 26  # two players splitting a whole pack
 
 @dataclass(frozen=True)
 class RuleSet:
-    """Everything that decides a deal's points.  See docs/rules.md."""
+    """Everything that decides a deal's points.  See docs/scoring.md."""
 
     name: str
     description: str = ""
@@ -52,7 +53,7 @@ class RuleSet:
     settlement: str = "pairwise"
     mode: str = "cards"
     place_points: tuple[int, ...] = (0, 1, 2, 3)
-    # Play options (PLAYS.md), kept as validated plain data; see ledger.core.plays.
+    # Play options (docs/plays.md), kept as validated plain data; see ledger.core.plays.
     plays: tuple[tuple[str, Any], ...] = field(default=())
     # Who deals and who leads the next deal (docs/at-the-table.md); see ledger.core.dealer.
     next_deal: str = "rotate"
@@ -207,6 +208,11 @@ def rules_from_mapping(
     for key in ("name", "description", "source"):
         if key in data:
             values[key] = _want_text(key, data[key])
+    if "name" in data:
+        try:
+            values["name"] = clean_name(values["name"], "rule name")
+        except InputError as exc:
+            raise RuleError(f"{origin}: {exc}") from None
     if "fry_threshold" in data:
         if hand_size != 13:
             raise RuleError(f"{origin}: 'fry_threshold' needs hand_size 13, not {hand_size}")
@@ -257,7 +263,7 @@ def _plays(value: object, base: tuple[tuple[str, Any], ...] = ()) -> tuple[tuple
     """The options a [plays] table names, laid over the base's (a file on ``hong-kong``
     that sets only ``suit_order`` keeps the Hong Kong straights and flushes)."""
     if not isinstance(value, Mapping):
-        raise RuleError("rule 'plays' must be a table of play options (see PLAYS.md)")
+        raise RuleError("rule 'plays' must be a table of play options, such as [plays] suit_order = \"DHSC\"")
     if not value:
         return base  # nothing named: no need to load the play rules
     from ledger.core.plays import PlayRules  # the play options validate themselves
@@ -270,8 +276,11 @@ def _plays(value: object, base: tuple[tuple[str, Any], ...] = ()) -> tuple[tuple
 
 def rules_from_dict(data: Mapping[str, Any]) -> RuleSet:
     """Rebuild a frozen rule set stored by :meth:`RuleSet.to_dict` (no base applied)."""
-    empty = RuleSet(name=str(data.get("name", "")))
-    return rules_from_mapping(data, base=empty, origin=f"stored rules {empty.name!r}")
+    # The stored name is kept as it is (an old ledger's may predate the clean-text
+    # rules; it is only ever shown through ledger.core.text.shown).
+    name = str(data.get("name", ""))
+    rest = {k: v for k, v in data.items() if k != "name"}
+    return rules_from_mapping(rest, base=RuleSet(name=name), origin=f"stored rules {shown(name)!r}")
 
 
 # --- presets and files ----------------------------------------------------
@@ -321,4 +330,7 @@ def load_rules(spec: str) -> RuleSet:
     rules = rules_from_mapping(data, origin=f"rule file {spec}")
     if "name" not in data:
         rules = replace(rules, name=path.stem)
-    return rules
+    try:
+        return replace(rules, name=clean_name(rules.name, "rule name"))
+    except InputError as exc:
+        raise RuleError(f"rule file {spec}: {exc}") from None

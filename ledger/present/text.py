@@ -11,28 +11,54 @@ from collections.abc import Sequence
 from typing import Any
 
 from ledger.book.reports import Settlement, Standings
+from ledger.core.deal_line import facts_text
 from ledger.core.scoring import DealScore
 from ledger.core.settlement import format_amount
+from ledger.core.text import json_safe, shown
 from ledger.core.words import plural
-from ledger.storage.store import EntryRow, SessionRow
+from ledger.storage.rows import EntryRow, SessionRow
 
 
 def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], align_right: bool = True) -> str:
+    """A text table; every cell goes through :func:`shown` (stored text never reaches
+    the terminal raw)."""
     from tabulate import tabulate
 
+    rows = [[shown(c) if isinstance(c, str) else c for c in r] for r in rows]
     return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True,
                     colalign=None if not align_right else
                     ("left",) + ("right",) * (len(headers) - 1))
 
 
+def width(text: str) -> int:
+    """Columns ``text`` takes on a terminal: 陳 takes two, a combining accent none.
+    ASCII (the usual case at the table) is measured without importing wcwidth."""
+    if text.isascii():
+        return len(text)
+    from wcwidth import wcswidth, wcwidth
+
+    total = wcswidth(text)
+    # wcswidth gives -1 for a string with a non-printable character; count the rest.
+    return total if total >= 0 else sum(max(wcwidth(c), 0) for c in text)
+
+
+def ljust(text: str, columns: int) -> str:
+    return text + " " * (columns - width(text))
+
+
+def rjust(text: str, columns: int) -> str:
+    return " " * (columns - width(text)) + text
+
+
 def quick_table(rows: Sequence[Sequence[Any]], headers: Sequence[str]) -> str:
     """The same layout as :func:`table` (tabulate's "simple"), first column left and
-    the rest right-aligned, without importing tabulate: used on the deal path."""
-    cells = [[str(h) for h in headers]] + [[str(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    the rest right-aligned, without importing tabulate: used on the deal path.
+    Widths are display widths, so 陳大文 and 🐉 line up like Ann."""
+    cells = [[str(h) for h in headers]] + [[shown(str(c)) for c in r] for r in rows]
+    widths = [max(width(r[i]) for r in cells) for i in range(len(headers))]
 
     def line(r: Sequence[str]) -> str:
-        parts = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True)]
+        parts = [ljust(r[0], widths[0])] + [rjust(c, w) for c, w in zip(r[1:], widths[1:], strict=True)]
         return "  ".join(parts).rstrip()
 
     rule = "  ".join("-" * w for w in widths)
@@ -45,14 +71,16 @@ def signed(value: int | Any) -> str:
 
 
 def dumps(data: Any) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False)
+    """JSON for people and programs: UTF-8 text as it is, except what :func:`shown`
+    would escape, which is written as a JSON escape (the same string to a reader)."""
+    return json_safe(json.dumps(data, indent=2, ensure_ascii=False))
 
 
 def session_title(s: SessionRow) -> str:
-    name = f" {s.name!r}" if s.name else ""
+    name = f" '{shown(s.name)}'" if s.name else ""
     mode = ", teams" if s.teams else ""
     ended = f", ended {s.ended_at[:16].replace('T', ' ')}" if s.ended_at else ""
-    return (
+    return shown(
         f"session {s.id}{name}: {', '.join(s.seats)} — rules {s.rules_name}{mode}, "
         f"stake {s.stake} {s.currency or 'PTS'} per point, {plural(s.deals, 'deal')}{ended}"
     )
@@ -83,10 +111,10 @@ def deal_text(deal_no: int, score: DealScore, seats: Sequence[str], verb: str = 
     for name in seats:
         mark = "*" if score.wins[name] else ""
         cards, penalty = score.cards[name], score.penalty[name]
-        shown = str(cards) if cards == penalty else f"{cards} → {penalty}"
+        count = str(cards) if cards == penalty else f"{cards} → {penalty}"
         fried = " fried" if score.fried[name] else ""
-        parts.append(f"{name}{mark} {shown}{fried} ({signed(score.net[name])})")
-    return f"{verb} {deal_no}: " + ", ".join(parts)
+        parts.append(f"{name}{mark} {count}{fried} ({signed(score.net[name])})")
+    return shown(f"{verb} {deal_no}: " + ", ".join(parts))
 
 
 def undo_text(undone: Any) -> str:
@@ -96,8 +124,8 @@ def undo_text(undone: Any) -> str:
         seats = ", ".join(s.seats)
         now = ("no current session now" if undone.current is None
                else f"current again: session {undone.current.id}")
-        return (f"undone: the start of session {s.id} ({seats} — rules {s.rules_name}, "
-                f"no deals); {now}")
+        return shown(f"undone: the start of session {s.id} ({seats} — rules {s.rules_name}, "
+                     f"no deals); {now}")
     if undone.action == "session end":
         ended = local_time(s.ended_at) if s.ended_at else "?"
         return f"undone: the end of session {s.id} (ended {ended}); it is open again"
@@ -111,7 +139,7 @@ def undo_text(undone: Any) -> str:
         after = f"deal {n} counts again: {facts_text(undone.restored, s.seats)}"
     else:
         after = f"deal {n} is back to {facts_text(undone.restored, s.seats)}"
-    return f"undone: {what}{facts} — {after}"
+    return shown(f"undone: {what}{facts} — {after}")
 
 
 def local_time(stamp: str) -> str:
@@ -188,27 +216,3 @@ def log_text(entries: Sequence[EntryRow], live: set[int], seats: Sequence[str] =
     return table(rows, ["#", "deal", "entry", "facts", "status", "at (UTC)"], align_right=False)
 
 
-def facts_text(facts: dict[str, Any], seats: Sequence[str] = ()) -> str:
-    """A deal's facts written back the way they are typed, players in seat order."""
-    parts = []
-    hands = facts.get("hands", {})
-    cards = facts.get("cards", {})
-    order = [n for n in seats if n in cards] + [n for n in cards if n not in seats]
-    for name in order:
-        count = cards[name]
-        typed = json.dumps(hands.get(name), ensure_ascii=False)  # ♥ stays ♥
-        parts.append(f"{name}={typed if name in hands else count}")
-    for key in ("twos", "bombs"):
-        for name, k in facts.get(key, {}).items():
-            if name not in hands:
-                parts.append(f"--{key} {name}={k}")
-    for key in ("finish", "assist", "shootout"):
-        if key in facts:
-            parts.append(f"--{key} {facts[key]}")
-    if facts.get("missed_call"):
-        parts.append("--missed-call")
-    if "immediate" in facts:
-        parts.append(f"--{facts['immediate']} {facts['immediate_by']}")
-    if "order" in facts:
-        parts.append("--order " + ",".join(facts["order"]))
-    return " ".join(parts)

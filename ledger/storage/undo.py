@@ -10,20 +10,15 @@ session and takes back a session that never got an entry.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING
 
-from ledger.storage.store import Ledger, SessionRow, now
+from ledger.storage.rows import SessionRow
+
+if TYPE_CHECKING:
+    from ledger.storage.store import Ledger
 
 # The actions on a session that an undo can take back, as the audit table names them.
 SESSION_EVENTS = ("session.end", "session.reopen", "deal.deal", "deal.void", "deal.amend")
-
-
-def _audit(ledger: Ledger, action: str, detail: dict[str, Any], session_id: int | None,
-           entry_id: int | None = None) -> None:
-    ledger.conn.execute(
-        "INSERT INTO audit (at, action, session_id, entry_id, detail) VALUES (?, ?, ?, ?, ?)",
-        [now(), action, session_id, entry_id, json.dumps(detail, sort_keys=True, ensure_ascii=False)],
-    )
 
 
 def undo_marks(ledger: Ledger, session_id: int) -> dict[int, int]:
@@ -37,7 +32,7 @@ def undo_marks(ledger: Ledger, session_id: int) -> dict[int, int]:
 
 def mark_undo(ledger: Ledger, session_id: int, entry_id: int, undoes_seq: int) -> None:
     """Record that entry ``entry_id`` undoes entry ``undoes_seq`` (inside ``writing``)."""
-    _audit(ledger, "deal.undo", {"undoes": undoes_seq}, session_id, entry_id)
+    ledger.audit("deal.undo", {"undoes": undoes_seq}, session_id, entry_id)
 
 
 def mark_undo_uuid(ledger: Ledger, session_id: int, entry_uuid: str, undone_uuid: str) -> None:
@@ -63,7 +58,7 @@ def last_session_event(ledger: Ledger, session_id: int) -> str | None:
 def reopen_session(ledger: Ledger, session: SessionRow) -> None:
     """Undo ``session end`` (inside ``writing``): the session takes deals again."""
     ledger.conn.execute("UPDATE sessions SET ended_at = NULL WHERE id = ?", [session.id])
-    _audit(ledger, "session.reopen", {"was_ended_at": session.ended_at}, session.id)
+    ledger.audit("session.reopen", {"was_ended_at": session.ended_at}, session.id)
 
 
 def has_entries(ledger: Ledger, session_id: int) -> bool:
@@ -78,7 +73,7 @@ def drop_empty_session(ledger: Ledger, session: SessionRow) -> None:
     at the table is lost.  A session with entries is never dropped."""
     if has_entries(ledger, session.id):
         raise ValueError(f"session {session.id} has entries")
-    _audit(ledger, "session.undo", {
+    ledger.audit("session.undo", {
         "uuid": session.uuid, "name": session.name, "seats": list(session.seats),
         "rules": session.rules_name, "stake": session.stake, "currency": session.currency,
         "teams": session.teams, "started_at": session.started_at,

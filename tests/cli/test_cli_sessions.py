@@ -139,7 +139,7 @@ def test_deal_options_and_immediate_win(cli):
     cli.ok("session", "start", "--players", "North,East,West,South", "--rules", "doubling")
     out = cli.ok("deal", "North=0", "East=3", "West=9", "South=8", "--bombs", "West=1", "--twos",
                  "South=1", "--finish", "two")
-    assert "East 3 → 6" in out and "West 9 → 36" in out and "South 8 → 32" in out  # SCORING.md example 3
+    assert "East 3 → 6" in out and "West 9 → 36" in out and "South 8 → 32" in out  # scoring.md example 3
     cli.ok("deal", "--dragon", "east")
     players = {p["name"]: p for p in _json(cli, "standings")["players"]}
     assert players["North"]["net"] == 74 - 39

@@ -88,7 +88,7 @@ def _rules_for_compare(ctx: typer.Context, spec: str | None, session: int | None
     from ledger.book import actions as book
 
     with open_db(ctx) as ledger:
-        if session is None and ledger.get_setting(book.CURRENT_KEY) is None:
+        if session is None and ledger.journal.get_setting(book.CURRENT_KEY) is None:
             return load_preset("classic")
         return book.session_rules(book.current_session(ledger, session))
 
@@ -158,7 +158,7 @@ def table_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
         failed = 0
         try:
             while True:
-                line = read(f"deal {ledger.next_deal_no(s.id)}> ")
+                line = read(f"deal {ledger.journal.next_deal_no(s.id)}> ")
                 if line is None:  # end of input (Ctrl-D)
                     break
                 try:
@@ -254,7 +254,7 @@ def _session_or_none(ledger: Any, session_id: int) -> Any:
     from ledger.core.errors import InputError
 
     try:
-        return ledger.session(session_id)
+        return ledger.journal.session(session_id)
     except InputError:  # its start was undone
         return None
 
@@ -285,7 +285,7 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
     from ledger.core.errors import InputError
     from ledger.present.text import log_text, settlement_text, standings_text
 
-    s = ledger.session(session_id)  # fresh: another terminal may have added deals
+    s = ledger.journal.session(session_id)  # fresh: another terminal may have added deals
     words = line.split()
     if not words or words[0].startswith("#"):
         return True
@@ -311,8 +311,8 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
         elif command == "settle":
             typer.echo(settlement_text(reports.settle(ledger, [s])))
         elif command == "log":
-            entries = ledger.entries(s.id)
-            live = {e.id for e in ledger.live_deals(s.id)}
+            entries = ledger.journal.entries(s.id)
+            live = {e.id for e in ledger.journal.live_deals(s.id)}
             undos = book.undo_marks(ledger, s.id)
             typer.echo(log_text(entries, live, s.seats, undos) if entries else "no entries yet")
         else:
@@ -371,8 +371,8 @@ def _after(ledger: Any, s: Any, recorded: Any, verb: str = "deal", quiet_void: b
         typer.echo(deal_text(recorded.entry.deal_no, recorded.score, s.seats, verb))
     elif not quiet_void:
         typer.echo(f"deal {recorded.entry.deal_no} voided")
-    typer.echo(standings_text(reports.standings(ledger, [ledger.session(s.id)])))
-    facts = [e.facts for e in ledger.live_deals(s.id)]
+    typer.echo(standings_text(reports.standings(ledger, [ledger.journal.session(s.id)])))
+    facts = [e.facts for e in ledger.journal.live_deals(s.id)]
     typer.echo(next_turn_from_facts(s.seats, book.session_rules(s), facts).describe())
 
 
@@ -383,16 +383,19 @@ def _example(seats: Any) -> str:
 
 def _help_text(s: Any) -> str:
     from ledger.book import actions as book
+    from ledger.present.text import ljust, width
 
     rules = book.session_rules(s)
     seats = ", ".join(s.seats)
     pairs = " ".join(f"{n}={c}" for n, c in zip(s.seats, [0, 3, 11, 8], strict=False))
+    typed = f'{s.seats[1]}="2S 2H 5D"'
+    column = max(27, width(pairs), width(typed))  # display columns: 陳大文 takes six
     extras = ", ".join(rules.extras) or "none"
     return "\n".join([
         "a deal, one line (exactly what follows `bigtwo deal`):",
-        f"  {_example(s.seats):<27} cards left in seat order ({seats}); the winner has 0",
-        f"  {pairs:<27} or NAME=CARDS pairs (a unique start of a name will do)",
-        f"  {s.seats[1]}=\"2S 2H 5D\"{'':<13} a loser's cards instead of a count",
+        f"  {ljust(_example(s.seats), column)} cards left in seat order ({seats}); the winner has 0",
+        f"  {ljust(pairs, column)} or NAME=CARDS pairs (a unique start of a name will do)",
+        f"  {ljust(typed, column)} a loser's cards instead of a count",
         "  options: --twos NAME=K --bombs NAME=K --finish two|quads|straight-flush --assist NAME",
         "           --missed-call --dragon NAME --four-twos NAME --shootout NAME --order A,B,C,D",
         f"  (rules {rules.name} score: {extras})",
@@ -488,7 +491,7 @@ def _seating(
 
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
-        facts = [e.facts for e in ledger.live_deals(s.id)]
+        facts = [e.facts for e in ledger.journal.live_deals(s.id)]
     turn = next_turn_from_facts(s.seats, book.session_rules(s), facts)
     return list(s.seats), turn.dealers
 
