@@ -8,7 +8,7 @@ points) across sessions.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -22,6 +22,7 @@ from ledger.core.settlement import (
     quantum,
     round_amount,
     round_nets,
+    round_to_coin,
 )
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
@@ -158,15 +159,40 @@ class Settlement:
     payments: list[Payment]
     working: list[Working]  # each session's arithmetic (left out over WORKING_LIMIT sessions)
     session_count: int = 1
+    coin: Decimal | None = None  # settle --round: nets and payments in whole coins
+    exact_nets: dict[str, Decimal] | None = None  # the nets before rounding to the coin
+
+    def rounded(self, coin: Decimal) -> Settlement:
+        """The same settlement paid in whole coins: nets by largest remainder (still
+        summing to zero), the fewest payments planned over the rounded nets.  Pair by
+        pair stays exact: it is what each pair owes, the working behind the nets."""
+        nets = round_to_coin(self.nets, coin)
+        q = quantum(self.currency)
+        if q is not None and q.as_tuple().exponent < coin.as_tuple().exponent:  # type: ignore[operator]
+            nets = {k: v.quantize(q) for k, v in nets.items()}  # 30 HKD shown 30.00, as elsewhere
+        ordered = dict(sorted(nets.items(), key=lambda kv: (-kv[1], kv[0])))
+        return replace(self, nets=ordered, payments=payment_plan(ordered), coin=coin,
+                       exact_nets=dict(self.nets))
+
+    def remainder(self) -> dict[str, Decimal]:
+        """What rounding to the coin added to (+) or took from (-) each net."""
+        if self.exact_nets is None:
+            return {}
+        return {k: v - self.exact_nets[k] for k, v in self.nets.items()}
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "currency": self.currency,
             "nets": {k: format_amount(v) for k, v in self.nets.items()},
             "pairwise": [p.to_dict() for p in self.pairwise],
             "payments": [p.to_dict() for p in self.payments],
             "working": [w.to_dict() for w in self.working],
         }
+        if self.coin is not None and self.exact_nets is not None:
+            data["round"] = format_amount(self.coin)
+            data["exact_nets"] = {k: format_amount(v) for k, v in self.exact_nets.items()}
+            data["rounding"] = {k: format_amount(v) for k, v in self.remainder().items()}
+        return data
 
 
 def _session_money(

@@ -44,8 +44,10 @@ def parse_day(text: str | None, option: str) -> date | None:
 
 
 def day_of(s: SessionRow) -> str:
-    """The session's start date, YYYY-MM-DD (UTC)."""
-    return s.started_at[:10]
+    """The session's start date, YYYY-MM-DD, in the user's time zone (ledger.book.clock)."""
+    from ledger.book.clock import local_day
+
+    return local_day(s.started_at)
 
 
 def money_text(money: Money, signed: bool = True) -> str:

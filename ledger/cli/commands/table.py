@@ -268,7 +268,7 @@ def _summary(ledger: Any, s: Any) -> str:
     money = reports.settle(ledger, [s])
     return "\n\n".join([
         f"end of the evening: session {s.id}, {_plural(s.deals, 'deal')}",
-        standings_text(reports.standings(ledger, [s]), money),
+        standings_text(reports.standings(ledger, [s]), money=money),
         settlement_text(money),
     ])
 
@@ -307,14 +307,17 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
         if command == "help":
             typer.echo(_help_text(s))
         elif command == "standings":
-            typer.echo(standings_text(reports.standings(ledger, [s]), reports.settle(ledger, [s])))
+            typer.echo(standings_text(reports.standings(ledger, [s]), money=reports.settle(ledger, [s])))
         elif command == "settle":
             typer.echo(settlement_text(reports.settle(ledger, [s])))
         elif command == "log":
             entries = ledger.journal.entries(s.id)
             live = {e.id for e in ledger.journal.live_deals(s.id)}
             undos = book.undo_marks(ledger, s.id)
-            typer.echo(log_text(entries, live, s.seats, undos) if entries else "no entries yet")
+            from ledger.present.fit import screen_width
+
+            typer.echo(log_text(entries, live, screen_width(), s.seats, undos)
+                       if entries else "no entries yet")
         else:
             return _undo(ledger, s)
         return True
