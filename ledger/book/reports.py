@@ -213,11 +213,11 @@ def _session_money(
     totals = {n: per_player[n].penalty for n in s.seats}
     flows: list[tuple[str, str, Decimal]] = []
     if settlement_kind == "pay-the-winner":
-        for player, winner, net in ledger.totals.payee_flows(s.id):
-            if net < 0:
-                flows.append((player, winner, Decimal(-net) * stake))
-            elif net > 0:
-                flows.append((winner, player, Decimal(net) * stake))
+        for f in ledger.totals.winner_flows([s.id]):
+            if f.net < 0:
+                flows.append((f.player, f.winner, Decimal(-f.net) * stake))
+            elif f.net > 0:
+                flows.append((f.winner, f.player, Decimal(f.net) * stake))
         return exact, flows, Working(s, "pay-the-winner", totals, nets, stake)
     seats = list(s.seats)
     for i, a in enumerate(seats):
@@ -296,20 +296,21 @@ def settle_all(ledger: Ledger, working_limit: int = WORKING_LIMIT) -> Settlement
 
     nets: dict[str, Decimal] = {}
     slow_stakes: set[str] = set()
-    for stake, teams, _kind, name, net in ledger.totals.money():
-        if teams:
+    for m in ledger.totals.money():
+        if m.teams:
             continue  # teams sessions: session by session below
-        if not exact(stake):
-            slow_stakes.add(stake)
+        if not exact(m.stake):
+            slow_stakes.add(m.stake)
             continue
-        nets[name] = nets.get(name, Decimal(0)) + Decimal(net) * Decimal(stake)
+        nets[m.player] = nets.get(m.player, Decimal(0)) + Decimal(m.net) * Decimal(m.stake)
+    # One currency (checked above), so the sums per currency and stake are per stake.
     flows: list[tuple[str, str, Decimal]] = []
-    for stake, a, b, diff in ledger.totals.pair_penalty_groups():
-        if exact(stake) and diff:
-            flows.append((a, b, Decimal(diff) * Decimal(stake)))
-    for stake, player, winner, net in ledger.totals.flow_groups():
-        if exact(stake) and net:
-            flows.append((player, winner, Decimal(-net) * Decimal(stake)))
+    for d in ledger.totals.pair_differences():
+        if exact(d.stake) and d.difference:
+            flows.append((d.a, d.b, Decimal(d.difference) * Decimal(d.stake)))
+    for f in ledger.totals.winner_flows():
+        if exact(f.stake) and f.net:
+            flows.append((f.player, f.winner, Decimal(-f.net) * Decimal(f.stake)))
     slow = ledger.journal.sessions_where_stake_in(sorted(slow_stakes), teams=False) if slow_stakes else []
     slow += ledger.journal.sessions_where_stake_in([], teams=True)
     if slow:
