@@ -251,13 +251,14 @@ def undo_marks(ledger: Ledger, session_id: int) -> dict[int, int]:
     return marks.undo_marks(ledger, session_id)
 
 
-def undo(ledger: Ledger, session: SessionRow) -> Undone:
+def undo(ledger: Ledger, session: SessionRow, *, session_start: bool = True) -> Undone:
     """Take back the last action on ``session`` that is not undone yet.
 
     Entries stay append-only: undoing a deal writes a void, undoing an amend or a
     void writes an amend that brings back the version before it.  That entry is
     marked as an undo, so undoing again walks further back.  An ended session is
-    reopened; a session without any entry is taken back whole."""
+    reopened; a session without any entry is taken back whole (unless
+    ``session_start`` is False: the phone page never removes a session)."""
     from ledger.storage import undo as marks
 
     with ledger.writing():  # found and written under one lock
@@ -275,6 +276,8 @@ def undo(ledger: Ledger, session: SessionRow) -> Undone:
             else:
                 stack.append(e)
         if not stack:
+            if not entries and not session_start:
+                raise InputError(f"nothing to undo: session {s.id} has no deals yet")
             if entries:
                 raise InputError(
                     f"nothing left to undo in session {s.id}: every deal and correction in it "

@@ -141,6 +141,7 @@ def session_list(
     """List every session."""
     from ledger.book import actions as book
     from ledger.book.clock import local_day
+    from ledger.book.reports import session_dict
     from ledger.present.text import dumps, table
 
     sessions, current = [], None
@@ -149,7 +150,7 @@ def session_list(
             sessions = ledger.journal.sessions()
             current = ledger.journal.get_setting(book.CURRENT_KEY)
     if json_out:
-        typer.echo(dumps([_session_dict(s) for s in sessions]))
+        typer.echo(dumps([session_dict(s) for s in sessions]))
         return
     if not sessions:
         typer.echo("no sessions yet; start one with: bigtwo session start --players Ann,Ben,Cat,Dan")
@@ -161,12 +162,6 @@ def session_list(
     ]
     typer.echo(table(rows, ["", "id", "date", "name", "players", "rules", "stake", "deals", ""],
                      align_right=False))
-
-
-def _session_dict(s: Any) -> dict[str, Any]:
-    return {"id": s.id, "uuid": s.uuid, "name": s.name, "players": list(s.seats),
-            "rules": s.rules_name, "stake": s.stake, "currency": s.currency, "teams": s.teams,
-            "started_at": s.started_at, "ended_at": s.ended_at, "deals": s.deals}
 
 
 @session_app.command("show")
@@ -184,7 +179,7 @@ def session_show(
         s = book.current_session(ledger, session_id)
         st = reports.standings(ledger, [s])
     if json_out:
-        typer.echo(dumps({**_session_dict(s), "rules": s.rules, "standings": st.to_dict()}))
+        typer.echo(dumps({**reports.session_dict(s), "rules": s.rules, "standings": st.to_dict()}))
         return
     from ledger.present.fit import screen_width
     from ledger.present.text import wrap
@@ -340,20 +335,17 @@ def log_cmd(
 ) -> None:
     """Every entry of a session, voids and amendments included."""
     from ledger.book import actions as book
+    from ledger.book.reports import log_dicts
     from ledger.present.text import dumps, log_text, session_title
 
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
+        if json_out:
+            typer.echo(dumps(log_dicts(ledger, s)))
+            return
         entries = ledger.journal.entries(s.id)
         live = {e.id for e in ledger.journal.live_deals(s.id)}
         undos = book.undo_marks(ledger, s.id)
-    if json_out:
-        typer.echo(dumps([
-            {"seq": e.seq, "uuid": e.uuid, "deal": e.deal_no, "kind": e.kind, "facts": e.facts,
-             "live": e.id in live, "undoes": undos.get(e.id), "at": e.created_at}
-            for e in entries
-        ]))
-        return
     from ledger.present.fit import report_width, screen_width
     from ledger.present.text import wrap
 
