@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.book.clock import local_minute, local_second, zone_label
 from ledger.book.reports import Settlement, Standings
@@ -18,6 +18,10 @@ from ledger.core.settlement import format_amount
 from ledger.core.text import json_safe, shown
 from ledger.core.words import plural
 from ledger.storage.rows import EntryRow, SessionRow
+
+if TYPE_CHECKING:
+    from ledger.book.actions import Recorded
+    from ledger.storage.store import Ledger
 
 
 def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], align_right: bool = True) -> str:
@@ -149,8 +153,18 @@ def deal_text(deal_no: int, score: DealScore, seats: Sequence[str], verb: str = 
     return shown(f"{verb} {deal_no}: " + ", ".join(parts))
 
 
-def undo_text(undone: Any) -> str:
-    """What an undo (:class:`ledger.book.actions.Undone`) took back, with its facts."""
+def undo_text(undone: Any, ledger: Ledger | None = None) -> str:
+    """What an undo (:class:`ledger.book.actions.Undone`) took back, with its facts; given
+    the ``ledger``, then (for a deal) the deal as it stands now, the standings and who
+    deals next, as after any deal."""
+    line = _undone_line(undone)
+    if ledger is None or undone.recorded is None:
+        return line
+    return line + "\n" + after_deal_text(ledger, undone.session, undone.recorded, "now deal",
+                                         head=undone.recorded.score is not None)
+
+
+def _undone_line(undone: Any) -> str:
     s = undone.session
     if undone.action == "session start":
         seats = ", ".join(s.seats)
@@ -172,6 +186,25 @@ def undo_text(undone: Any) -> str:
     else:
         after = f"deal {n} is back to {facts_text(undone.restored, s.seats)}"
     return shown(f"undone: {what}{facts} — {after}")
+
+def after_deal_text(ledger: Ledger, s: SessionRow, recorded: Recorded, verb: str = "deal",
+                    head: bool = True) -> str:
+    """What is printed after a deal is recorded, amended, voided or undone (``bigtwo deal``
+    and the ``table`` loop alike): the deal's points (or the void), the running
+    standings and who deals and leads next."""
+    from ledger.book.actions import session_rules
+    from ledger.book.reports import standings
+    from ledger.core.dealer import next_turn_from_facts
+
+    if recorded.score is not None:
+        first = deal_text(recorded.entry.deal_no, recorded.score, s.seats, verb)
+    else:
+        first = f"deal {recorded.entry.deal_no} voided"
+    now = ledger.journal.session(s.id)  # with this deal counted
+    facts = [e.facts for e in ledger.journal.live_deals(s.id)]
+    turn = next_turn_from_facts(s.seats, session_rules(s), facts).describe()
+    lines = (first, standings_text(standings(ledger, [now])), turn)
+    return "\n".join(lines if head else lines[1:])
 
 
 def settlement_text(st: Settlement, columns: int | None = None) -> str:

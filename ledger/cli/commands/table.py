@@ -142,7 +142,8 @@ def table_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
     errors name the line, and the exit code is 1 if any line failed.
     """
     from ledger.book import actions as book
-    from ledger.core.errors import InputError, LedgerError
+    from ledger.core.errors import InputError, LedgerError, LedgerMoved
+    from ledger.core.text import shown
     from ledger.present.text import session_title
 
     path, _ = db_path(ctx)
@@ -164,12 +165,14 @@ def table_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
                 try:
                     if not _table_line(ledger, s.id, line):
                         break
+                except LedgerMoved:
+                    raise  # the file is gone from under us: the evening cannot go on here
                 except LedgerError as exc:  # untouched: every action is one transaction
                     if interactive:  # the scorekeeper sees it and types the line again
-                        typer.echo(f"error: {exc}", err=True)
+                        typer.echo(f"error: {shown(str(exc))}", err=True)
                     else:  # a file: say where, and fail at the end
                         failed += 1
-                        typer.echo(f"error: line {read.number}: {exc}", err=True)
+                        typer.echo(f"error: line {read.number}: {shown(str(exc))}", err=True)
                 except KeyboardInterrupt:  # Ctrl-C while a line was carried out: rolled back
                     if not interactive:
                         raise
@@ -261,20 +264,17 @@ def _session_or_none(ledger: Any, session_id: int) -> Any:
 
 def _summary(ledger: Any, s: Any) -> str:
     from ledger.book import reports
+    from ledger.core.words import plural
     from ledger.present.text import settlement_text, standings_text
 
     if not s.deals:
         return f"session {s.id}: no deals recorded"
     money = reports.settle(ledger, [s])
     return "\n\n".join([
-        f"end of the evening: session {s.id}, {_plural(s.deals, 'deal')}",
+        f"end of the evening: session {s.id}, {plural(s.deals, 'deal')}",
         standings_text(reports.standings(ledger, [s]), money=money),
         settlement_text(money),
     ])
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _table_line(ledger: Any, session_id: int, line: str) -> bool:
@@ -283,7 +283,7 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
     from ledger.book import reports
     from ledger.core.deal_line import parse_deal_line
     from ledger.core.errors import InputError
-    from ledger.present.text import log_text, settlement_text, standings_text
+    from ledger.present.text import after_deal_text, log_text, settlement_text, standings_text
 
     s = ledger.journal.session(session_id)  # fresh: another terminal may have added deals
     words = line.split()
@@ -331,16 +331,18 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
         if command == "void":
             if len(parts) > 2 and not parts[2].lstrip().startswith("#"):
                 raise InputError("void takes only the deal number, e.g. void 3")
-            _after(ledger, s, book.void_deal(ledger, s, number))
+            typer.echo(after_deal_text(ledger, s, book.void_deal(ledger, s, number)))
         else:
             if len(parts) < 3:
                 raise InputError(f"amend {number} needs the corrected deal, e.g. "
                                  f"amend {number} {_example(s.seats)}")
             deal = parse_deal_line(parts[2], s.seats, book.session_rules(s))
-            _after(ledger, s, book.amend_deal(ledger, s, number, deal), "amended deal")
+            typer.echo(after_deal_text(ledger, s, book.amend_deal(ledger, s, number, deal),
+                                       "amended deal"))
         return True
     rules = book.session_rules(s)
-    _after(ledger, s, book.record_deal(ledger, s, parse_deal_line(line, s.seats, rules)))
+    recorded = book.record_deal(ledger, s, parse_deal_line(line, s.seats, rules))
+    typer.echo(after_deal_text(ledger, s, recorded))
     return True
 
 
@@ -349,34 +351,13 @@ def _undo(ledger: Any, s: Any) -> bool:
     from ledger.book import actions as book
     from ledger.present.text import undo_text
 
-    undone = book.undo(ledger, s)
-    typer.echo(undo_text(undone))
-    if undone.action == "session start":
-        return False
-    if undone.recorded is not None:
-        _after(ledger, s, undone.recorded, "now deal", quiet_void=True)
-    return True
+    typer.echo(undo_text(book.undo(ledger, s), ledger))
+    return _session_or_none(ledger, s.id) is not None
 
 
 def _looks_like_a_command(word: str) -> bool:
     """A first word that is neither a count, NAME=CARDS nor an --option."""
     return "=" not in word and not word.startswith("-") and not word.isdigit()
-
-
-def _after(ledger: Any, s: Any, recorded: Any, verb: str = "deal", quiet_void: bool = False) -> None:
-    """The deal's points (or the void), the running standings and who deals next."""
-    from ledger.book import actions as book
-    from ledger.book import reports
-    from ledger.core.dealer import next_turn_from_facts
-    from ledger.present.text import deal_text, standings_text
-
-    if recorded.score is not None:
-        typer.echo(deal_text(recorded.entry.deal_no, recorded.score, s.seats, verb))
-    elif not quiet_void:
-        typer.echo(f"deal {recorded.entry.deal_no} voided")
-    typer.echo(standings_text(reports.standings(ledger, [ledger.journal.session(s.id)])))
-    facts = [e.facts for e in ledger.journal.live_deals(s.id)]
-    typer.echo(next_turn_from_facts(s.seats, book.session_rules(s), facts).describe())
 
 
 def _example(seats: Any) -> str:
