@@ -23,7 +23,6 @@ from ledger.book import digest, ratings
 from ledger.core.errors import InputError
 from ledger.core.scoring import teams_of
 from ledger.core.settlement import format_amount, quantum, round_amount, round_nets
-from ledger.core.words import plural
 from ledger.storage.rows import DealStatsRow, SessionRow
 from ledger.storage.store import Ledger
 
@@ -92,12 +91,16 @@ class Scope:
         return sorted({s.currency or "PTS" for s in self.sessions})
 
     def describe(self) -> str:
+        from ledger.core.i18n import _, ngettext
+
         if len(self.sessions) == 1:
             s = self.sessions[0]
-            return f"session {s.id}" + (f" {s.name!r}" if s.name else "") + f" ({day_of(s)})"
+            return _("session {id}{name} ({date})").format(
+                id=s.id, name=f" {s.name!r}" if s.name else "", date=day_of(s))
         first, last = day_of(self.sessions[0]), day_of(self.sessions[-1])
-        span = first if first == last else f"{first} to {last}"
-        return f"{plural(len(self.sessions), 'session', grouped=True)}, {span}"
+        span = first if first == last else _("{first} to {last}").format(first=first, last=last)
+        return ngettext("{count} session, {span}", "{count} sessions, {span}",
+                        len(self.sessions)).format(count=f"{len(self.sessions):,}", span=span)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -15,6 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from ledger.cli.common import JsonOpt, SessionOpt, db_path, open_db
+from ledger.core.i18n import _
 
 RulesOpt = Annotated[
     str | None,
@@ -82,7 +83,7 @@ def _rules_for_compare(ctx: typer.Context, spec: str | None, session: int | None
         if session is not None:
             raise InputError("give --rules or --session, not both")
         return load_rules(spec)
-    path, _ = db_path(ctx)
+    path = db_path(ctx)[0]
     if session is None and not os.path.exists(path):
         return load_preset("classic")
     from ledger.book import actions as book
@@ -146,20 +147,20 @@ def table_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
     from ledger.core.text import shown
     from ledger.present.text import session_title
 
-    path, _ = db_path(ctx)
+    path = db_path(ctx)[0]
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
         if s.ended_at is not None:
             raise InputError(f"session {s.id} ended at {s.ended_at}; start a new session to play on")
         typer.echo(session_title(s))
-        typer.echo("one line per deal (e.g. " + _example(s.seats) + "); help, undo, amend N, "
-                   "void N, log, standings, settle, quit")
+        typer.echo(_("one line per deal (e.g. {example}); help, undo, amend N, void N, log, "
+                     "standings, settle, quit").format(example=_example(s.seats)))
         read = _Terminal(path) if interactive else _Piped()
         failed = 0
         try:
             while True:
-                line = read(f"deal {ledger.journal.next_deal_no(s.id)}> ")
+                line = read(_("deal {number}> ").format(number=ledger.journal.next_deal_no(s.id)))
                 if line is None:  # end of input (Ctrl-D)
                     break
                 try:
@@ -374,22 +375,26 @@ def _help_text(s: Any) -> str:
     pairs = " ".join(f"{n}={c}" for n, c in zip(s.seats, [0, 3, 11, 8], strict=False))
     typed = f'{s.seats[1]}="2S 2H 5D"'
     column = max(27, width(pairs), width(typed))  # display columns: 陳大文 takes six
-    extras = ", ".join(rules.extras) or "none"
+    extras = ", ".join(rules.extras) or _("none")
     return "\n".join([
-        "a deal, one line (exactly what follows `bigtwo deal`):",
-        f"  {ljust(_example(s.seats), column)} cards left in seat order ({seats}); the winner has 0",
-        f"  {ljust(pairs, column)} or NAME=CARDS pairs (a unique start of a name will do)",
-        f"  {ljust(typed, column)} a loser's cards instead of a count",
-        "  options: --twos NAME=K --bombs NAME=K --finish two|quads|straight-flush --assist NAME",
+        _("a deal, one line (exactly what follows `bigtwo deal`):"),
+        f"  {ljust(_example(s.seats), column)} "
+        + _("cards left in seat order ({seats}); the winner has 0").format(seats=seats),
+        f"  {ljust(pairs, column)} " + _("or NAME=CARDS pairs (a unique start of a name will do)"),
+        f"  {ljust(typed, column)} " + _("a loser's cards instead of a count"),
+        "  " + _("options:")
+        + " --twos NAME=K --bombs NAME=K --finish two|quads|straight-flush --assist NAME",
         "           --missed-call --dragon NAME --four-twos NAME --shootout NAME --order A,B,C,D",
-        f"  (rules {rules.name} score: {extras})",
-        "commands:",
-        "  undo                  take back the last action (a deal, amend or void); again walks back",
-        f"  amend N DEAL          replace deal N, e.g. amend 2 {_example(s.seats)}",
-        "  void N                deal N no longer counts",
-        "  log                   every entry, corrections included",
-        "  standings, settle     the running totals and the money",
-        "  help, quit            (Ctrl-D also ends; Ctrl-C clears the line being typed)",
+        "  " + _("(rules {name} score: {extras})").format(name=rules.name, extras=extras),
+        _("commands:"),
+        "  undo                  " + _("take back the last action (a deal, amend or void); "
+                                       "again walks back"),
+        "  amend N DEAL          " + _("replace deal N, e.g. amend 2 {example}").format(
+            example=_example(s.seats)),
+        "  void N                " + _("deal N no longer counts"),
+        "  log                   " + _("every entry, corrections included"),
+        "  standings, settle     " + _("the running totals and the money"),
+        "  help, quit            " + _("(Ctrl-D also ends; Ctrl-C clears the line being typed)"),
     ])
 
 
