@@ -227,7 +227,7 @@ def after_deal_text(ledger: Ledger, s: SessionRow, recorded: Recorded, verb: str
     else:
         first = _("deal {number} voided").format(number=recorded.entry.deal_no)
     now = ledger.journal.session(s.id)  # with this deal counted
-    facts = [e.facts for e in ledger.journal.live_deals(s.id)]
+    facts = [e.facts for e in ledger.journal.live_deals(s.id) if e.facts is not None]
     turn = next_turn_from_facts(s.seats, session_rules(s), facts).describe()
     lines = (first, standings_text(standings(ledger, [now])), turn)
     return "\n".join(lines if head else lines[1:])
