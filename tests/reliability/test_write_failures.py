@@ -173,11 +173,15 @@ def test_immutable_file_binds_even_root(shared_dir):
 # --- injected faults ------------------------------------------------------------------------
 
 
+IO_ERROR = ("disk I/O error", "SQLITE_IOERR_WRITE", 778)  # SQLite's text, result code name, code
+
+
 class Faulty(sqlite3.Connection):
-    """A connection whose statements containing ``fail_on`` fail like a bad disk would."""
+    """A connection whose statements containing ``fail_on`` fail like a bad disk would:
+    the error carries SQLite's result code, which is what the ledger reads."""
 
     fail_on: str | None = None
-    error = "disk I/O error"
+    error = IO_ERROR
 
     def execute(self, sql, *args):  # type: ignore[override]
         self._maybe_fail(sql)
@@ -189,7 +193,10 @@ class Faulty(sqlite3.Connection):
 
     def _maybe_fail(self, sql: str) -> None:
         if Faulty.fail_on is not None and Faulty.fail_on in sql:
-            raise sqlite3.OperationalError(Faulty.error)
+            text, name, code = Faulty.error
+            exc = sqlite3.OperationalError(text)
+            exc.sqlite_errorname, exc.sqlite_errorcode = name, code
+            raise exc
 
 
 @pytest.fixture
@@ -203,7 +210,7 @@ def faulty(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[Faulty]]:
     monkeypatch.setattr(sqlite3, "connect", connect)
     yield Faulty
     Faulty.fail_on = None
-    Faulty.error = "disk I/O error"
+    Faulty.error = IO_ERROR
 
 
 @pytest.fixture(scope="module")
@@ -274,7 +281,8 @@ def test_an_io_error_while_reading_is_one_clean_line(cli, played, faulty, args):
 def test_read_only_injected(cli, ledger_path, played, faulty):
     """Where a real read-only file cannot be made, SQLite's own message is injected."""
     before = file_digest(ledger_path)
-    faulty.fail_on, faulty.error = "INSERT INTO entries", "attempt to write a readonly database"
+    faulty.fail_on = "INSERT INTO entries"
+    faulty.error = ("attempt to write a readonly database", "SQLITE_READONLY", 8)
     result = cli(*DEAL)
     assert result.exit_code == 1
     assert "the file or its folder is read-only" in one_clean_line(result.stderr)
