@@ -140,15 +140,24 @@ def next_turn(seats: Sequence[str], rules: RuleSet, deals: Sequence[Deal]) -> Tu
     >>> next_turn(["Ann", "Ben", "Cat"], classic, [Deal(cards={"Ann": 4, "Ben": 0, "Cat": 2})])
     Turn(dealers=('Ben',), leader='Ben')
     """
-    if not deals:
+    return next_turn_after(seats, rules, len(deals), deals[-1] if deals else None)
+
+
+def next_turn_after(seats: Sequence[str], rules: RuleSet, count: int, last: Deal | None) -> Turn:
+    """:func:`next_turn` from the number of live deals and the last one only (all it needs).
+
+    >>> last = Deal(cards={"Ann": 4, "Ben": 0, "Cat": 2})
+    >>> next_turn_after(["Ann", "Ben", "Cat"], RuleSet("classic"), 1, last)
+    Turn(dealers=('Ben',), leader='Ben')
+    """
+    if last is None or count == 0:
         return Turn((seats[0],), None)
-    last = deals[-1]
     if rules.next_deal == "winner":
         dealers: tuple[str, ...] = (last.winner,)
     elif rules.next_deal == "loser":
         dealers = losers(seats, rules, last)
     else:
-        dealers = (seats[len(deals) % len(seats)],)
+        dealers = (seats[count % len(seats)],)
     leader = last.winner if rules.next_lead == "winner" else None
     return Turn(dealers, leader)
 
