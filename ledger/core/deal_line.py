@@ -68,7 +68,10 @@ def match_player(text: str, seats: Sequence[str], what: str) -> str:
 def _count(text: str, what: str) -> int:
     stripped = text.strip()
     if not stripped.isdigit() or not stripped.isascii():
-        raise InputError(f"{what}: {text!r} is not a whole number of 0 or more")
+        raise InputError(f"{what}: {text[:40]!r} is not a whole number of 0 or more")
+    if len(stripped) > 100:  # int() of thousands of digits is refused by Python
+        raise InputError(f"{what}: {stripped[:12]}... ({len(stripped)} digits) is far more "
+                         f"than the {MAX_COUNT} cards in a pack")
     return int(stripped)
 
 
@@ -272,3 +275,80 @@ def facts_text(facts: dict[str, Any]) -> str:
     if "order" in facts:
         parts.append("--order " + ",".join(facts["order"]))
     return " ".join(parts)
+
+
+# --- facts from a file ------------------------------------------------------------
+
+_FACT_TYPES: dict[str, str] = {
+    "cards": "counts", "twos": "counts", "bombs": "counts", "hands": "hands",
+    "finish": "text", "assist": "text", "immediate": "text", "immediate_by": "text",
+    "shootout": "text", "missed_call": "bool", "order": "names",
+}
+MAX_COUNT = 52  # no count in a deal (cards, twos, bombs) can be more than a pack
+
+
+def deal_from_facts(facts: object, seats: Sequence[str], rules: RuleSet | None = None) -> Deal:
+    """A deal's facts as a file (an export) gives them, checked as strictly as ``deal``.
+
+    JSON types are exact (``"missed_call": "false"`` is not false, ``1.0`` is not a
+    count), counts are whole numbers from 0 to 52, every name is a seated player's,
+    and typed hands are read again: each is cards (no card twice in the deal) that
+    agree with the count, twos and bombs stored beside them.  The rules' own checks
+    (``score_deal``) come after.
+    """
+    if not isinstance(facts, dict):
+        raise InputError(f"facts must be a JSON object, not {_kind(facts)}")
+    unknown = sorted(str(k) for k in facts if k not in _FACT_TYPES)
+    if unknown:
+        raise InputError(f"unknown deal fact(s): {', '.join(unknown)}; "
+                         f"known: {', '.join(_FACT_TYPES)}")
+    values: dict[str, object] = {}
+    for key, value in facts.items():
+        kind = _FACT_TYPES[key]
+        if kind == "bool":
+            if type(value) is not bool:
+                raise InputError(f"{key} must be true or false, not {value!r}")
+        elif kind == "text":
+            if value is not None and not isinstance(value, str):
+                raise InputError(f"{key} must be text or null, not {_kind(value)}")
+        elif kind == "names":
+            if value is not None and not (isinstance(value, list)
+                                          and all(isinstance(n, str) for n in value)):
+                raise InputError(f"{key} must be a list of player names, not {_kind(value)}")
+            value = None if value is None else tuple(value)
+        else:
+            if not isinstance(value, dict):
+                raise InputError(f"{key} must be a JSON object of NAME: "
+                                 f"{'COUNT' if kind == 'counts' else 'CARDS'}, not {_kind(value)}")
+            for name, item in value.items():
+                if name not in seats:
+                    raise InputError(f"{key}: {name!r} is not seated; players: {', '.join(seats)}")
+                if kind == "counts" and not (type(item) is int and 0 <= item <= MAX_COUNT):
+                    raise InputError(f"{key} {name}: {item!r} is not a whole number from 0 "
+                                     f"to {MAX_COUNT}")
+                if kind == "hands" and not isinstance(item, str):
+                    raise InputError(f"hands {name}: the cards must be text like \"2S 2H 5D\", "
+                                     f"not {_kind(item)}")
+        values[key] = value
+    deal = Deal(**values)  # type: ignore[arg-type]
+    if deal.hands:
+        _check_hands(deal, rules)
+    return deal
+
+
+def _check_hands(deal: Deal, rules: RuleSet | None) -> None:
+    """The typed hands read again must give the stored count, twos and bombs."""
+    cards = {n: -1 for n in deal.hands}
+    twos = {n: k for n, k in deal.twos.items() if n in deal.hands}
+    bombs = {n: k for n, k in deal.bombs.items() if n in deal.hands}
+    _read_hands(dict(deal.hands), cards, twos, bombs, rules)
+    for name in deal.hands:
+        if deal.cards.get(name) != cards[name]:
+            raise InputError(f"hands {name}: {deal.hands[name]!r} is {cards[name]} cards, but "
+                             f"cards says {deal.cards.get(name)!r}")
+
+
+def _kind(value: object) -> str:
+    names = {bool: "true/false", int: "a number", float: "a number", str: "text",
+             list: "a list", dict: "an object", type(None): "null"}
+    return names.get(type(value), type(value).__name__)

@@ -136,7 +136,8 @@ def table_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
     undo, standings, settle, help, quit.  Ctrl-D also ends.
     """
     from ledger.book import actions as book
-    from ledger.core.errors import InputError, LedgerError
+    from ledger.core.errors import InputError, LedgerError, LedgerMoved
+    from ledger.core.text import shown
     from ledger.present.text import session_title
 
     with open_db(ctx) as ledger:
@@ -155,8 +156,10 @@ def table_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
             try:
                 if not _table_line(ledger, s.id, line):
                     break
+            except LedgerMoved:
+                raise  # the file is gone from under us: the evening cannot go on here
             except LedgerError as exc:  # the ledger is untouched: every action is one transaction
-                typer.echo(f"error: {exc}", err=True)
+                typer.echo(f"error: {shown(str(exc))}", err=True)
 
 
 def _table_line(ledger: Any, session_id: int, line: str) -> bool:
