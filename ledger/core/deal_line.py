@@ -1,7 +1,10 @@
-"""Turning what the scorekeeper types into deal facts, and deal facts back into those words.
+"""The deal grammar, both ways: what the scorekeeper types into deal facts
+(:func:`parse_deal_line`, :func:`build_deal`), and deal facts back into those words
+(:func:`format_deal`, :func:`facts_text`), so that ``parse(format(deal)) == deal``.
 
 One parser serves ``bigtwo deal``/``amend`` (whose options Typer has already
-split), the quick-entry ``table`` loop and sample session files (whole lines).
+split), the quick-entry ``table`` loop and sample session files (whole lines); one
+writer serves the log, the import report and exports.
 
 >>> seats = ["Ann", "Ben", "Cat", "Dan"]
 >>> parse_deal_line("ann=0 Ben=3 Cat=11 Dan=8 --assist cat", seats).to_dict()
@@ -12,7 +15,6 @@ split), the quick-entry ``table`` loop and sample session files (whole lines).
 
 from __future__ import annotations
 
-import json
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -142,9 +144,10 @@ def build_deal(args: DealArgs, seats: Sequence[str], rules: RuleSet | None = Non
         immediate_by = match_player(args.four_twos, seats, "--four-twos")
     order = None
     if args.order is not None:
-        order = tuple(
-            match_player(n, seats, "--order") for n in args.order.replace(" ", ",").split(",") if n
-        )
+        # Names are separated by commas (a name may hold a space: "Mary Ann,Ben"),
+        # or by spaces when there is no comma at all ("Ann Ben Cat Dan").
+        names = args.order.split(",") if "," in args.order else args.order.split()
+        order = tuple(match_player(n, seats, "--order") for n in names if n.strip())
     return Deal(
         cards=cards,
         twos=twos,
@@ -249,9 +252,32 @@ def parse_deal_line(line: str, seats: Sequence[str], rules: RuleSet | None = Non
     return build_deal(split_line(line), seats, rules)
 
 
+# Characters that a typed line (shlex, with # comments) would read as more than a
+# letter: a word holding one is written in double quotes.
+_SPECIAL = frozenset(" \t\n\r\x0b\x0c'\"\\#")
+
+
+def _word(text: str, always: bool = False) -> str:
+    """``text`` as one word of a typed line: as it is when that is safe, else in double
+    quotes (a backslash before ``"`` and ``\\``), which :func:`split_line` reads back."""
+    if not always and text and not any(ch in _SPECIAL for ch in text):
+        return text
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def format_deal(deal: Deal) -> str:
+    """A deal written the way it is typed: :func:`parse_deal_line` reads it back as the
+    same deal.
+
+    >>> format_deal(Deal(cards={"陳大文": 0, "Mary Ann": 5}, assist="Mary Ann"))
+    '陳大文=0 "Mary Ann"=5 --assist "Mary Ann"'
+    """
+    return facts_text(deal.to_dict())
+
+
 def facts_text(facts: dict[str, Any]) -> str:
-    """A deal's facts (as stored) written back the way they are typed: the inverse of
-    :func:`parse_deal_line` for the ledger's log, the import report and exports.
+    """A deal's facts (as stored) written back the way they are typed, for the ledger's
+    log, the import report and exports (:func:`format_deal` of the stored deal).
 
     >>> facts_text({"cards": {"Ann": 0, "Ben": 3, "Cat": 11, "Dan": 8}, "assist": "Cat"})
     'Ann=0 Ben=3 Cat=11 Dan=8 --assist Cat'
@@ -259,21 +285,21 @@ def facts_text(facts: dict[str, Any]) -> str:
     parts = []
     hands = facts.get("hands", {})
     for name, count in facts.get("cards", {}).items():
-        typed = json.dumps(hands.get(name), ensure_ascii=False)  # ♥ stays ♥
-        parts.append(f"{name}={typed if name in hands else count}")
+        value = _word(hands[name], always=True) if name in hands else str(count)
+        parts.append(f"{_word(name)}={value}")
     for key in ("twos", "bombs"):
         for name, k in facts.get(key, {}).items():
             if name not in hands:
-                parts.append(f"--{key} {name}={k}")
+                parts.append(f"--{key} {_word(name)}={k}")
     for key in ("finish", "assist", "shootout"):
         if key in facts:
-            parts.append(f"--{key} {facts[key]}")
+            parts.append(f"--{key} {_word(facts[key])}")
     if facts.get("missed_call"):
         parts.append("--missed-call")
     if "immediate" in facts:
-        parts.append(f"--{facts['immediate']} {facts['immediate_by']}")
+        parts.append(f"--{facts['immediate']} {_word(facts['immediate_by'])}")
     if "order" in facts:
-        parts.append("--order " + ",".join(facts["order"]))
+        parts.append("--order " + _word(",".join(facts["order"])))
     return " ".join(parts)
 
 

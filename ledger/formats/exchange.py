@@ -46,11 +46,10 @@ CSV_COLUMNS = (
 
 
 def session_header(s: SessionRow) -> dict[str, Any]:
-    return {
-        "uuid": s.uuid, "name": s.name, "rules": s.rules, "stake": s.stake,
-        "currency": s.currency, "teams": s.teams, "started_at": s.started_at,
-        "ended_at": s.ended_at, "players": list(s.seats),
-    }
+    """A session in the file: its frozen rules, without this ledger's own id and count."""
+    head = s.to_dict(full_rules=True)
+    del head["id"], head["deals"]
+    return head
 
 
 def export_json(ledger: Ledger, sessions: Sequence[SessionRow], out: IO[str]) -> int:
@@ -65,9 +64,7 @@ def export_json(ledger: Ledger, sessions: Sequence[SessionRow], out: IO[str]) ->
         head = _json(session_header(s))
         out.write(("\n" if i == 0 else ",\n") + head[:-1] + ', "entries": [')
         for j, e in enumerate(ledger.journal.entries(s.id)):
-            entry = {"uuid": e.uuid, "seq": e.seq, "kind": e.kind, "deal": e.deal_no,
-                     "facts": e.facts, "at": e.created_at}
-            out.write(("\n" if j == 0 else ",\n") + _json(entry))
+            out.write(("\n" if j == 0 else ",\n") + _json(e.to_dict()))
             count += 1
         out.write("\n]}")
     out.write("\n]}\n")

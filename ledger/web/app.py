@@ -404,7 +404,7 @@ async def api_sessions(request: Request) -> Response:
 
     def work() -> Any:
         with site.reading() as ledger:
-            return [reports.session_dict(s) for s in ledger.journal.sessions()]
+            return [s.to_dict() for s in ledger.journal.sessions()]
 
     return JSONResponse(await run_in_threadpool(work))
 

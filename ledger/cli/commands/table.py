@@ -168,7 +168,7 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
     from ledger.book import reports
     from ledger.core.deal_line import parse_deal_line
     from ledger.core.errors import InputError
-    from ledger.present.text import settlement_text, standings_text
+    from ledger.present.text import after_deal_text, settlement_text, standings_text
 
     s = ledger.journal.session(session_id)  # fresh: another terminal may have added deals
     words = line.split()
@@ -192,32 +192,17 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
         elif command == "settle":
             typer.echo(settlement_text(reports.settle(ledger, [s])))
         else:
-            _after(ledger, s, book.undo(ledger, s))
+            typer.echo(after_deal_text(ledger, s, book.undo(ledger, s)))
         return True
     rules = book.session_rules(s)
-    _after(ledger, s, book.record_deal(ledger, s, parse_deal_line(line, s.seats, rules)))
+    recorded = book.record_deal(ledger, s, parse_deal_line(line, s.seats, rules))
+    typer.echo(after_deal_text(ledger, s, recorded))
     return True
 
 
 def _looks_like_a_command(word: str) -> bool:
     """A first word that is neither a count, NAME=CARDS nor an --option."""
     return "=" not in word and not word.startswith("-") and not word.isdigit()
-
-
-def _after(ledger: Any, s: Any, recorded: Any) -> None:
-    """The deal's points (or the void), the running standings and who deals next."""
-    from ledger.book import actions as book
-    from ledger.book import reports
-    from ledger.core.dealer import next_turn_from_facts
-    from ledger.present.text import deal_text, standings_text
-
-    if recorded.score is not None:
-        typer.echo(deal_text(recorded.entry.deal_no, recorded.score, s.seats))
-    else:
-        typer.echo(f"deal {recorded.entry.deal_no} voided")
-    typer.echo(standings_text(reports.standings(ledger, [ledger.journal.session(s.id)])))
-    facts = [e.facts for e in ledger.journal.live_deals(s.id)]
-    typer.echo(next_turn_from_facts(s.seats, book.session_rules(s), facts).describe())
 
 
 def _example(seats: Any) -> str:
