@@ -18,7 +18,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from ledger.core.errors import InputError, RuleError
 from ledger.core.text import clean_name, shown
@@ -26,12 +26,20 @@ from ledger.core.text import clean_name, shown
 if TYPE_CHECKING:
     from ledger.core.plays import PlayRules
 
-FACTOR_CHOICES = ("off", "each", "once")
-SETTLEMENTS = ("pairwise", "pay-the-winner")
-MODES = ("cards", "places")
-IMMEDIATE_WINS = ("dragon", "four-twos")
-NEXT_DEALS = ("rotate", "winner", "loser")  # who deals the next deal (default first)
-NEXT_LEADS = ("winner", "three-of-diamonds")  # who leads it
+# The fixed choices of a rule set: each a Literal type, and its values as a tuple.
+Factor = Literal["off", "each", "once"]  # how unplayed twos / bombs multiply the penalty
+Settlement = Literal["pairwise", "pay-the-winner"]
+Mode = Literal["cards", "places"]
+ImmediateWin = Literal["dragon", "four-twos"]
+NextDeal = Literal["rotate", "winner", "loser"]  # who deals the next deal (default first)
+NextLead = Literal["winner", "three-of-diamonds"]  # who leads it
+
+FACTOR_CHOICES: tuple[Factor, ...] = get_args(Factor)
+SETTLEMENTS: tuple[Settlement, ...] = get_args(Settlement)
+MODES: tuple[Mode, ...] = get_args(Mode)
+IMMEDIATE_WINS: tuple[ImmediateWin, ...] = get_args(ImmediateWin)
+NEXT_DEALS: tuple[NextDeal, ...] = get_args(NextDeal)
+NEXT_LEADS: tuple[NextLead, ...] = get_args(NextLead)
 MAX_HAND = 26  # two players splitting a whole pack
 
 
@@ -44,20 +52,20 @@ class RuleSet:
     source: str = ""
     hand_size: int = 13
     tiers: tuple[tuple[int, int], ...] = ((1, 1), (10, 2), (13, 3))
-    twos: str = "off"
-    bombs: str = "off"
+    twos: Factor = "off"
+    bombs: Factor = "off"
     finish_double: bool = False
     assist: bool = False
     missed_call: bool = False
-    immediate_wins: tuple[str, ...] = IMMEDIATE_WINS
-    settlement: str = "pairwise"
-    mode: str = "cards"
+    immediate_wins: tuple[ImmediateWin, ...] = IMMEDIATE_WINS
+    settlement: Settlement = "pairwise"
+    mode: Mode = "cards"
     place_points: tuple[int, ...] = (0, 1, 2, 3)
     # Play options (docs/plays.md), kept as validated plain data; see ledger.core.plays.
     plays: tuple[tuple[str, Any], ...] = field(default=())
     # Who deals and who leads the next deal (docs/at-the-table.md); see ledger.core.dealer.
-    next_deal: str = "rotate"
-    next_lead: str = "winner"
+    next_deal: NextDeal = "rotate"
+    next_lead: NextLead = "winner"
 
     def tier(self, cards: int) -> int:
         """Multiplier of the highest tier whose lower bound is <= ``cards``."""
