@@ -96,9 +96,11 @@ def rules_show(
         typer.echo(dumps(rules.to_dict()))
         return
     data = rules.to_dict()
-    typer.echo(f"{rules.name}: {rules.description}")
+    from ledger.core.text import shown
+
+    typer.echo(shown(f"{rules.name}: {rules.description}"))
     if rules.source:
-        typer.echo(f"source: {rules.source}")
+        typer.echo(shown(f"source: {rules.source}"))
     if rules.mode == "cards":
         typer.echo(f"tiers: {rules.tiers_text()}")
     for key, value in data.items():
