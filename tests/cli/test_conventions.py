@@ -106,3 +106,17 @@ def test_reports_use_all_sessions_when_none_is_current(cli, tmp_path: Path) -> N
     assert json.loads(cli.ok("standings", "--json"))["players"][0]["deals"] == 3
     cli.ok("session", "use", "1")
     assert cli("standings").stderr == ""  # a current session again: no notice
+
+
+def test_undo_walks_back_through_session_end_and_corrections(cli) -> None:
+    cli.ok("session", "start", *FOUR)
+    cli.ok("deal", "0", "3", "11", "8")
+    cli.ok("amend", "1", "0", "4", "11", "8")
+    cli.ok("session", "end")
+    assert "undone: the end of session 1" in cli.ok("undo")
+    assert "undone: the amendment of deal 1 (Ann=0 Ben=4 Cat=11 Dan=8) — deal 1 is back to " \
+        "Ann=0 Ben=3 Cat=11 Dan=8" in cli.ok("undo")
+    assert cli.ok("undo").startswith("undone: deal 1 (Ann=0 Ben=3 Cat=11 Dan=8)")
+    assert "nothing left to undo in session 1" in cli.fails("undo", code=2)
+    assert cli.ok("deal", "0", "1", "1", "1").startswith("deal 2:")  # open again, numbers go on
+    assert cli.ok("doctor").startswith("ok: 1 session, 5 entries, 1 live deal,")
