@@ -148,7 +148,7 @@ class LedgerGroup(TyperGroup):
             except errors.ClickException as exc:
                 typer.echo(f"error: {exc.format_message()}", err=True)
                 code = exc.exit_code
-            except errors.Abort:
+            except typer.Abort:
                 code = 1
             sys.stdout.flush()  # what is still buffered fails here, not at interpreter exit
         except OSError as exc:

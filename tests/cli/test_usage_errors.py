@@ -17,11 +17,11 @@ FOUR = ("--players", "Ann,Ben,Cat,Dan")
 @pytest.mark.parametrize(("args", "message", "command"), [
     (("compare", "garbage"), "missing argument 'b'", "bigtwo compare"),
     (("void", "-1"), "no such option: -1", "bigtwo void"),
-    (("void", "x"), "invalid value for 'NUMBER'", "bigtwo void"),
+    (("void", "x"), "invalid value for 'number'", "bigtwo void"),
     (("bogus",), "no such command 'bogus'", "bigtwo"),
     (("standings", "--bogus"), "no such option: --bogus", "bigtwo standings"),
     (("session", "bogus"), "no such command 'bogus'", "bigtwo session"),
-    (("session", "show", "1", "2"), "got unexpected extra argument (2)", "bigtwo session show"),
+    (("session", "show", "1", "2"), "got unexpected extra argument", "bigtwo session show"),
     (("--bogus", "standings"), "no such option: --bogus", "bigtwo"),
 ])
 def test_a_usage_error_is_one_line(cli, ledger_path, args, message, command):
@@ -75,10 +75,12 @@ def test_a_full_disk_under_stdout_is_one_error_line(cli, ledger_path, args):
     assert file_digest(ledger_path) == before
 
 
-@pytest.mark.parametrize("args", [["rules", "list"], ["log"], ["export", "--all"]])
-def test_a_closed_pipe_ends_quietly(cli, ledger_path, args):
+@pytest.mark.parametrize("deals", [1, 30])  # a short output is still in Python's buffer at exit
+@pytest.mark.parametrize("args", [["rules", "list"], ["log"], ["export", "--all"],
+                                  ["export", "--all", "--format", "csv"]])
+def test_a_closed_pipe_ends_quietly(cli, ledger_path, args, deals):
     cli.ok("session", "start", *FOUR)
-    for _ in range(30):
+    for _ in range(deals):
         cli.ok("deal", "Ann=0", "Ben=3", "Cat=4", "Dan=5")
     read_end, write_end = os.pipe()
     os.close(read_end)  # `bigtwo log | head -0`: the reader is gone before anything is written
