@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ledger.core.cards import TWO, Card, format_card
+from ledger.core.cards import TWO, Card, format_card, lowest_card
 from ledger.core.errors import InputError
 from ledger.core.rules import RuleSet
 from ledger.core.scoring import Deal
@@ -111,12 +111,14 @@ class Turn:
     """Who deals and who leads the next deal.
 
     ``dealers`` has one name, or several when ``next_deal = "loser"`` and players tie on
-    the most cards (000: a showdown between them decides).  ``leader`` is None when the
-    holder of 3♦ leads.
+    the most cards (pagat: a showdown between them decides).  ``leader`` is None when the
+    holder of ``opener`` leads (the lowest card under the suit order, e.g. 3♣ when
+    diamonds are high).
     """
 
     dealers: tuple[str, ...]
     leader: str | None
+    opener: str = THREE_OF_DIAMONDS
 
     def describe(self) -> str:
         """``next: Ben deals, Cat leads``."""
@@ -125,7 +127,7 @@ class Turn:
         else:
             tied = ", ".join(self.dealers[:-1]) + " or " + self.dealers[-1]
             deals = f"{tied} deals (tied on most cards: a showdown decides)"
-        leads = f"{THREE_OF_DIAMONDS} leads" if self.leader is None else f"{self.leader} leads"
+        leads = f"{self.opener} leads" if self.leader is None else f"{self.leader} leads"
         return f"next: {deals}, {leads}"
 
 
@@ -134,14 +136,15 @@ def next_turn(seats: Sequence[str], rules: RuleSet, deals: Sequence[Deal]) -> Tu
 
     The ledger does not record who dealt, so the first seat is taken to deal the first
     deal and ``rotate`` moves the deal one seat per recorded deal.  Before any deal the
-    holder of 3♦ leads whatever the rules.
+    holder of the lowest card leads (3♦, or 3♣ under the Pusoy Dos suits).
 
-    >>> classic = RuleSet("classic")
-    >>> next_turn(["Ann", "Ben", "Cat"], classic, [Deal(cards={"Ann": 4, "Ben": 0, "Cat": 2})])
-    Turn(dealers=('Ben',), leader='Ben')
+    >>> rules = RuleSet("rotating")
+    >>> next_turn(["Ann", "Ben", "Cat"], rules, [Deal(cards={"Ann": 4, "Ben": 0, "Cat": 2})])
+    Turn(dealers=('Ben',), leader='Ben', opener='3♦')
     """
+    opener = opening_card(rules)
     if not deals:
-        return Turn((seats[0],), None)
+        return Turn((seats[0],), None, opener)
     last = deals[-1]
     if rules.next_deal == "winner":
         dealers: tuple[str, ...] = (last.winner,)
@@ -150,7 +153,17 @@ def next_turn(seats: Sequence[str], rules: RuleSet, deals: Sequence[Deal]) -> Tu
     else:
         dealers = (seats[len(deals) % len(seats)],)
     leader = last.winner if rules.next_lead == "winner" else None
-    return Turn(dealers, leader)
+    return Turn(dealers, leader, opener)
+
+
+def opening_card(rules: RuleSet) -> str:
+    """The card whose holder leads when the winner does not: the lowest card under the
+    suit order (pagat: "the player who holds the 3♣ rather than the 3♦ starts" in Pusoy
+    Dos), or 3♦ itself under ``next_lead = "three-of-diamonds"``."""
+    if rules.next_lead == "three-of-diamonds":
+        return THREE_OF_DIAMONDS
+    suit_order = dict(rules.plays).get("suit_order", "SHCD")
+    return format_card(lowest_card(suit_order), symbols=True)
 
 
 def next_turn_from_facts(

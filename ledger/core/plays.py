@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, fields
 
 from ledger.core.cards import (
+    NO_SUIT_ORDER,
     RANK_NAMES,
     STRAIGHT_STYLES,
     SUIT_SYMBOLS,
@@ -26,15 +27,32 @@ from ledger.core.cards import (
 )
 from ledger.core.errors import InputError, RuleError
 
+# Suit orders are written high to low.  SHCD: pagat's default; DHSC: Pusoy Dos (pagat;
+# also the Russian article's clubs < spades < hearts < diamonds); SHDC: bridge order,
+# Taiwan (pagat; the Russian article's Taiwanese rule); CSHD: the French text's Pusoy Dos
+# order (diamonds lowest ... clubs highest, pagat's order read the other way); HSDC: the
+# Russian article's clubs < diamonds < spades < hearts; none: suits never break a tie.
+SUIT_ORDERS = ("SHCD", "DHSC", "SHDC", "CSHD", "HSDC", NO_SUIT_ORDER)
+FIVE_CARD_ORDERS = ("standard", "royal-over-quads")
 CHOICES: dict[str, tuple[str, ...]] = {
-    "suit_order": ("SHCD", "DHSC", "SHDC"),
+    "suit_order": SUIT_ORDERS,
     "straights": STRAIGHT_STYLES,
     "flushes": ("suit-first", "top-card-first", "poker"),
     "four_of_a_kind": ("with-kicker", "alone"),
     "bombs": ("off", "beat-anything"),
+    "five_card_order": FIVE_CARD_ORDERS,
 }
 SWITCHES = ("no_flushes", "no_triples")
 FIVE_CARD_KINDS = ("straight", "flush", "full-house", "four-of-a-kind", "straight-flush")
+# pagat: "only a Royal Flush (A-K-Q-J-10) can beat a four of a kind. Any four of a kind
+# beats any other straight flush."  Low to high; "royal-flush" is A-K-Q-J-10 suited.
+KIND_ORDERS: dict[str, tuple[str, ...]] = {
+    "standard": FIVE_CARD_KINDS,
+    "royal-over-quads": (
+        "straight", "flush", "full-house", "straight-flush", "four-of-a-kind", "royal-flush",
+    ),
+}
+ROYAL = (10, 11, 12, 13, 14)
 BOMB_KINDS = ("four-of-a-kind", "straight-flush")
 
 
@@ -49,6 +67,7 @@ class PlayRules:
     bombs: str = "off"
     no_flushes: bool = False
     no_triples: bool = False
+    five_card_order: str = "standard"
 
     def __post_init__(self) -> None:
         for name, allowed in CHOICES.items():
@@ -72,7 +91,7 @@ class PlayRules:
             if key in values:
                 raise RuleError(f"play option {key} is given twice: give each option once")
             if key == "suit_order" and isinstance(value, str):
-                value = value.upper()
+                value = value.lower() if value.lower() == NO_SUIT_ORDER else value.upper()
             values[key] = value
         return cls(**values)  # type: ignore[arg-type]  # __post_init__ checks the values
 
@@ -202,21 +221,33 @@ def _five(hand: tuple[Card, ...], counts: Counter[int], rules: PlayRules, shown:
         rest = format_card(kicker, True) if kind == "four-of-a-kind" else _ranks(small, 2)
         detail = f"{_ranks(big, counts[big])} + {rest}"
         top = max((c for c in hand if c.rank == big), key=hand.index)
-        return _play(kind, hand, rules, (FIVE_CARD_KINDS.index(kind), big), top, detail)
+        return _play(kind, hand, rules, (_kind_level(kind, hand, rules), big), top, detail)
     flush = len({card.suit for card in hand}) == 1
     run = _run_of(hand, rules.straights)
     if run is not None:
         top = next(card for card in hand if card.rank == run.top)
         kind = "straight-flush" if flush else "straight"
-        index = straight_runs(rules.straights).index(run)
         detail = f"{run} (top {format_card(top, True)})"
-        return _play(kind, hand, rules, (FIVE_CARD_KINDS.index(kind), index), top, detail)
+        return _play(kind, hand, rules, (_kind_level(kind, hand, rules), run.level), top, detail)
     if flush and not rules.no_flushes:
         return _flush(hand, rules)
     allowed = "a straight, flush, full house, four of a kind plus one card or straight flush"
     if rules.no_flushes:
         allowed = allowed.replace(" flush,", "") + " (no_flushes)"
     raise InputError(f"{shown} is not a play: five cards must be {allowed}")
+
+
+def _kind_level(kind: str, hand: tuple[Card, ...], rules: PlayRules) -> int:
+    """The five-card kind's place under ``five_card_order`` (a royal flush may stand apart)."""
+    order = KIND_ORDERS[rules.five_card_order]
+    if kind == "straight-flush" and "royal-flush" in order and is_royal(hand):
+        return order.index("royal-flush")
+    return order.index(kind)
+
+
+def is_royal(cards: Iterable[Card]) -> bool:
+    """A-K-Q-J-10 (of one suit, when it is a straight flush)."""
+    return tuple(sorted(card.rank for card in cards)) == ROYAL
 
 
 def _flush(hand: tuple[Card, ...], rules: PlayRules) -> Play:
@@ -231,7 +262,7 @@ def _flush(hand: tuple[Card, ...], rules: PlayRules) -> Play:
     }[rules.flushes]
     top = hand[-1]
     detail = f"{SUIT_SYMBOLS[top.suit]} {'-'.join(RANK_NAMES[r] for r in ranks)}"
-    return Play("flush", hand, (1, *order), top, detail)
+    return Play("flush", hand, (_kind_level("flush", hand, rules), *order), top, detail)
 
 
 def _run_of(hand: tuple[Card, ...], straights: str) -> Run | None:

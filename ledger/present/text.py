@@ -51,10 +51,21 @@ def session_title(s: SessionRow) -> str:
     name = f" {s.name!r}" if s.name else ""
     mode = ", teams" if s.teams else ""
     ended = f", ended {s.ended_at[:16].replace('T', ' ')}" if s.ended_at else ""
+    per_unit = _points_per_unit(s)
+    unit = f" ({per_unit} points a unit)" if per_unit != 1 else ""
     return (
         f"session {s.id}{name}: {', '.join(s.seats)} — rules {s.rules_name}{mode}, "
-        f"stake {s.stake} {s.currency or 'PTS'} per point, {s.deals} deals{ended}"
+        f"stake {s.stake} {s.currency or 'PTS'} per point{unit}, {s.deals} deals{ended}"
     )
+
+
+def _points_per_unit(s: SessionRow) -> int:
+    """Points in one unit of the stake (2 in a ranked session: a point is half a unit)."""
+    if s.rules.get("settlement") != "ranked":
+        return 1
+    from ledger.core.rules import rules_from_dict
+
+    return rules_from_dict(s.rules).points_per_unit
 
 
 def standings_text(st: Standings) -> str:
@@ -87,11 +98,16 @@ def settlement_text(st: Settlement) -> str:
         )
     for w in st.working:
         stake = format_amount(w.stake)
-        if w.method == "pay-the-winner":
+        if w.method in ("pay-the-winner", "ranked"):
             rows = [[n, w.totals[n], signed(w.net_points[n])] for n in w.totals]
+            per_unit = _points_per_unit(w.session)
+            how = "each loser pays the winner their penalty"
+            if w.method == "ranked":
+                how = "losers pay the winner by rank of cards left" + (
+                    f" (a point is 1/{per_unit} unit)" if per_unit != 1 else "")
+            label = "ranked" if w.method == "ranked" else "pay the winner"
             blocks.append(
-                f"session {w.session.id} (pay the winner, stake {stake}): "
-                "each loser pays the winner their penalty\n"
+                f"session {w.session.id} ({label}, stake {stake}): {how}\n"
                 + table(rows, ["player", "penalty s", "net points"])
             )
         else:

@@ -79,7 +79,7 @@ def test_the_transcript(cli) -> None:
     assert lines[0].startswith("session 1: Ann, Ben, Cat, Dan")
     assert lines[1] == "one line per deal (e.g. 0 3 11 8); help, undo, standings, settle, quit"
     assert lines[2] == "deal 1> deal 1: Ann* 0 (+33), Ben 3 (+21), Cat 22 fried (-55), Dan 8 (+1)"
-    assert "next: Ben deals, Ann leads" in lines
+    assert "next: Ann deals, Ann leads" in lines  # classic: the winner deals (pagat, White)
     assert lines[-1] == "deal 2> "  # end of input: a newline, and the loop ends
     assert out.count("player  deals  wins  fried  penalty  net") == 2
 
