@@ -26,8 +26,8 @@ from ledger.storage.store import Ledger, open_ledger
 
 ROOT = Path(__file__).resolve().parent.parent
 IMG = ROOT / "docs" / "img"
-CLUB = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
-SKILL = {"Ann": 1.5, "Ben": 1.0, "Cat": 1.25, "Dan": 0.8, "Eve": 1.1, "Fay": 0.9}
+CLUB = ["Ann", "Ben", "Cat", "Dan", "陳大文", "李小明"]  # Chinese names: the charts draw them
+SKILL = {"Ann": 1.5, "Ben": 1.0, "Cat": 1.25, "Dan": 0.8, "陳大文": 1.1, "李小明": 0.9}
 CHARTS = {  # file -> (kind, session: True = the evening, False = every session)
     "net": ("net", True),
     "timeline": ("timeline", False),
@@ -40,11 +40,11 @@ CHARTS = {  # file -> (kind, session: True = the evening, False = every session)
 
 def start(ledger: Ledger, seats: list[str], day: date, name: str, stake: str) -> int:
     with ledger.writing():
-        sid = ledger.add_session(
+        sid = ledger.journal.add_session(
             seats=seats, name=name, rules=load_preset("classic").to_dict(), stake=stake,
             currency="USD", teams=False, started_at=f"{day.isoformat()}T19:30:00.000000+00:00",
         )
-        ledger.set_setting(book.CURRENT_KEY, str(sid))
+        ledger.journal.set_setting(book.CURRENT_KEY, str(sid))
     return sid
 
 
@@ -63,13 +63,13 @@ def build(ledger: Ledger) -> int:
     evening = samples.read_sample(samples.samples_dir() / "evening.toml")[0]
     sid = start(ledger, evening["players"], date(2024, 1, 5), evening["name"], evening["stake"])
     for line in evening["deals"]:
-        samples.apply_line(ledger, ledger.session(sid), line)
+        samples.apply_line(ledger, ledger.journal.session(sid), line)
     rng = random.Random(2024)
     day = date(2024, 1, 12)
     for week in range(20):
         seats = rng.sample(CLUB, 4)
         other = start(ledger, seats, day, f"week {week + 2}", "0.25")
-        session = ledger.session(other)
+        session = ledger.journal.session(other)
         for _ in range(rng.randrange(25, 41)):
             samples.apply_line(ledger, session, deal_line(rng, seats))
         day += timedelta(days=7)

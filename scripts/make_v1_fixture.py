@@ -47,7 +47,7 @@ def main() -> int:
             return 1
         entries = [
             {"uuid": e.uuid, "kind": e.kind, "deal": e.deal_no, "facts": e.facts}
-            for s in sessions for e in book.entries(s.id)
+            for s in sessions for e in book.journal.entries(s.id)
         ]
     runner = CliRunner()
     reports = {}

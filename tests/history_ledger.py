@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from ledger.book import actions as book
 from ledger.core.rules import load_preset
 from ledger.formats import samples
-from ledger.storage.store import Ledger, SessionRow
+from ledger.storage.rows import SessionRow
+from ledger.storage.store import Ledger
 
 
 def add_session(
@@ -32,15 +33,15 @@ def add_session(
 ) -> SessionRow:
     """A session that started at ``started`` (YYYY-MM-DD), its deal lines replayed."""
     with ledger.writing():
-        sid = ledger.add_session(
+        sid = ledger.journal.add_session(
             seats=list(players), name=name, rules=load_preset(rules).to_dict(), stake=stake,
             currency=currency, teams=teams, started_at=f"{started}T19:00:00.000000+00:00",
         )
-        ledger.set_setting(book.CURRENT_KEY, str(sid))
-    session = ledger.session(sid)
+        ledger.journal.set_setting(book.CURRENT_KEY, str(sid))
+    session = ledger.journal.session(sid)
     for line in lines:
         samples.apply_line(ledger, session, line)
-    return ledger.session(sid)
+    return ledger.journal.session(sid)
 
 
 def build(ledger: Ledger) -> list[SessionRow]:

@@ -6,7 +6,6 @@ transaction, so a rejected action leaves the ledger exactly as it was.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -14,10 +13,11 @@ from decimal import Decimal
 from ledger.core.errors import InputError
 from ledger.core.rules import RuleSet, rules_from_dict
 from ledger.core.scoring import Deal, DealScore, score_deal
-from ledger.storage.store import EntryRow, Ledger, PointsRow, SessionRow
+from ledger.core.text import clean_name, clean_session_name, name_key
+from ledger.storage.rows import EntryRow, PointsRow, SessionRow
+from ledger.storage.store import Ledger
 
 CURRENT_KEY = "current_session"
-MAX_NAME = 200
 PACK = 52
 MAX_ID = 2**63 - 1  # largest SQLite INTEGER; a bigger number cannot name a session or deal
 
@@ -31,13 +31,13 @@ class Recorded:
 
 
 def check_player_names(players: Sequence[str]) -> list[str]:
-    """Names as typed (trimmed); rejects what could not be typed back in a deal."""
-    names = [p.strip() for p in players]
-    for name in names:
-        if not name:
+    """Names as typed (trimmed, NFC: see :mod:`ledger.core.text`); rejects what could
+    not be typed back in a deal, and two names for one player."""
+    names = []
+    for raw in players:
+        if not str(raw).strip():
             raise InputError("a player name is empty; give names like --players Ann,Ben,Cat,Dan")
-        if len(name) > MAX_NAME:
-            raise InputError(f"player name {name[:20]!r}... is longer than {MAX_NAME} characters")
+        name = clean_name(raw)
         # Quotes are allowed (O'Brien): a deal names players as NAME=CARDS words, and a
         # typed line (table, sample files) can quote them like a shell: "O'Brien=0".
         bad = [ch for ch in "=," if ch in name]
@@ -48,12 +48,12 @@ def check_player_names(players: Sequence[str]) -> list[str]:
             )
         if name.isdigit():
             raise InputError(f"player name {name!r} is a number; numbers are cards left")
-        if any(unicodedata.category(ch) == "Cc" for ch in name):
-            raise InputError(f"player name {name!r} contains a control character")
-    folded = [n.casefold() for n in names]
-    twice = sorted({n for n in names if folded.count(n.casefold()) > 1})
+        names.append(name)
+    keys = [name_key(n) for n in names]
+    twice = [n for n, k in zip(names, keys, strict=True) if keys.count(k) > 1]
     if twice:
-        raise InputError(f"player {twice[0]!r} is seated more than once; each player sits once")
+        raise InputError(f"player {twice[0]!r} is seated more than once ({', '.join(twice)} "
+                         "are the same name); each player sits once")
     return names
 
 
@@ -95,13 +95,16 @@ def start_session(
     seats = check_player_names(players)
     check_session(rules, seats, teams)
     stake = stake_per_point(rules, stake)
+    name = clean_session_name(name or "")
     with ledger.writing():
-        sid = ledger.add_session(
+        # A player already in the ledger keeps the ledger's spelling (ann is Ann).
+        seats = [ledger.find_player(n) or n for n in seats]
+        sid = ledger.journal.add_session(
             seats=seats, name=name or "", rules=rules.to_dict(), stake=str(stake),
             currency=currency, teams=teams,
         )
-        ledger.set_setting(CURRENT_KEY, str(sid))
-    return ledger.session(sid)
+        ledger.journal.set_setting(CURRENT_KEY, str(sid))
+    return ledger.journal.session(sid)
 
 
 STAKE_PLACES = 6  # as parse_stake: a stored stake reads back through it (export/import)
@@ -132,25 +135,25 @@ def current_session(ledger: Ledger, session_id: int | None = None) -> SessionRow
     """The session named by ``--session``, or the current one."""
     if session_id is not None:
         return _session(ledger, session_id)
-    value = ledger.get_setting(CURRENT_KEY)
+    value = ledger.journal.get_setting(CURRENT_KEY)
     if value is None:
         raise InputError(
             "no current session: start one with "
             "bigtwo session start --players Ann,Ben,Cat,Dan (or pick one with session use ID)"
         )
-    return ledger.session(int(value))
+    return ledger.journal.session(int(value))
 
 
 def _session(ledger: Ledger, session_id: int) -> SessionRow:
     if abs(session_id) > MAX_ID:
         raise InputError(f"no session {session_id} in this ledger; see: bigtwo session list")
-    return ledger.session(session_id)
+    return ledger.journal.session(session_id)
 
 
 def use_session(ledger: Ledger, session_id: int) -> SessionRow:
     session = _session(ledger, session_id)
     with ledger.writing():
-        ledger.set_setting(CURRENT_KEY, str(session_id))
+        ledger.journal.set_setting(CURRENT_KEY, str(session_id))
     return session
 
 
@@ -158,8 +161,8 @@ def end_session(ledger: Ledger, session: SessionRow) -> SessionRow:
     if session.ended_at is not None:
         raise InputError(f"session {session.id} already ended at {session.ended_at}")
     with ledger.writing():
-        ledger.end_session(session.id)
-    return ledger.session(session.id)
+        ledger.journal.end_session(session.id)
+    return ledger.journal.session(session.id)
 
 
 def session_rules(session: SessionRow) -> RuleSet:
@@ -191,7 +194,7 @@ def _reversal(ledger: Ledger, entry: EntryRow) -> list[PointsRow]:
     """
     return [
         PointsRow(p.player, -p.deals, -p.wins, -p.fried, -p.cards, -p.penalty, -p.net, p.payee)
-        for p in ledger.deal_points(entry.session_id, entry.deal_no)
+        for p in ledger.journal.deal_points(entry.session_id, entry.deal_no)
     ]
 
 
@@ -207,17 +210,17 @@ def record_deal(ledger: Ledger, session: SessionRow, deal: Deal) -> Recorded:
         )
     result = score(session, deal)
     with ledger.writing():
-        deal_no = ledger.next_deal_no(session.id)
-        entry = ledger.add_entry(
+        deal_no = ledger.journal.next_deal_no(session.id)
+        entry = ledger.journal.add_entry(
             session.id, "deal", deal_no, deal.to_dict(), points_rows(session.seats, result)
         )
     return Recorded(entry, result)
 
 
 def _live(ledger: Ledger, session: SessionRow, deal_no: int, action: str) -> EntryRow | None:
-    current = ledger.current_version(session.id, deal_no) if 1 <= deal_no <= MAX_ID else None
+    current = ledger.journal.current_version(session.id, deal_no) if 1 <= deal_no <= MAX_ID else None
     if current is None:
-        last = ledger.next_deal_no(session.id) - 1
+        last = ledger.journal.next_deal_no(session.id) - 1
         have = f"has deals 1 to {last}" if last else "has no deals yet"
         raise InputError(f"cannot {action} deal {deal_no}: session {session.id} {have}")
     return None if current.kind == "void" else current
@@ -234,7 +237,7 @@ def _void(ledger: Ledger, session: SessionRow, deal_no: int) -> Recorded:
     live = _live(ledger, session, deal_no, "void")
     if live is None:
         raise InputError(f"deal {deal_no} is already void (see: bigtwo log)")
-    entry = ledger.add_entry(session.id, "void", deal_no, None, _reversal(ledger, live))
+    entry = ledger.journal.add_entry(session.id, "void", deal_no, None, _reversal(ledger, live))
     return Recorded(entry, None)
 
 
@@ -246,13 +249,13 @@ def amend_deal(ledger: Ledger, session: SessionRow, deal_no: int, deal: Deal) ->
         rows = points_rows(session.seats, result)
         if live is not None:
             rows = _reversal(ledger, live) + rows
-        entry = ledger.add_entry(session.id, "amend", deal_no, deal.to_dict(), rows)
+        entry = ledger.journal.add_entry(session.id, "amend", deal_no, deal.to_dict(), rows)
     return Recorded(entry, result)
 
 
 def undo(ledger: Ledger, session: SessionRow) -> Recorded:
     with ledger.writing():  # the last live deal, found and voided under one lock
-        last = ledger.last_live_deal(session.id)
+        last = ledger.journal.last_live_deal(session.id)
         if last is None:
             raise InputError(f"nothing to undo: session {session.id} has no deals left")
         return _void(ledger, session, last)

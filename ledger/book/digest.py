@@ -154,7 +154,7 @@ def _hist(text: str) -> Counter[int]:
 
 
 def digest_rows(rows: Iterable[Sequence[Any]], player_ids: dict[str, int]) -> dict[Key, Digest]:
-    """Digest ``Ledger.live_deal_points`` rows (in session and deal order)."""
+    """Digest ``ledger.derived.live_deal_points`` rows (in session and deal order)."""
     out: dict[Key, Digest] = {}
     for (sid, deal_no), deal in groupby(rows, key=lambda r: (r[0], r[1])):
         for _s, _d, pid, wins, cards, penalty, net, assist in deal:
@@ -183,7 +183,7 @@ def session_rows(
     width = 14 if hists else 12
     out: list[tuple[Any, ...]] = []
     if redone is not None:
-        stored = ledger.deal_stats(session_ids, hists)
+        stored = ledger.derived.deal_stats(session_ids, hists)
         out = [r for r in stored if r[0] not in redone] if redone else stored
     out.extend(d.to_row(*k)[:width] for k, d in fresh.items() if wanted is None or k[0] in wanted)
     return out
@@ -210,23 +210,23 @@ def distributions(
 
 def _refresh(ledger: Ledger) -> tuple[dict[Key, Digest], set[int] | None]:
     """Digests of the sessions that changed, and which sessions those are (None: all)."""
-    mark = ledger.derived_mark(CACHE)
-    upto = ledger.last_entry_id()
+    mark = ledger.derived.mark(CACHE)
+    upto = ledger.derived.last_entry_id()
     if mark == (upto, VERSION):
         return {}, set()
-    names = ledger.player_ids()
+    names = ledger.journal.player_ids()
     if mark is None or mark[1] != VERSION:
-        fresh = _digest_sessions(ledger, ledger.session_ids(), upto, names)
+        fresh = _digest_sessions(ledger, ledger.journal.session_ids(), upto, names)
         _save(ledger, mark, upto, None, fresh)
         return fresh, None
     after = mark[0]
-    changed = ledger.sessions_changed(after, upto)
+    changed = ledger.derived.sessions_changed(after, upto)
     redo = sorted(sid for sid, corrections in changed if corrections)
     extend = sorted(sid for sid, corrections in changed if not corrections)
     fresh = _digest_sessions(ledger, redo, upto, names)
     if extend:
-        old = {(r[0], r[1]): Digest.from_row(r) for r in ledger.deal_stats(extend)}
-        for key, later in digest_rows(ledger.live_deal_points(extend, after, upto), names).items():
+        old = {(r[0], r[1]): Digest.from_row(r) for r in ledger.derived.deal_stats(extend)}
+        for key, later in digest_rows(ledger.derived.live_deal_points(extend, after, upto), names).items():
             fresh[key] = old[key].extend(later) if key in old else later
         fresh.update((k, v) for k, v in old.items() if k not in fresh)
     _save(ledger, mark, upto, redo + extend, fresh)
@@ -240,7 +240,7 @@ def _digest_sessions(
     out: dict[Key, Digest] = {}
     for i in range(0, len(session_ids), CHUNK):
         chunk = session_ids[i:i + CHUNK]
-        out.update(digest_rows(ledger.live_deal_points(chunk, 0, upto), names))
+        out.update(digest_rows(ledger.derived.live_deal_points(chunk, 0, upto), names))
     return out
 
 
@@ -248,9 +248,9 @@ def _save(ledger: Ledger, mark: tuple[int, str] | None, upto: int,
           session_ids: list[int] | None, fresh: dict[Key, Digest]) -> None:
     try:
         with ledger.writing():
-            if ledger.derived_mark(CACHE) != mark:
+            if ledger.derived.mark(CACHE) != mark:
                 return  # another command brought the cache up to date meanwhile
-            ledger.save_deal_stats(session_ids, (d.to_row(*k) for k, d in fresh.items()))
-            ledger.set_derived_mark(CACHE, upto, VERSION)
+            ledger.derived.save_deal_stats(session_ids, (d.to_row(*k) for k, d in fresh.items()))
+            ledger.derived.set_mark(CACHE, upto, VERSION)
     except StoreError:
         pass  # a cache: the numbers shown are fresh either way

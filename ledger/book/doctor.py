@@ -29,7 +29,9 @@ from typing import Any
 
 from ledger.core.rules import RuleSet, rules_from_dict
 from ledger.core.scoring import Deal, score_deal
-from ledger.storage.store import POINT_COLUMNS, Ledger, PointsRow
+from ledger.storage.rows import PointsRow
+from ledger.storage.schema import POINT_COLUMNS
+from ledger.storage.store import Ledger
 
 Key = tuple[str, str | None]  # (player, payee)
 Sums = dict[Key, tuple[int, ...]]  # the POINT_COLUMNS, summed
@@ -281,25 +283,25 @@ def check_cached_totals(
 
 def check_ledger(ledger: Ledger, full: bool = False) -> Report:
     """Run every check on an open ledger (reads only)."""
-    report = Report(integrity=ledger.integrity(full))
+    report = Report(integrity=ledger.inspection.integrity(full))
     report.findings.extend(
         Finding("schema", f"trigger {name}", "is missing: recorded entries are no longer "
-                "protected from being changed") for name in ledger.missing_guards()
+                "protected from being changed") for name in ledger.inspection.missing_guards()
     )
     report.findings.extend(
-        Finding("orphan", row, problem) for row, problem in ledger.orphans()
+        Finding("orphan", row, problem) for row, problem in ledger.inspection.orphans()
     )
     all_points: dict[int, list[tuple[int, PointsRow]]] = {}
-    for sid, rules_json, teams, seats in ledger.raw_sessions():
-        entries = ledger.raw_entries(sid)
-        points = all_points[sid] = ledger.raw_points(sid)
+    for sid, rules_json, teams, seats in ledger.inspection.raw_sessions():
+        entries = ledger.inspection.raw_entries(sid)
+        points = all_points[sid] = ledger.inspection.raw_points(sid)
         result = check_session(sid, rules_json, teams, seats, entries, points)
         report.findings.extend(result.findings)
         report.sessions += 1
         report.entries += len(entries)
         report.points += len(points)
         report.live_deals += result.live_deals
-    cached = ledger.cached_totals()
+    cached = ledger.inspection.cached_totals()
     if cached is not None:
         report.findings.extend(check_cached_totals(all_points, *cached))
     return report

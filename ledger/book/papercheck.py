@@ -18,7 +18,8 @@ from typing import Any
 
 from ledger.core.deal_line import match_player
 from ledger.core.errors import InputError, LedgerError
-from ledger.storage.store import Ledger, SessionRow
+from ledger.storage.rows import SessionRow
+from ledger.storage.store import Ledger
 
 
 class SheetDisagrees(LedgerError):
@@ -97,8 +98,8 @@ def parse_claims(claims: Sequence[str], seats: Sequence[str]) -> dict[str, list[
 def check(ledger: Ledger, session: SessionRow, claims: Sequence[str], after: int | None = None
           ) -> CheckResult:
     sheet = parse_claims(claims, session.seats)
-    live = ledger.live_deals(session.id)
-    last = ledger.next_deal_no(session.id) - 1
+    live = ledger.journal.live_deals(session.id)
+    last = ledger.journal.next_deal_no(session.id) - 1
     if not live:
         raise InputError(f"session {session.id} has no deals to check against")
     if after is None:
@@ -118,7 +119,7 @@ def check(ledger: Ledger, session: SessionRow, claims: Sequence[str], after: int
     running: list[dict[str, int]] = []
     totals = dict.fromkeys(session.seats, 0)
     for e in upto:
-        for p in ledger.deal_points(session.id, e.deal_no):
+        for p in ledger.journal.deal_points(session.id, e.deal_no):
             totals[p.player] += p.penalty
         running.append(dict(totals))
     start = len(upto) - k

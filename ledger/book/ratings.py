@@ -69,7 +69,7 @@ def _ranks(rows: Sequence[Sequence[Any]], ids: dict[str, int]) -> tuple[list[lis
 
 
 def rate(deals: Iterable[Sequence[Any]], start: dict[int, Rating], ids: dict[str, int]) -> dict[int, Rating]:
-    """Fold ``Ledger.rating_deals`` rows into the ratings ``start``."""
+    """Fold ``ledger.derived.rating_deals`` rows into the ratings ``start``."""
     model = _model()
     table = {pid: (model.rating(mu=r.mu, sigma=r.sigma), r.deals) for pid, r in start.items()}
     fresh = model.rating
@@ -89,14 +89,14 @@ def current(ledger: Ledger, notice: Callable[[str], None] | None = None) -> dict
 
     ``notice`` hears about a long catch-up (a big ledger's first rating).
     """
-    mark = ledger.derived_mark(CACHE)
-    upto = ledger.last_entry_id()
+    mark = ledger.derived.mark(CACHE)
+    upto = ledger.derived.last_entry_id()
     tag = version()
-    stored = {pid: Rating(mu, sigma, n) for pid, mu, sigma, n in ledger.ratings()}
+    stored = {pid: Rating(mu, sigma, n) for pid, mu, sigma, n in ledger.derived.ratings()}
     if mark == (upto, tag):
         return stored
     after = 0
-    if mark is not None and mark[1] == tag and not ledger.corrections_reach_back(mark[0], upto):
+    if mark is not None and mark[1] == tag and not ledger.derived.corrections_reach_back(mark[0], upto):
         after = mark[0]
     else:
         stored = {}
@@ -104,12 +104,12 @@ def current(ledger: Ledger, notice: Callable[[str], None] | None = None) -> dict
         why = ("a void or amend changed a rated deal, so every deal is rated again"
                if after == 0 and mark is not None else "this happens once")
         notice(f"rating {upto - after:,} entries; {why}")
-    ratings = rate(ledger.rating_deals(after, upto), stored, ledger.player_ids())
+    ratings = rate(ledger.derived.rating_deals(after, upto), stored, ledger.journal.player_ids())
     try:
         with ledger.writing():
-            if ledger.derived_mark(CACHE) == mark:  # else another command saved it meanwhile
-                ledger.save_ratings((pid, r.mu, r.sigma, r.deals) for pid, r in ratings.items())
-                ledger.set_derived_mark(CACHE, upto, tag)
+            if ledger.derived.mark(CACHE) == mark:  # else another command saved it meanwhile
+                ledger.derived.save_ratings((pid, r.mu, r.sigma, r.deals) for pid, r in ratings.items())
+                ledger.derived.set_mark(CACHE, upto, tag)
     except StoreError:
         pass  # a cache: the ratings shown are fresh either way
     return ratings

@@ -23,7 +23,8 @@ from ledger.core.settlement import (
     round_amount,
     round_nets,
 )
-from ledger.storage.store import Ledger, SessionRow
+from ledger.storage.rows import SessionRow
+from ledger.storage.store import Ledger
 
 
 @dataclass
@@ -65,7 +66,7 @@ class Standings:
 
 def pick_sessions(ledger: Ledger, session: SessionRow | None, all_sessions: bool) -> list[SessionRow]:
     if all_sessions:
-        sessions = ledger.sessions()
+        sessions = ledger.journal.sessions()
         if not sessions:
             raise InputError("the ledger has no sessions yet; start one with bigtwo session start")
         return sessions
@@ -86,7 +87,7 @@ def standings(ledger: Ledger, sessions: list[SessionRow]) -> Standings:
     for s in sessions:  # seat order first, so ties read in seat order within a session
         for name in s.seats:
             lines.setdefault(name, PlayerLine(name))
-    for _sid, name, deals, wins, fried, penalty, net in ledger.totals([s.id for s in sessions]):
+    for _sid, name, deals, wins, fried, penalty, net in ledger.totals.by_session([s.id for s in sessions]):
         line = lines.setdefault(name, PlayerLine(name))
         line.deals += deals
         line.wins += wins
@@ -110,10 +111,10 @@ def standings(ledger: Ledger, sessions: list[SessionRow]) -> Standings:
 
 def standings_all(ledger: Ledger) -> Standings:
     """Standings over every session, summed in SQL (fast on a decade of play)."""
-    ids = ledger.session_ids()
+    ids = ledger.journal.session_ids()
     if not ids:
         raise InputError("the ledger has no sessions yet; start one with bigtwo session start")
-    lines = [PlayerLine(*row) for row in ledger.player_totals()]
+    lines = [PlayerLine(*row) for row in ledger.totals.by_player()]
     return Standings("all sessions", [], _sorted(lines), session_ids=ids)
 
 
@@ -190,7 +191,7 @@ def _session_money(
     totals = {n: per_player[n].penalty for n in s.seats}
     flows: list[tuple[str, str, Decimal]] = []
     if settlement_kind in WINNER_PAID:  # ranked: each loser pays the winner their share
-        for player, winner, net in ledger.payee_flows(s.id):
+        for player, winner, net in ledger.totals.payee_flows(s.id):
             if net < 0:
                 flows.append((player, winner, Decimal(-net) * stake))
             elif net > 0:
@@ -212,7 +213,7 @@ def _per_session(
     for s in sessions:
         for name in s.seats:
             per_session[s.id][name] = PlayerLine(name)
-    for sid, name, deals, wins, fried, penalty, net in ledger.totals([s.id for s in sessions]):
+    for sid, name, deals, wins, fried, penalty, net in ledger.totals.by_session([s.id for s in sessions]):
         per_session[sid][name] = PlayerLine(name, deals, wins, fried, penalty, net)
     nets: dict[str, Decimal] = {}
     flows: list[tuple[str, str, Decimal]] = []
@@ -254,7 +255,7 @@ def settle_all(ledger: Ledger, working_limit: int = WORKING_LIMIT) -> Settlement
     stakes finer than the currency's minor unit go session by session, as in
     :func:`settle`.
     """
-    currencies = sorted(set(ledger.currencies()))
+    currencies = sorted(set(ledger.totals.currencies()))
     if not currencies:
         raise InputError("the ledger has no sessions yet; start one with bigtwo session start")
     if len(currencies) > 1:
@@ -262,9 +263,9 @@ def settle_all(ledger: Ledger, working_limit: int = WORKING_LIMIT) -> Settlement
             f"these sessions use different currencies ({', '.join(currencies)}); "
             "settle each with --session ID"
         )
-    count = len(ledger.session_ids())
+    count = len(ledger.journal.session_ids())
     if count <= working_limit:
-        return settle(ledger, ledger.sessions())
+        return settle(ledger, ledger.journal.sessions())
     currency = currencies[0]
     q = quantum(currency)
 
@@ -273,7 +274,7 @@ def settle_all(ledger: Ledger, working_limit: int = WORKING_LIMIT) -> Settlement
 
     nets: dict[str, Decimal] = {}
     slow_stakes: set[str] = set()
-    for stake, teams, _kind, name, net in ledger.money_groups():
+    for stake, teams, _kind, name, net in ledger.totals.money():
         if teams:
             continue  # teams sessions: session by session below
         if not exact(stake):
@@ -281,14 +282,14 @@ def settle_all(ledger: Ledger, working_limit: int = WORKING_LIMIT) -> Settlement
             continue
         nets[name] = nets.get(name, Decimal(0)) + Decimal(net) * Decimal(stake)
     flows: list[tuple[str, str, Decimal]] = []
-    for stake, a, b, diff in ledger.pair_penalty_groups():
+    for stake, a, b, diff in ledger.totals.pair_penalty_groups():
         if exact(stake) and diff:
             flows.append((a, b, Decimal(diff) * Decimal(stake)))
-    for stake, player, winner, net in ledger.flow_groups():
+    for stake, player, winner, net in ledger.totals.flow_groups():
         if exact(stake) and net:
             flows.append((player, winner, Decimal(-net) * Decimal(stake)))
-    slow = ledger.sessions_where_stake_in(sorted(slow_stakes), teams=False) if slow_stakes else []
-    slow += ledger.sessions_where_stake_in([], teams=True)
+    slow = ledger.journal.sessions_where_stake_in(sorted(slow_stakes), teams=False) if slow_stakes else []
+    slow += ledger.journal.sessions_where_stake_in([], teams=True)
     if slow:
         slow_nets, slow_flows, _ = _per_session(ledger, slow, currency)
         for name, amount in slow_nets.items():

@@ -23,7 +23,8 @@ from ledger.book import digest, ratings
 from ledger.core.errors import InputError
 from ledger.core.scoring import teams_of
 from ledger.core.settlement import format_amount, quantum, round_amount, round_nets
-from ledger.storage.store import Ledger, SessionRow
+from ledger.storage.rows import SessionRow
+from ledger.storage.store import Ledger
 
 Money = dict[str, Decimal]  # amount per currency
 REGULAR_SHARE = 4  # a regular plays in at least 1/4 of the deals
@@ -124,13 +125,13 @@ def select(
     first, last = parse_day(since, "--since"), parse_day(until, "--until")
     if first and last and first > last:
         raise InputError(f"--since {first} is after --until {last}; nothing is between them")
-    if player is not None:
-        ledger.player_id(player)  # an unknown name is an InputError naming it
+    if player is not None:  # the ledger's spelling; an unknown name is an InputError
+        player = ledger.player_name(player)
     if session is not None or not (all_sessions or default_all or first or last):
         sessions = [book.current_session(ledger, session)]
-        everything = len(sessions) == len(ledger.session_ids())
+        everything = len(sessions) == len(ledger.journal.session_ids())
     else:
-        sessions = ledger.sessions()
+        sessions = ledger.journal.sessions()
         if not sessions:
             raise InputError("the ledger has no sessions yet; start one with bigtwo session start")
         everything = not (first or last or player)
@@ -161,7 +162,7 @@ def session_money(s: SessionRow, nets: dict[str, int]) -> dict[str, Decimal]:
 def session_nets(ledger: Ledger, scope: Scope) -> dict[int, dict[str, tuple[int, ...]]]:
     """(deals, wins, fried, penalty, net) per session id and player name."""
     out: dict[int, dict[str, tuple[int, ...]]] = {s.id: {} for s in scope.sessions}
-    for sid, name, *sums in ledger.totals(scope.ids):
+    for sid, name, *sums in ledger.totals.by_session(scope.ids):
         if sid in out:
             out[sid][name] = tuple(sums)
     return out
@@ -376,8 +377,8 @@ def build(
     gives settle's session-by-session money exactly whenever no session needs
     rounding; the sessions that do are rounded one by one, as settle does.
     """
-    if player is not None:
-        ledger.player_id(player)  # an unknown name is an InputError naming it
+    if player is not None:  # the ledger's spelling; an unknown name is an InputError
+        player = ledger.player_name(player)
     one_currency = len(scope.currencies) == 1
     nets = session_nets(ledger, scope)
     shares: dict[tuple[Any, ...], Share] = {}
@@ -445,14 +446,14 @@ def _total(p: PlayerStats, one_currency: bool) -> Decimal | int:
 
 
 def _ratings(ledger: Ledger, notice: Callable[[str], None] | None) -> dict[str, ratings.Rating]:
-    names = {pid: name for name, pid in ledger.player_ids().items()}
+    names = {pid: name for name, pid in ledger.journal.player_ids().items()}
     return {names[pid]: r for pid, r in ratings.current(ledger, notice).items() if pid in names}
 
 
 def _add_digests(ledger: Ledger, scope: Scope, lines: dict[str, PlayerStats],
                  shares: dict[tuple[Any, ...], Share], one_currency: bool) -> None:
     """Assists, the biggest loss and streaks (runs folded in session order)."""
-    names = {pid: name for name, pid in ledger.player_ids().items()}
+    names = {pid: name for name, pid in ledger.journal.player_ids().items()}
     per_session: dict[int, list[tuple[Any, ...]]] = {}
     for row in digest.session_rows(ledger, scope.ids):
         per_session.setdefault(row[0], []).append(row)
@@ -497,9 +498,9 @@ def head_to_head(
             group = points.setdefault((cur or "PTS", share), {})
             group[(a, b)] = group.get((a, b), 0) + (amount if payer == a else -amount)
 
-    for cur, stake, a, b, diff in ledger.pair_differences(scope.ids):
+    for cur, stake, a, b, diff in ledger.totals.pair_differences(scope.ids):
         pay(cur, Decimal(stake), a, b, diff)
-    for cur, stake, player, winner, net in ledger.winner_flows(scope.ids):
+    for cur, stake, player, winner, net in ledger.totals.winner_flows(scope.ids):
         pay(cur, Decimal(stake), player, winner, -net)
     for s in scope.sessions:
         if s.teams:

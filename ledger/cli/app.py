@@ -118,6 +118,7 @@ def session_start(
     from ledger.book import actions as book
     from ledger.core.rules import load_rules
     from ledger.core.settlement import parse_currency, parse_stake
+    from ledger.core.text import clean_session_name
     from ledger.present.text import session_title
 
     rule_set = load_rules(rules)
@@ -126,6 +127,7 @@ def session_start(
     seats = players.split(",")
     # Checked before the ledger is opened, so a refused session creates no ledger file.
     book.check_session(rule_set, book.check_player_names(seats), teams)
+    name = clean_session_name(name or "")
     with open_db(ctx, create=True) as ledger:
         s = book.start_session(ledger, seats, rule_set, stake_value, currency_code, name, teams)
         typer.echo("started " + session_title(s))
@@ -143,8 +145,8 @@ def session_list(
     sessions, current = [], None
     if ledger_exists(ctx):
         with open_db(ctx) as ledger:
-            sessions = ledger.sessions()
-            current = ledger.get_setting(book.CURRENT_KEY)
+            sessions = ledger.journal.sessions()
+            current = ledger.journal.get_setting(book.CURRENT_KEY)
     if json_out:
         typer.echo(dumps([_session_dict(s) for s in sessions]))
         return
@@ -243,7 +245,7 @@ def _print_after(ledger: Any, s: Any, verb: str, recorded: Any) -> None:
         typer.echo(deal_text(recorded.entry.deal_no, recorded.score, s.seats, verb))
     else:
         typer.echo(f"deal {recorded.entry.deal_no} voided")
-    typer.echo(standings_text(reports.standings(ledger, [ledger.session(s.id)])))
+    typer.echo(standings_text(reports.standings(ledger, [ledger.journal.session(s.id)])))
     typer.echo(_next_turn_text(ledger, s))
 
 
@@ -252,7 +254,7 @@ def _next_turn_text(ledger: Any, s: Any) -> str:
     from ledger.book.actions import session_rules
     from ledger.core.dealer import next_turn_from_facts
 
-    facts = [e.facts for e in ledger.live_deals(s.id)]
+    facts = [e.facts for e in ledger.journal.live_deals(s.id)]
     return next_turn_from_facts(s.seats, session_rules(s), facts).describe()
 
 
@@ -325,8 +327,8 @@ def log_cmd(
 
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
-        entries = ledger.entries(s.id)
-        live = {e.id for e in ledger.live_deals(s.id)}
+        entries = ledger.journal.entries(s.id)
+        live = {e.id for e in ledger.journal.live_deals(s.id)}
     if json_out:
         typer.echo(dumps([
             {"seq": e.seq, "uuid": e.uuid, "deal": e.deal_no, "kind": e.kind, "facts": e.facts,

@@ -39,7 +39,10 @@ class LedgerGroup(TyperGroup):
         try:
             return super().invoke(ctx)
         except LedgerError as exc:
-            typer.echo(f"error: {exc}", err=True)
+            from ledger.core.text import shown
+
+            lines = f"error: {exc}".split("\n")  # an import's conflicts take several lines
+            typer.echo("\n".join(shown(line) for line in lines), err=True)
             ctx.exit(exc.exit_code)
 
 

@@ -1,4 +1,4 @@
-"""Turning what the scorekeeper types into deal facts.
+"""Turning what the scorekeeper types into deal facts, and deal facts back into those words.
 
 One parser serves ``bigtwo deal``/``amend`` (whose options Typer has already
 split), the quick-entry ``table`` loop and sample session files (whole lines).
@@ -12,13 +12,15 @@ split), the quick-entry ``table`` loop and sample session files (whole lines).
 
 from __future__ import annotations
 
+import json
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ledger.core.errors import InputError
 from ledger.core.scoring import FINISHES, Deal
+from ledger.core.text import name_key, shown
 
 if TYPE_CHECKING:
     from ledger.core.rules import RuleSet
@@ -48,15 +50,15 @@ class DealArgs:
 
 def match_player(text: str, seats: Sequence[str], what: str) -> str:
     """A seated player's name, matched without regard to case (or by a unique prefix)."""
-    wanted = text.strip().casefold()
-    exact = [s for s in seats if s.casefold() == wanted]
+    wanted = name_key(text.strip())
+    exact = [s for s in seats if name_key(s) == wanted]
     if exact:
         return exact[0]
-    prefixed = [s for s in seats if wanted and s.casefold().startswith(wanted)]
+    prefixed = [s for s in seats if wanted and name_key(s).startswith(wanted)]
     if len(prefixed) == 1:
         return prefixed[0]
     problem = "matches several players" if prefixed else "is not seated"
-    raise InputError(f"{what}: {text!r} {problem}; players: {', '.join(seats)}")
+    raise InputError(f"{what}: {text!r} {problem}; players: {shown(', '.join(seats))}")
 
 
 def _count(text: str, what: str) -> int:
@@ -238,3 +240,31 @@ def split_words(words: Sequence[str]) -> DealArgs:
 
 def parse_deal_line(line: str, seats: Sequence[str], rules: RuleSet | None = None) -> Deal:
     return build_deal(split_line(line), seats, rules)
+
+
+def facts_text(facts: dict[str, Any]) -> str:
+    """A deal's facts (as stored) written back the way they are typed: the inverse of
+    :func:`parse_deal_line` for the ledger's log, the import report and exports.
+
+    >>> facts_text({"cards": {"Ann": 0, "Ben": 3, "Cat": 11, "Dan": 8}, "assist": "Cat"})
+    'Ann=0 Ben=3 Cat=11 Dan=8 --assist Cat'
+    """
+    parts = []
+    hands = facts.get("hands", {})
+    for name, count in facts.get("cards", {}).items():
+        typed = json.dumps(hands.get(name), ensure_ascii=False)  # ♥ stays ♥
+        parts.append(f"{name}={typed if name in hands else count}")
+    for key in ("twos", "bombs"):
+        for name, k in facts.get(key, {}).items():
+            if name not in hands:
+                parts.append(f"--{key} {name}={k}")
+    for key in ("finish", "assist", "shootout"):
+        if key in facts:
+            parts.append(f"--{key} {facts[key]}")
+    if facts.get("missed_call"):
+        parts.append("--missed-call")
+    if "immediate" in facts:
+        parts.append(f"--{facts['immediate']} {facts['immediate_by']}")
+    if "order" in facts:
+        parts.append("--order " + ",".join(facts["order"]))
+    return " ".join(parts)

@@ -22,7 +22,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from ledger.core.errors import RuleError
+from ledger.core.errors import InputError, RuleError
+from ledger.core.text import clean_name, shown
 
 if TYPE_CHECKING:
     from ledger.core.plays import PlayRules
@@ -259,6 +260,11 @@ def rules_from_mapping(
     for key in ("name", "description", "source"):
         if key in data:
             values[key] = _want_text(key, data[key])
+    if "name" in data:
+        try:
+            values["name"] = clean_name(values["name"], "rule name")
+        except InputError as exc:
+            raise RuleError(f"{origin}: {exc}") from None
     if "fry_threshold" in data:
         if hand_size != 13:
             raise RuleError(f"{origin}: 'fry_threshold' needs hand_size 13, not {hand_size}")
@@ -350,8 +356,11 @@ def _plays(value: object, base: tuple[tuple[str, Any], ...] = ()) -> tuple[tuple
 
 def rules_from_dict(data: Mapping[str, Any]) -> RuleSet:
     """Rebuild a frozen rule set stored by :meth:`RuleSet.to_dict` (no base applied)."""
-    empty = RuleSet(name=str(data.get("name", "")))
-    return rules_from_mapping(data, base=empty, origin=f"stored rules {empty.name!r}")
+    # The stored name is kept as it is (an old ledger's may predate the clean-text
+    # rules; it is only ever shown through ledger.core.text.shown).
+    name = str(data.get("name", ""))
+    rest = {k: v for k, v in data.items() if k != "name"}
+    return rules_from_mapping(rest, base=RuleSet(name=name), origin=f"stored rules {shown(name)!r}")
 
 
 # --- presets and files ----------------------------------------------------
@@ -401,4 +410,7 @@ def load_rules(spec: str) -> RuleSet:
     rules = rules_from_mapping(data, origin=f"rule file {spec}")
     if "name" not in data:
         rules = replace(rules, name=path.stem)
-    return rules
+    try:
+        return replace(rules, name=clean_name(rules.name, "rule name"))
+    except InputError as exc:
+        raise RuleError(f"rule file {spec}: {exc}") from None

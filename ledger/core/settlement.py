@@ -53,7 +53,7 @@ def parse_stake(text: str) -> Decimal:
 
 
 def parse_currency(text: str) -> str:
-    code = text.strip().upper()
+    code = text.strip().upper() if isinstance(text, str) else ""
     if not (code.isascii() and code.isalpha() and 1 <= len(code) <= 8):
         raise InputError(
             f"bad currency {text!r}: use a code of letters such as USD, EUR, HKD, or PTS for points"

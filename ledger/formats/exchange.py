@@ -24,9 +24,11 @@ from ledger.core.errors import InputError
 from ledger.core.rules import rules_from_dict
 from ledger.core.scoring import Deal, score_deal
 from ledger.core.settlement import format_amount, parse_currency, parse_stake
+from ledger.core.text import clean_name, clean_session_name, json_safe, shown
 from ledger.formats.merge import EntrySpec, Importer, ImportReport, Progress, SessionSpec, an, point_tuples
 from ledger.formats.sheet_import import import_sheet
-from ledger.storage.store import Ledger, SessionRow
+from ledger.storage.rows import SessionRow
+from ledger.storage.store import Ledger
 
 FORMAT = "bigtwo-ledger"
 VERSION = 1
@@ -58,26 +60,36 @@ def export_json(ledger: Ledger, sessions: Sequence[SessionRow], out: IO[str]) ->
     count = 0
     out.write(f'{{"format": "{FORMAT}", "version": {VERSION}, "sessions": [')
     for i, s in enumerate(sessions):
-        head = json.dumps(session_header(s), ensure_ascii=False)
+        head = _json(session_header(s))
         out.write(("\n" if i == 0 else ",\n") + head[:-1] + ', "entries": [')
-        for j, e in enumerate(ledger.entries(s.id)):
+        for j, e in enumerate(ledger.journal.entries(s.id)):
             entry = {"uuid": e.uuid, "seq": e.seq, "kind": e.kind, "deal": e.deal_no,
                      "facts": e.facts, "at": e.created_at}
-            out.write(("\n" if j == 0 else ",\n") + json.dumps(entry, ensure_ascii=False))
+            out.write(("\n" if j == 0 else ",\n") + _json(entry))
             count += 1
         out.write("\n]}")
     out.write("\n]}\n")
     return count
 
 
+def _json(data: Any) -> str:
+    """One JSON value, UTF-8 as it is except what a terminal must not get raw (escaped:
+    the same string to a JSON reader)."""
+    text = json.dumps(data, ensure_ascii=False)
+    return text if text.isprintable() else json_safe(text)
+
+
 def spreadsheet_safe(value: object) -> object:
-    """A text cell a spreadsheet would run as a formula gets a leading apostrophe.
+    """A text cell a spreadsheet would run as a formula gets a leading apostrophe;
+    control and format characters are written as visible escapes (``\\x1b``).
 
     >>> spreadsheet_safe("=HYPERLINK(1)"), spreadsheet_safe("Ann"), spreadsheet_safe(-27)
     ("'=HYPERLINK(1)", 'Ann', -27)
     """
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
+    if isinstance(value, str):
+        value = shown(value)  # text from an old ledger: no raw control characters
+        if value.startswith(FORMULA_STARTS):
+            return "'" + value
     return value
 
 
@@ -89,7 +101,7 @@ def export_csv(ledger: Ledger, sessions: Sequence[SessionRow], out: IO[str]) -> 
     for s in sessions:
         stake = Decimal(s.stake)
         share = Decimal(2) if s.teams else Decimal(1)
-        for e in ledger.live_deals(s.id):
+        for e in ledger.journal.live_deals(s.id):
             assert e.facts is not None
             score = book.score(s, Deal.from_dict(e.facts))
             for seat, name in enumerate(s.seats, 1):
@@ -195,8 +207,9 @@ def _json_session(raw: object, where: str, seen_entries: set[str]
         currency = s.get("currency", "PTS")
         _want(currency is None or isinstance(currency, str), where, "currency must be text")
         currency = None if currency is None else parse_currency(currency)
-        name = s.get("name", "")
-        _want(isinstance(name, str), where, "name must be text")
+        name = clean_session_name(s.get("name", "") or "")
+        if rules.name:
+            clean_name(rules.name, "rule name")
     except InputError as exc:
         if str(exc).startswith(where):
             raise

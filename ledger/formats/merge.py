@@ -23,9 +23,11 @@ from decimal import Decimal
 from itertools import islice
 from typing import Any, NamedTuple
 
+from ledger.core.deal_line import facts_text
 from ledger.core.errors import LedgerError
 from ledger.core.rules import RuleSet, rules_from_dict
-from ledger.storage.store import ImportedEntry, Ledger, PointsRow, PointsTuple, SessionRow
+from ledger.storage.rows import ImportedEntry, PointsRow, PointsTuple, SessionRow
+from ledger.storage.store import Ledger
 
 BATCH_ENTRIES = 2000  # commit after whole sessions once this many entries are written
 CHUNK = 1000  # entries looked up and inserted at a time
@@ -186,8 +188,6 @@ def _session_differences(s: SessionRow, spec: SessionSpec) -> list[str]:
 
 
 def _facts_text(facts: dict[str, Any] | None) -> str:
-    from ledger.present.text import facts_text
-
     return "(none)" if facts is None else facts_text(facts)
 
 
@@ -203,7 +203,7 @@ class Importer:
     def run(self, sessions: Iterable[tuple[SessionSpec, Iterable[EntrySpec]]]) -> ImportReport:
         pending = iter(sessions)
         more = True
-        with self.ledger.bulk():
+        with self.ledger.bulk.tuned():
             while more:
                 more = False
                 with self.ledger.writing():
@@ -217,7 +217,7 @@ class Importer:
 
     def _session(self, spec: SessionSpec, entries: Iterable[EntrySpec]) -> int:
         self.report.sessions += 1
-        known = self.ledger.session_id_by_uuid(spec.uuid)
+        known = self.ledger.bulk.session_id_by_uuid(spec.uuid)
         if known is None and spec.from_sheet:
             # Nothing in it can conflict (its games' uuids derive from its own): the
             # bulk path, without a savepoint; the batch's transaction keeps it whole.
@@ -234,13 +234,13 @@ class Importer:
         frozen = self._frozen.get(id(spec.rules))
         if frozen is None or frozen[0] is not spec.rules:
             frozen = self._frozen[id(spec.rules)] = (spec.rules, spec.rules.to_dict())
-        sid = self.ledger.add_session(
+        sid = self.ledger.journal.add_session(
             seats=spec.players, name=spec.name, rules=frozen[1], stake=spec.stake,
             currency=spec.currency, teams=spec.teams, started_at=spec.started_at,
             session_uuid=spec.uuid,
         )
         if spec.ended_at is not None:
-            self.ledger.end_session(sid, spec.ended_at)
+            self.ledger.journal.end_session(sid, spec.ended_at)
         return sid
 
     def _done(self, sid: int, new: bool, added: int, present: int, seen: int,
@@ -248,7 +248,7 @@ class Importer:
         report = self.report
         changed = changed or bool(added)
         if new or changed:
-            self.ledger.note_import(sid, {"source": report.source, "format": report.kind,
+            self.ledger.bulk.note_import(sid, {"source": report.source, "format": report.kind,
                                           "entries": added, "present": present})
         report.sessions_new += new
         report.sessions_merged += not new and changed
@@ -261,7 +261,7 @@ class Importer:
         sid = self._add_session(spec)
         added = 0
         for chunk in _chunks(entries, CHUNK):
-            self.ledger.import_entries(
+            self.ledger.bulk.import_entries(
                 sid, [ImportedEntry(e.uuid, "deal", e.deal_no, e.facts_json, e.points) for e in chunk]
             )
             added += len(chunk)
@@ -271,7 +271,7 @@ class Importer:
 
     def _write(self, spec: SessionSpec, entries: Iterable[EntrySpec], known: int | None) -> int:
         ledger = self.ledger
-        existing = None if known is None else ledger.session(known)
+        existing = None if known is None else ledger.journal.session(known)
         conflicts: list[Conflict] = []
         session_differs = False
         if existing is not None:
@@ -281,7 +281,7 @@ class Importer:
                 conflicts.append(Conflict(f"{spec.where}, session {existing.id}", spec.uuid,
                                           tuple(differences)))
             sid = existing.id
-            deal_nos = ledger.deal_numbers(sid)
+            deal_nos = ledger.bulk.deal_numbers(sid)
         else:
             sid = self._add_session(spec)
             deal_nos = set()
@@ -292,7 +292,7 @@ class Importer:
             if session_differs:  # its entries cannot be compared with the ledger's
                 self.progress(len(chunk))
                 continue
-            found = ledger.entry_texts([e.uuid for e in chunk])
+            found = ledger.bulk.entry_texts([e.uuid for e in chunk])
             rows: list[ImportedEntry] = []
             for e in chunk:
                 old = found.get(e.uuid)
@@ -307,7 +307,7 @@ class Importer:
                 if row is not None:
                     rows.append(row)
             if not conflicts:
-                ledger.import_entries(sid, rows)
+                ledger.bulk.import_entries(sid, rows)
                 added += len(rows)
             self.progress(len(chunk))
         if conflicts:
@@ -316,7 +316,7 @@ class Importer:
             raise _Conflicted
         ended = False
         if existing is not None and existing.ended_at is None and spec.ended_at is not None:
-            ledger.end_session(sid, spec.ended_at)
+            ledger.journal.end_session(sid, spec.ended_at)
             ended = True
         self._done(sid, existing is None, added, present, seen, ended)
         return added
@@ -343,7 +343,7 @@ class Importer:
               ) -> Sequence[PointsTuple]:
         """The points deal ``deal_no`` adds up to now (this import's own entries included)."""
         if deal_no not in live:
-            live[deal_no] = point_tuples(self.ledger.deal_points(sid, deal_no))
+            live[deal_no] = point_tuples(self.ledger.journal.deal_points(sid, deal_no))
         return live[deal_no] or []
 
     def _new_entry(self, sid: int, e: EntrySpec, deal_nos: set[int],

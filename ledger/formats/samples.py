@@ -30,7 +30,8 @@ from ledger.core.deal_line import parse_deal_line
 from ledger.core.errors import InputError
 from ledger.core.rules import load_preset, rules_from_mapping
 from ledger.core.settlement import parse_currency, parse_stake
-from ledger.storage.store import Ledger, SessionRow
+from ledger.storage.rows import SessionRow
+from ledger.storage.store import Ledger
 
 SESSION_KEYS = ("name", "players", "rules", "stake", "currency", "teams", "deals", "expect")
 
@@ -81,7 +82,7 @@ def load_session(ledger: Ledger, spec: dict[str, Any], origin: str = "sample") -
             apply_line(ledger, session, line)
         except InputError as exc:
             raise InputError(f"{origin}: deal line {number} ({line!r}): {exc}") from None
-    return ledger.session(session.id)
+    return ledger.journal.session(session.id)
 
 
 def apply_line(ledger: Ledger, session: SessionRow, line: str) -> book.Recorded:

@@ -11,27 +11,53 @@ from collections.abc import Sequence
 from typing import Any
 
 from ledger.book.reports import Settlement, Standings
+from ledger.core.deal_line import facts_text
 from ledger.core.scoring import DealScore
 from ledger.core.settlement import format_amount
-from ledger.storage.store import EntryRow, SessionRow
+from ledger.core.text import json_safe, shown
+from ledger.storage.rows import EntryRow, SessionRow
 
 
 def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], align_right: bool = True) -> str:
+    """A text table; every cell goes through :func:`shown` (stored text never reaches
+    the terminal raw)."""
     from tabulate import tabulate
 
+    rows = [[shown(c) if isinstance(c, str) else c for c in r] for r in rows]
     return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True,
                     colalign=None if not align_right else
                     ("left",) + ("right",) * (len(headers) - 1))
 
 
+def width(text: str) -> int:
+    """Columns ``text`` takes on a terminal: 陳 takes two, a combining accent none.
+    ASCII (the usual case at the table) is measured without importing wcwidth."""
+    if text.isascii():
+        return len(text)
+    from wcwidth import wcswidth, wcwidth
+
+    total = wcswidth(text)
+    # wcswidth gives -1 for a string with a non-printable character; count the rest.
+    return total if total >= 0 else sum(max(wcwidth(c), 0) for c in text)
+
+
+def ljust(text: str, columns: int) -> str:
+    return text + " " * (columns - width(text))
+
+
+def rjust(text: str, columns: int) -> str:
+    return " " * (columns - width(text)) + text
+
+
 def quick_table(rows: Sequence[Sequence[Any]], headers: Sequence[str]) -> str:
     """The same layout as :func:`table` (tabulate's "simple"), first column left and
-    the rest right-aligned, without importing tabulate: used on the deal path."""
-    cells = [[str(h) for h in headers]] + [[str(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    the rest right-aligned, without importing tabulate: used on the deal path.
+    Widths are display widths, so 陳大文 and 🐉 line up like Ann."""
+    cells = [[str(h) for h in headers]] + [[shown(str(c)) for c in r] for r in rows]
+    widths = [max(width(r[i]) for r in cells) for i in range(len(headers))]
 
     def line(r: Sequence[str]) -> str:
-        parts = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True)]
+        parts = [ljust(r[0], widths[0])] + [rjust(c, w) for c, w in zip(r[1:], widths[1:], strict=True)]
         return "  ".join(parts).rstrip()
 
     rule = "  ".join("-" * w for w in widths)
@@ -44,16 +70,18 @@ def signed(value: int | Any) -> str:
 
 
 def dumps(data: Any) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False)
+    """JSON for people and programs: UTF-8 text as it is, except what :func:`shown`
+    would escape, which is written as a JSON escape (the same string to a reader)."""
+    return json_safe(json.dumps(data, indent=2, ensure_ascii=False))
 
 
 def session_title(s: SessionRow) -> str:
-    name = f" {s.name!r}" if s.name else ""
+    name = f" '{shown(s.name)}'" if s.name else ""
     mode = ", teams" if s.teams else ""
     ended = f", ended {s.ended_at[:16].replace('T', ' ')}" if s.ended_at else ""
     per_unit = _points_per_unit(s)
     unit = f" ({per_unit} points a unit)" if per_unit != 1 else ""
-    return (
+    return shown(
         f"session {s.id}{name}: {', '.join(s.seats)} — rules {s.rules_name}{mode}, "
         f"stake {s.stake} {s.currency or 'PTS'} per point{unit}, {s.deals} deals{ended}"
     )
@@ -86,7 +114,7 @@ def deal_text(deal_no: int, score: DealScore, seats: Sequence[str], verb: str = 
         mark = "*" if score.wins[name] else ""
         fried = " fried" if score.fried[name] else ""
         parts.append(f"{name}{mark} {score.penalty[name]}{fried} ({signed(score.net[name])})")
-    return f"{verb} {deal_no}: " + ", ".join(parts)
+    return shown(f"{verb} {deal_no}: " + ", ".join(parts))
 
 
 def settlement_text(st: Settlement) -> str:
@@ -149,24 +177,3 @@ def log_text(entries: Sequence[EntryRow], live: set[int]) -> str:
     return table(rows, ["#", "deal", "entry", "facts", "", "at (UTC)"], align_right=False)
 
 
-def facts_text(facts: dict[str, Any]) -> str:
-    """A deal's facts written back the way they are typed."""
-    parts = []
-    hands = facts.get("hands", {})
-    for name, count in facts.get("cards", {}).items():
-        typed = json.dumps(hands.get(name), ensure_ascii=False)  # ♥ stays ♥
-        parts.append(f"{name}={typed if name in hands else count}")
-    for key in ("twos", "bombs"):
-        for name, k in facts.get(key, {}).items():
-            if name not in hands:
-                parts.append(f"--{key} {name}={k}")
-    for key in ("finish", "assist", "shootout"):
-        if key in facts:
-            parts.append(f"--{key} {facts[key]}")
-    if facts.get("missed_call"):
-        parts.append("--missed-call")
-    if "immediate" in facts:
-        parts.append(f"--{facts['immediate']} {facts['immediate_by']}")
-    if "order" in facts:
-        parts.append("--order " + ",".join(facts["order"]))
-    return " ".join(parts)

@@ -43,7 +43,7 @@ def test_all_paths_agree(tmp_path_factory, sessions) -> None:
             for deal in deals:
                 book.record_deal(ledger, s, deal)
             book.undo(ledger, s)  # reversal rows must cancel in both paths
-        every = ledger.sessions()
+        every = ledger.journal.sessions()
         slow, fast = settle(ledger, every), settle_all(ledger, working_limit=0)
         assert fast.nets == slow.nets
         assert fast.pairwise == slow.pairwise

@@ -151,7 +151,7 @@ def test_ratings_the_player_who_always_wins_rises_and_sigma_shrinks(ledger_path)
                     [f"Ann=0 Ben={1 + i % 5} Cat={6 + i % 3} Dan={9 + i % 4}" for i in range(5)],
                     "2024-01-01")
         early = {n: ratings.current(led)[led.player_id(n)] for n in ("Ann", "Ben", "Cat", "Dan")}
-        s = led.session(1)
+        s = led.journal.session(1)
         for i in range(25):
             samples.apply_line(led, s, f"Ann=0 Ben={1 + i % 5} Cat={6 + i % 3} Dan={9 + i % 4}")
         late = {n: ratings.current(led)[led.player_id(n)] for n in ("Ann", "Ben", "Cat", "Dan")}
@@ -179,14 +179,14 @@ def snapshot(led):
 
 def test_caches_extend_and_rebuild_to_the_same_numbers(ledger, ledger_path):
     snapshot(ledger)  # caches filled
-    s2 = ledger.session(2)
-    samples.apply_line(ledger, ledger.session(3), "Ann=3 Eve=0")  # new deal: extended
-    assert ledger.derived_mark(digest.CACHE)[0] < ledger.last_entry_id()
+    s2 = ledger.journal.session(2)
+    samples.apply_line(ledger, ledger.journal.session(3), "Ann=3 Eve=0")  # new deal: extended
+    assert ledger.derived.mark(digest.CACHE)[0] < ledger.derived.last_entry_id()
     after_extend = snapshot(ledger)
     samples.apply_line(ledger, s2, "amend 2 Ann=0 Ben=12 Cat=1")  # reaches back: rebuilt
-    samples.apply_line(ledger, ledger.session(1), "void 1")
+    samples.apply_line(ledger, ledger.journal.session(1), "void 1")
     after_fix = snapshot(ledger)
-    assert ledger.derived_mark(ratings.CACHE)[0] == ledger.last_entry_id()
+    assert ledger.derived.mark(ratings.CACHE)[0] == ledger.derived.last_entry_id()
     forget_caches(ledger_path)
     assert snapshot(ledger) == after_fix  # same as from scratch
     assert after_extend != after_fix
@@ -197,7 +197,7 @@ def test_caches_extend_and_rebuild_to_the_same_numbers(ledger, ledger_path):
 
 def test_incremental_ratings_equal_a_rebuild(ledger, ledger_path):
     first = ratings.current(ledger)
-    samples.apply_line(ledger, ledger.session(2), "Ann=5 Ben=0 Cat=7")
+    samples.apply_line(ledger, ledger.journal.session(2), "Ann=5 Ben=0 Cat=7")
     incremental = ratings.current(ledger)
     assert incremental != first
     forget_caches(ledger_path)

@@ -1,6 +1,6 @@
 """Player names are stored and shown exactly as typed: quotes, SQL, emoji, right-to-left
-text, 200 characters.  They go through session start, deal, standings, log,
-settle, export and import unchanged."""
+text, 200 characters (control and format characters are refused: tests/core/test_text.py).
+They go through session start, deal, standings, log, settle, export and import unchanged."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from ledger.book.actions import MAX_NAME
+from ledger.core.text import MAX_NAME
 
 TABLES = ["Ann", "Ben", "Cat", "Dan"]
 NAMES = [
@@ -25,7 +25,7 @@ NAMES = [
     "👩‍👩‍👧 family",
     "שָׁלוֹם",
     "علي بن أبي",
-    "\u202eevil",  # a right-to-left override: stored, not interpreted
+    "evil\u05d0",  # a right-to-left letter after left-to-right ones
     "Zoë Ĳssel ß",
     "Mary Ann",
     "NULL",
@@ -112,6 +112,9 @@ def test_names_through_a_real_process_and_terminal_encoding(tmp_path):
         ("-rf", "cannot contain"),
         ("tab\there", "control character"),
         ("nul\x00byte", "control character"),
+        ("\x1b]0;owned\x07", "control character"),
+        ("\u202eevil", "format character"),
+        ("Ann\u200b", "format character"),
         ("42", "is a number"),
         ("", "empty"),
     ],

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ledger.storage.store import SCHEMA_VERSION, _migrations
+from ledger.storage.schema import SCHEMA_VERSION
+from ledger.storage.schema import migrations as _migrations
 
 HEAVY = ("matplotlib", "numpy", "pandas", "tabulate", "sqlite_utils", "openskill")
 

@@ -301,13 +301,13 @@ def test_bad_names_and_bytes_name_the_line(cli, tmp_path) -> None:
 
 def test_an_interrupted_import_leaves_whole_sessions_and_finishes_when_run_again(
         tmp_path, monkeypatch) -> None:
-    from ledger.storage.store import Ledger
+    from ledger.storage.bulk import BulkImport
 
     text = year_of_play(seed=5, games=300)
     sheet = tmp_path / "s.txt"
     sheet.write_text(text)
     monkeypatch.setattr("ledger.formats.merge.BATCH_ENTRIES", 20)  # commit every few sessions
-    real = Ledger.import_entries
+    real = BulkImport.import_entries
     calls = {"n": 0}
 
     def flaky(self, session_id, entries):
@@ -316,20 +316,20 @@ def test_an_interrupted_import_leaves_whole_sessions_and_finishes_when_run_again
             raise KeyboardInterrupt
         return real(self, session_id, entries)
 
-    monkeypatch.setattr(Ledger, "import_entries", flaky)
+    monkeypatch.setattr(BulkImport, "import_entries", flaky)
     ledger = open_ledger(tmp_path / "l.db")
     with pytest.raises(KeyboardInterrupt):
         import_file(ledger, sheet)
     per_session = {}
     for g in read_sheet(text.splitlines()):
         per_session[g.session.uuid] = g.position
-    stored = {s.uuid: s.deals for s in ledger.sessions()}
+    stored = {s.uuid: s.deals for s in ledger.journal.sessions()}
     assert 0 < len(stored) < len(per_session)
     assert all(per_session[u] == n for u, n in stored.items())  # whole sessions only
-    monkeypatch.setattr(Ledger, "import_entries", real)
+    monkeypatch.setattr(BulkImport, "import_entries", real)
     report = import_file(ledger, sheet)
     assert report.entries_present == sum(stored.values())
-    assert {s.uuid: s.deals for s in ledger.sessions()} == per_session
+    assert {s.uuid: s.deals for s in ledger.journal.sessions()} == per_session
     ledger.close()
 
 
@@ -364,8 +364,8 @@ def test_sigkill_during_a_big_import_then_rerun(tmp_path) -> None:
         proc.wait()
         if db.exists():
             with open_ledger(db) as ledger:
-                stored = {s.uuid: s.deals for s in ledger.sessions()}
+                stored = {s.uuid: s.deals for s in ledger.journal.sessions()}
             assert all(expected[u] == n for u, n in stored.items())
     subprocess.run(command, check=True, capture_output=True, timeout=600)
     with open_ledger(db) as ledger:
-        assert {s.uuid: s.deals for s in ledger.sessions()} == expected
+        assert {s.uuid: s.deals for s in ledger.journal.sessions()} == expected

@@ -114,7 +114,7 @@ def test_a_long_session_is_summed_in_buckets(ledger_path, tmp_path, monkeypatch)
     with open_ledger(ledger_path) as led:
         s = add_session(led, ["Ann", "Ben"], [f"Ann=0 Ben={1 + i % 3}" for i in range(45)],
                         "2024-01-01")
-        rows = led.deal_nets(s.id, 5)
+        rows = led.totals.deal_nets(s.id, 5)
         out = plots.plot(led, stats.select(led, s.id, False), "net", tmp_path / "n.png")
     assert len(rows) == 2 * 9 and rows[-1][0] == 45
     assert sum(net for _d, name, net in rows if name == "Ann") == sum(1 + i % 3 for i in range(45))

@@ -17,7 +17,8 @@ import pytest
 from helpers import DATA, file_digest
 
 from ledger.formats import samples
-from ledger.storage.store import SCHEMA_VERSION, open_ledger
+from ledger.storage.schema import SCHEMA_VERSION
+from ledger.storage.store import open_ledger
 
 FOUR = ("--players", "Ann,Ben,Cat,Dan")
 
@@ -90,7 +91,7 @@ WRITER = textwrap.dedent("""
     from ledger.storage.store import open_ledger
     path, n = sys.argv[1], int(sys.argv[2])
     with open_ledger(path) as ledger:
-        s = ledger.session(1)
+        s = ledger.journal.session(1)
         print("ready", flush=True)
         for i in range(n):
             r = book.record_deal(ledger, s, Deal(cards={"Ann": 0, "Ben": i % 13 + 1, "Cat": 5, "Dan": 9}))
@@ -237,7 +238,7 @@ WRITER_UUIDS = textwrap.dedent("""
     print("ready", flush=True)
     for i in range(n):
         with open_ledger(path) as ledger:
-            s = ledger.session(1)
+            s = ledger.journal.session(1)
             r = book.record_deal(ledger, s, Deal(cards={"Ann": 0, "Ben": i % 13 + 1, "Cat": 5, "Dan": 9}))
             print(r.entry.uuid, flush=True)
 """)

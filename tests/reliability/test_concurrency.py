@@ -92,7 +92,7 @@ HAMMER = textwrap.dedent("""
     from ledger.storage.store import open_ledger
     path, who, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     with open_ledger(path) as ledger:
-        s = ledger.session(1)
+        s = ledger.journal.session(1)
         print("ready", flush=True)
         sys.stdin.readline()
         for i in range(n):
@@ -176,6 +176,6 @@ def test_an_import_and_two_terminals_at_once(tmp_path):
         thread.join()
     assert [o.stderr for o in outcomes if o.returncode] == []
     with open_ledger(db) as ledger:
-        assert ledger.counts()["entries"] == 3000 + 16
-        assert len(ledger.entries(1)) == 16
+        assert ledger.inspection.counts()["entries"] == 3000 + 16
+        assert len(ledger.journal.entries(1)) == 16
     assert_sound(db)

@@ -28,7 +28,7 @@ from helpers import file_digest
 from typer.testing import CliRunner
 
 from ledger.cli.app import app
-from ledger.storage.store import SCHEMA_VERSION
+from ledger.storage.schema import SCHEMA_VERSION
 
 FOUR = ("--players", "Ann,Ben,Cat,Dan")
 DEAL = ("deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8")

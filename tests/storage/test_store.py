@@ -14,8 +14,9 @@ from ledger.book import actions as book
 from ledger.core.errors import StoreError
 from ledger.core.rules import load_preset
 from ledger.core.scoring import Deal
-from ledger.storage.store import APPLICATION_ID, SCHEMA_VERSION, open_ledger
-from ledger.storage.store import _migrations as store_migrations
+from ledger.storage.schema import APPLICATION_ID, SCHEMA_VERSION
+from ledger.storage.schema import migrations as store_migrations
+from ledger.storage.store import open_ledger
 
 TABLES = {"players", "sessions", "seats", "entries", "points", "audit", "settings"}
 APPEND_ONLY = ("entries", "points", "audit")
@@ -84,16 +85,16 @@ def test_opening_twice_does_not_reapply(db):
     first = _migrations(db)
     digest = file_digest(db)
     with open_ledger(db) as ledger:
-        assert ledger.sessions() == []
+        assert ledger.journal.sessions() == []
     assert _migrations(db) == first  # same row, same applied_at
     assert file_digest(db) == digest
 
 
 def test_data_survives_reopening(played):
     with open_ledger(played) as ledger:
-        (s,) = ledger.sessions()
+        (s,) = ledger.journal.sessions()
         assert s.seats == tuple(SEATS) and s.deals == 1
-        assert [e.kind for e in ledger.entries(s.id)] == ["deal", "deal", "void", "amend"]
+        assert [e.kind for e in ledger.journal.entries(s.id)] == ["deal", "deal", "void", "amend"]
 
 
 # --- connection and schema ----------------------------------------------------------
@@ -243,17 +244,17 @@ def test_cli_refuses_a_foreign_database(cli, tmp_path):
 def test_audit_gets_a_row_per_action(db):
     with open_ledger(db) as ledger:
         s = book.start_session(ledger, SEATS, load_preset("classic"), 1, "PTS", "", False)
-        assert [r[2] for r in ledger.audit_rows()] == ["player.add"] * 4 + ["session.start"]
+        assert [r[2] for r in ledger.inspection.audit_rows()] == ["player.add"] * 4 + ["session.start"]
         book.record_deal(ledger, s, Deal(cards={"Ann": 0, "Ben": 3, "Cat": 11, "Dan": 8}))
         book.record_deal(ledger, s, Deal(cards={"Ann": 2, "Ben": 0, "Cat": 1, "Dan": 1}))
         book.void_deal(ledger, s, 2)
         book.amend_deal(ledger, s, 1, Deal(cards={"Ann": 0, "Ben": 4, "Cat": 11, "Dan": 8}))
         book.undo(ledger, s)
-        book.end_session(ledger, ledger.session(s.id))
-        rows = ledger.audit_rows()
+        book.end_session(ledger, ledger.journal.session(s.id))
+        rows = ledger.inspection.audit_rows()
         # A second session with the same players adds no player rows.
         book.start_session(ledger, SEATS[:2], load_preset("classic"), 1, "PTS", "", False)
-        later = ledger.audit_rows()[len(rows):]
+        later = ledger.inspection.audit_rows()[len(rows):]
     actions = [r[2] for r in rows]
     assert actions == ["player.add"] * 4 + ["session.start", "deal.deal", "deal.deal", "deal.void",
                                              "deal.amend", "deal.void", "session.end"]
@@ -267,10 +268,10 @@ def test_audit_gets_a_row_per_action(db):
 def test_a_rejected_action_writes_no_audit_row(db):
     with open_ledger(db) as ledger:
         s = book.start_session(ledger, SEATS, load_preset("classic"), 1, "PTS", "", False)
-        count = len(ledger.audit_rows())
+        count = len(ledger.inspection.audit_rows())
         with pytest.raises(Exception, match="exactly one player"):
             book.record_deal(ledger, s, Deal(cards={"Ann": 0, "Ben": 0, "Cat": 1, "Dan": 1}))
-        assert len(ledger.audit_rows()) == count
+        assert len(ledger.inspection.audit_rows()) == count
 
 
 def test_cli_actions_are_audited(cli, ledger_path):
@@ -279,5 +280,5 @@ def test_cli_actions_are_audited(cli, ledger_path):
     cli.ok("undo")
     cli.ok("session", "end")
     with open_ledger(ledger_path) as ledger:
-        actions = [r[2] for r in ledger.audit_rows()]
+        actions = [r[2] for r in ledger.inspection.audit_rows()]
     assert actions[-4:] == ["session.start", "deal.deal", "deal.void", "session.end"]

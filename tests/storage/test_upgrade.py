@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 from helpers import DATA
 
-from ledger.storage.store import APPLICATION_ID, SCHEMA_VERSION, _migrations
+from ledger.storage.schema import APPLICATION_ID, SCHEMA_VERSION
+from ledger.storage.schema import migrations as _migrations
 
 FIXTURE = DATA / "ledger_v1.db"
 EXPECTED = json.loads((DATA / "ledger_v1.json").read_text("utf-8"))

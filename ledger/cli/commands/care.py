@@ -62,12 +62,12 @@ def backup_cmd(
     force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
 ) -> None:
     """Save a consistent copy of the ledger (SQLite's online backup API; safe while others write)."""
-    from ledger.storage.store import backup_ledger
+    from ledger.storage.backup import backup_ledger
 
     path = _existing_ledger(ctx)
     with open_db(ctx) as ledger:
         written = backup_ledger(ledger, file, overwrite=force)
-        counts = ledger.counts()
+        counts = ledger.inspection.counts()
     typer.echo(f"backed up {path} to {written}: {counts['sessions']} sessions, "
                f"{counts['entries']} entries ({written.stat().st_size} bytes)")
 
@@ -81,7 +81,7 @@ def restore_cmd(
     The current ledger is first saved beside it as NAME.before-restore-<time>.db.
     """
     from ledger.book.doctor import problems
-    from ledger.storage.store import restore_ledger
+    from ledger.storage.backup import restore_ledger
 
     path, is_default = db_path(ctx)
     done = restore_ledger(path, file, check=problems, create_folder=is_default)

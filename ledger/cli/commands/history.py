@@ -85,7 +85,7 @@ def history_cmd(
         typer.echo("[]" if json_out else NO_SESSIONS)
         return
     with open_db(ctx) as ledger:
-        if not ledger.session_ids():
+        if not ledger.journal.session_ids():
             typer.echo("[]" if json_out else NO_SESSIONS)
             return
         scope = stats.select(ledger, session, all_sessions, since, until, player=player,

@@ -87,7 +87,7 @@ def _rules_for_compare(ctx: typer.Context, spec: str | None, session: int | None
     from ledger.book import actions as book
 
     with open_db(ctx) as ledger:
-        if session is None and ledger.get_setting(book.CURRENT_KEY) is None:
+        if session is None and ledger.journal.get_setting(book.CURRENT_KEY) is None:
             return load_preset("classic")
         return book.session_rules(book.current_session(ledger, session))
 
@@ -147,7 +147,7 @@ def table_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
         typer.echo("one line per deal (e.g. " + _example(s.seats) + "); help, undo, standings, "
                    "settle, quit")
         while True:
-            typer.echo(f"deal {ledger.next_deal_no(s.id)}> ", nl=False)
+            typer.echo(f"deal {ledger.journal.next_deal_no(s.id)}> ", nl=False)
             line = sys.stdin.readline()
             if not line:  # end of input (Ctrl-D)
                 typer.echo("")
@@ -167,7 +167,7 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
     from ledger.core.errors import InputError
     from ledger.present.text import settlement_text, standings_text
 
-    s = ledger.session(session_id)  # fresh: another terminal may have added deals
+    s = ledger.journal.session(session_id)  # fresh: another terminal may have added deals
     words = line.split()
     if not words or words[0].startswith("#"):
         return True
@@ -212,8 +212,8 @@ def _after(ledger: Any, s: Any, recorded: Any) -> None:
         typer.echo(deal_text(recorded.entry.deal_no, recorded.score, s.seats))
     else:
         typer.echo(f"deal {recorded.entry.deal_no} voided")
-    typer.echo(standings_text(reports.standings(ledger, [ledger.session(s.id)])))
-    facts = [e.facts for e in ledger.live_deals(s.id)]
+    typer.echo(standings_text(reports.standings(ledger, [ledger.journal.session(s.id)])))
+    facts = [e.facts for e in ledger.journal.live_deals(s.id)]
     typer.echo(next_turn_from_facts(s.seats, book.session_rules(s), facts).describe())
 
 
@@ -224,16 +224,19 @@ def _example(seats: Any) -> str:
 
 def _help_text(s: Any) -> str:
     from ledger.book import actions as book
+    from ledger.present.text import ljust, width
 
     rules = book.session_rules(s)
     seats = ", ".join(s.seats)
     pairs = " ".join(f"{n}={c}" for n, c in zip(s.seats, [0, 3, 11, 8], strict=False))
+    typed = f'{s.seats[1]}="2S 2H 5D"'
+    column = max(27, width(pairs), width(typed))  # display columns: 陳大文 takes six
     extras = ", ".join(rules.extras) or "none"
     return "\n".join([
         "a deal, one line (exactly what follows `bigtwo deal`):",
-        f"  {_example(s.seats):<27} cards left in seat order ({seats}); the winner has 0",
-        f"  {pairs:<27} or NAME=CARDS pairs (a unique start of a name will do)",
-        f"  {s.seats[1]}=\"2S 2H 5D\"{'':<13} a loser's cards instead of a count",
+        f"  {ljust(_example(s.seats), column)} cards left in seat order ({seats}); the winner has 0",
+        f"  {ljust(pairs, column)} or NAME=CARDS pairs (a unique start of a name will do)",
+        f"  {ljust(typed, column)} a loser's cards instead of a count",
         "  options: --twos NAME=K --bombs NAME=K --finish two|quads|straight-flush --assist NAME",
         "           --missed-call --dragon NAME --four-twos NAME --shootout NAME --order A,B,C,D",
         f"  (rules {rules.name} score: {extras})",
@@ -323,7 +326,7 @@ def _seating(
 
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
-        facts = [e.facts for e in ledger.live_deals(s.id)]
+        facts = [e.facts for e in ledger.journal.live_deals(s.id)]
     turn = next_turn_from_facts(s.seats, book.session_rules(s), facts)
     return list(s.seats), turn.dealers
 

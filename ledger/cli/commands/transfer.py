@@ -116,7 +116,8 @@ def check_cmd(
     """Check a paper score sheet's running penalty totals against the ledger."""
     from ledger.book import actions as book
     from ledger.book import papercheck
-    from ledger.present.text import dumps, facts_text, signed, table
+    from ledger.core.deal_line import facts_text
+    from ledger.present.text import dumps, signed, table
 
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)

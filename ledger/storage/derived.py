@@ -1,0 +1,140 @@
+"""Derived caches for history and statistics (``ledger.derived``).
+
+Reads and writes for ledger/book/stats.py, ledger/book/digest.py and
+ledger/book/ratings.py.  Each cache is marked with the last entry id it has taken
+in (``derived_marks``).  A deal's current version is its latest entry up to
+``upto`` (a snapshot entry id, so every query of one refresh sees the same ledger);
+its own points are the rows with deals = 1 (an amend also holds the reversal of the
+version it replaces).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ledger.storage.store import Ledger
+
+LIVE_UPTO = (
+    "e.id <= :upto AND e.kind != 'void' AND q.deals = 1 AND NOT EXISTS ("
+    "SELECT 1 FROM entries x WHERE x.session_id = e.session_id "
+    "AND x.deal_no = e.deal_no AND x.id > e.id AND x.id <= :upto)"
+)
+
+_DEAL_STATS_COLS = (
+    "session_id, player_id, deals, assists, worst_net, worst_deal, win_lead, win_tail, "
+    "win_max, loss_lead, loss_tail, loss_max, cards_hist, penalty_hist"
+)
+
+
+class Derived:
+    """The statistics caches of one open ledger and the reads that fill them."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self.conn = ledger.conn
+
+    def last_entry_id(self) -> int:
+        return self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM entries").fetchone()[0]
+
+    def mark(self, name: str) -> tuple[int, str] | None:
+        """(last entry id taken in, version) of the derived cache ``name``."""
+        row = self.conn.execute(
+            "SELECT last_entry_id, version FROM derived_marks WHERE name = ?", [name]
+        ).fetchone()
+        return None if row is None else (row[0], row[1])
+
+    def set_mark(self, name: str, last_entry_id: int, version: str) -> None:
+        self.conn.execute(
+            "INSERT INTO derived_marks (name, last_entry_id, version) VALUES (?, ?, ?) "
+            "ON CONFLICT (name) DO UPDATE SET last_entry_id = excluded.last_entry_id, "
+            "version = excluded.version",
+            [name, last_entry_id, version],
+        )
+
+    def sessions_changed(self, after: int, upto: int) -> list[tuple[int, int]]:
+        """(session id, number of voids and amends) of each session with entries in (after, upto]."""
+        return self.conn.execute(
+            "SELECT session_id, SUM(kind != 'deal') FROM entries WHERE id > ? AND id <= ? "
+            "GROUP BY session_id",
+            [after, upto],
+        ).fetchall()
+
+    def corrections_reach_back(self, after: int, upto: int) -> bool:
+        """Whether a void or amend in (after, upto] corrects a deal recorded at or before ``after``."""
+        row = self.conn.execute(
+            """SELECT 1 FROM entries n WHERE n.id > :after AND n.id <= :upto AND n.kind != 'deal'
+                 AND EXISTS (SELECT 1 FROM entries o WHERE o.session_id = n.session_id
+                             AND o.deal_no = n.deal_no AND o.id <= :after) LIMIT 1""",
+            {"after": after, "upto": upto},
+        ).fetchone()
+        return row is not None
+
+    def live_deal_points(
+        self, session_ids: Sequence[int] | None, after: int, upto: int
+    ) -> Iterator[tuple[Any, ...]]:
+        """(session_id, deal_no, player_id, wins, cards, penalty, net, assist name) of the
+        current version of every deal recorded in (after, upto], by session and deal."""
+        where = "" if session_ids is None else "e.session_id IN (SELECT value FROM json_each(:ids)) AND"
+        return self.conn.execute(
+            f"""SELECT e.session_id, e.deal_no, q.player_id, q.wins, q.cards, q.penalty, q.net,
+                       CASE WHEN instr(e.facts, '"assist"') THEN json_extract(e.facts, '$.assist') END
+                FROM entries e JOIN points q ON q.entry_id = e.id
+                WHERE {where} e.id > :after AND {LIVE_UPTO}
+                ORDER BY e.session_id, e.deal_no""",
+            {"ids": json.dumps(list(session_ids or [])), "after": after, "upto": upto},
+        )
+
+
+    def deal_stats(
+        self, session_ids: Sequence[int] | None = None, hists: bool = True
+    ) -> list[tuple[Any, ...]]:
+        """The cached per-session deal statistics (see ledger/book/digest.py), in column order;
+        without the two distribution columns unless ``hists``."""
+        cols = _DEAL_STATS_COLS if hists else _DEAL_STATS_COLS.rsplit(",", 2)[0]
+        where = "" if session_ids is None else "WHERE session_id IN (SELECT value FROM json_each(?))"
+        return self.conn.execute(
+            f"SELECT {cols} FROM deal_stats {where}",
+            [] if session_ids is None else [json.dumps(list(session_ids))],
+        ).fetchall()
+
+    def save_deal_stats(
+        self, session_ids: Sequence[int] | None, rows: Iterable[Sequence[Any]]
+    ) -> None:
+        """Replace the cached rows of ``session_ids`` (all when None) (inside ``ledger.writing()``)."""
+        if session_ids is None:
+            self.conn.execute("DELETE FROM deal_stats")
+        else:
+            self.conn.execute(
+                "DELETE FROM deal_stats WHERE session_id IN (SELECT value FROM json_each(?))",
+                [json.dumps(list(session_ids))],
+            )
+        marks = ", ".join("?" * len(_DEAL_STATS_COLS.split(",")))
+        self.conn.executemany(
+            f"INSERT INTO deal_stats ({_DEAL_STATS_COLS}) VALUES ({marks})", rows
+        )
+
+    def rating_deals(self, after: int, upto: int) -> Iterator[tuple[Any, ...]]:
+        """(entry_id, player_id, wins, cards, finishing order JSON or None) of the current
+        version of every deal recorded in (after, upto], in the order they were recorded."""
+        return self.conn.execute(
+            f"""SELECT e.id, q.player_id, q.wins, q.cards,
+                       CASE WHEN instr(e.facts, '"order"') THEN json_extract(e.facts, '$.order') END
+                FROM entries e JOIN points q ON q.entry_id = e.id
+                WHERE e.id > :after AND {LIVE_UPTO}
+                ORDER BY e.id""",
+            {"after": after, "upto": upto},
+        )
+
+    def ratings(self) -> list[tuple[int, float, float, int]]:
+        """(player_id, mu, sigma, deals) of the cached skill ratings."""
+        return self.conn.execute("SELECT player_id, mu, sigma, deals FROM ratings").fetchall()
+
+    def save_ratings(self, rows: Iterable[Sequence[Any]]) -> None:
+        """Replace every cached rating (inside ``ledger.writing()``)."""
+        self.conn.execute("DELETE FROM ratings")
+        self.conn.executemany(
+            "INSERT INTO ratings (player_id, mu, sigma, deals) VALUES (?, ?, ?, ?)", rows
+        )

@@ -1,0 +1,130 @@
+"""Raw reads for `bigtwo doctor` (ledger/book/doctor.py) and the audit log (``ledger.inspection``).
+
+Stored text (rules, facts) comes back as it is, so a damaged row becomes a finding,
+not an exception.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ledger.storage.rows import PointsRow
+
+if TYPE_CHECKING:
+    from ledger.storage.store import Ledger
+
+
+class Inspection:
+    """Reads of one open ledger that trust nothing stored in it."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self.conn = ledger.conn
+
+    def integrity(self, full: bool = False) -> list[str]:
+        """SQLite's own check of the file: ``["ok"]`` when every page and index is sound."""
+        pragma = "integrity_check" if full else "quick_check"
+        return [str(r[0]) for r in self.conn.execute(f"PRAGMA {pragma}")]
+
+    def counts(self) -> dict[str, int]:
+        """Rows per table of the ledger (sessions, players, seats, entries, points, audit)."""
+        tables = ("sessions", "players", "seats", "entries", "points", "audit")
+        row = self.conn.execute(
+            "SELECT " + ", ".join(f"(SELECT COUNT(*) FROM {t})" for t in tables)
+        ).fetchone()
+        return dict(zip(tables, row, strict=True))
+
+    def missing_guards(self) -> list[str]:
+        """The append-only triggers (made by m001) that are no longer in the file."""
+        have = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+        wanted = [f"{t}_no_{op}" for t in ("entries", "points", "audit") for op in ("update", "delete")]
+        return [name for name in wanted if name not in have]
+
+    def orphans(self) -> list[tuple[str, str]]:
+        """Rows that belong to nothing: (which row, what it points to that is missing)."""
+        queries = (
+            """SELECT 'points row ' || q.id, 'its entry ' || q.entry_id || ' does not exist'
+               FROM points q LEFT JOIN entries e ON e.id = q.entry_id WHERE e.id IS NULL""",
+            """SELECT 'points row ' || q.id, 'it is filed under session ' || q.session_id
+                      || ' but its entry ' || e.id || ' is in session ' || e.session_id
+               FROM points q JOIN entries e ON e.id = q.entry_id
+               WHERE q.session_id != e.session_id""",
+            """SELECT 'points row ' || q.id, 'its player ' || q.player_id || ' does not exist'
+               FROM points q LEFT JOIN players p ON p.id = q.player_id WHERE p.id IS NULL""",
+            """SELECT 'entry ' || e.id, 'its session ' || e.session_id || ' does not exist'
+               FROM entries e LEFT JOIN sessions s ON s.id = e.session_id WHERE s.id IS NULL""",
+            """SELECT 'seat ' || t.seat || ' of session ' || t.session_id,
+                      'its session does not exist'
+               FROM seats t LEFT JOIN sessions s ON s.id = t.session_id WHERE s.id IS NULL""",
+            """SELECT 'seat ' || t.seat || ' of session ' || t.session_id,
+                      'its player ' || t.player_id || ' does not exist'
+               FROM seats t LEFT JOIN players p ON p.id = t.player_id WHERE p.id IS NULL""",
+        )
+        found = [(r[0], r[1]) for sql in queries for r in self.conn.execute(sql)]
+        found += [
+            (f"{r[0]} row {r[1]}", f"its reference to {r[2]} points nowhere")
+            for r in self.conn.execute("PRAGMA foreign_key_check")
+            if r[0] not in ("points", "entries", "seats")  # named more precisely above
+        ]
+        return found
+
+    def raw_sessions(self) -> list[tuple[int, str, bool, tuple[str, ...]]]:
+        """(id, stored rules JSON, teams, seated players in seat order) of every session."""
+        seats: dict[int, list[str]] = {}
+        for sid, name in self.conn.execute(
+            """SELECT t.session_id, COALESCE(p.name, '#' || t.player_id) FROM seats t
+               LEFT JOIN players p ON p.id = t.player_id ORDER BY t.session_id, t.seat"""
+        ):
+            seats.setdefault(sid, []).append(name)
+        return [
+            (r[0], r[1], bool(r[2]), tuple(seats.get(r[0], ())))
+            for r in self.conn.execute("SELECT id, rules, teams FROM sessions ORDER BY id")
+        ]
+
+    def raw_entries(self, session_id: int) -> list[tuple[int, int, str, int, str | None]]:
+        """(id, seq, kind, deal number, stored facts JSON) of a session's entries, by seq."""
+        return self.conn.execute(
+            "SELECT id, seq, kind, deal_no, facts FROM entries WHERE session_id = ? ORDER BY seq",
+            [session_id],
+        ).fetchall()
+
+    def raw_points(self, session_id: int) -> list[tuple[int, PointsRow]]:
+        """(entry id, points) of every points row filed under a session."""
+        rows = self.conn.execute(
+            """SELECT q.entry_id, COALESCE(p.name, '#' || q.player_id), q.deals, q.wins,
+                      q.fried, q.cards, q.penalty, q.net, y.name
+               FROM points q LEFT JOIN players p ON p.id = q.player_id
+               LEFT JOIN players y ON y.id = q.payee_id
+               WHERE q.session_id = ? ORDER BY q.id""",
+            [session_id],
+        ).fetchall()
+        return [(r[0], PointsRow(*r[1:])) for r in rows]
+
+    def cached_totals(self) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]] | None:
+        """What the session_totals / session_flows caches hold, if this schema keeps them:
+        (session_id, player, deals, wins, fried, cards, penalty, net) and
+        (session_id, player, payee, net); the doctor compares them with ``points``."""
+        have = {r[0] for r in self.conn.execute(
+            "SELECT name FROM sqlite_master WHERE name IN ('session_totals', 'session_flows')")}
+        if have != {"session_totals", "session_flows"}:
+            return None
+        totals = self.conn.execute(
+            """SELECT t.session_id, COALESCE(p.name, '#' || t.player_id), t.deals, t.wins,
+                      t.fried, t.cards, t.penalty, t.net
+               FROM session_totals t LEFT JOIN players p ON p.id = t.player_id"""
+        ).fetchall()
+        flows = self.conn.execute(
+            """SELECT f.session_id, COALESCE(p.name, '#' || f.player_id),
+                      COALESCE(y.name, '#' || f.payee_id), f.net
+               FROM session_flows f LEFT JOIN players p ON p.id = f.player_id
+               LEFT JOIN players y ON y.id = f.payee_id"""
+        ).fetchall()
+        return totals, flows
+
+    def audit_rows(self, session_id: int | None = None) -> list[tuple[Any, ...]]:
+        where = "" if session_id is None else "WHERE session_id = ?"
+        return self.conn.execute(
+            f"SELECT id, at, action, session_id, entry_id, detail FROM audit {where} ORDER BY id",
+            [] if session_id is None else [session_id],
+        ).fetchall()
+

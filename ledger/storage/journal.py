@@ -1,0 +1,247 @@
+"""The journal: players, sessions and their append-only entries (``ledger.journal``).
+
+Deals are entries.  A correction (void, amend) is a new entry whose derived points
+reverse the version it replaces, so nothing recorded is ever updated or deleted.
+Writes go inside :meth:`Ledger.writing <ledger.storage.store.Ledger.writing>`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ledger.core.errors import InputError
+from ledger.storage.codec import new_uuid, now, rules_dict, to_json
+from ledger.storage.rows import EntryRow, PointsRow, SessionRow
+
+if TYPE_CHECKING:
+    from ledger.storage.store import Ledger
+
+_ENTRY_COLS = "id, uuid, session_id, seq, kind, deal_no, facts, created_at"
+
+
+def _entry(r: Sequence[Any]) -> EntryRow:
+    return EntryRow(r[0], r[1], r[2], r[3], r[4], r[5],
+                    None if r[6] is None else json.loads(r[6]), r[7])
+
+
+class Journal:
+    """Players, sessions and entries of one open ledger."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self.conn = ledger.conn
+
+    # -- players and settings --
+
+    def player_ids(self) -> dict[str, int]:
+        """Every player's id by name (ids count up in order of first appearance)."""
+        return dict(self.conn.execute("SELECT name, id FROM players ORDER BY id").fetchall())
+
+    def get_setting(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM settings WHERE key = ?", [key]).fetchone()
+        return None if row is None else row[0]
+
+    def set_setting(self, key: str, value: str) -> None:
+        self.conn.execute(
+            "INSERT INTO settings (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            [key, value],
+        )
+
+    # -- sessions --
+
+    def add_session(
+        self,
+        *,
+        seats: Sequence[str],
+        name: str,
+        rules: dict[str, Any],
+        stake: str,
+        currency: str | None,
+        teams: bool,
+        started_at: str | None = None,
+        session_uuid: str | None = None,
+    ) -> int:
+        """Insert a session with its seats (inside ``ledger.writing()``)."""
+        sid = self.conn.execute(
+            "INSERT INTO sessions (uuid, name, rules_name, rules, stake, currency, teams, "
+            "started_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+            [session_uuid or new_uuid(), name, rules.get("name", ""),
+             to_json(rules), stake, currency,
+             int(teams), started_at or now()],
+        ).lastrowid
+        self.conn.executemany(
+            "INSERT INTO seats (session_id, seat, player_id) VALUES (?, ?, ?)",
+            [(sid, i + 1, self.ledger.player_id(n, create=True)) for i, n in enumerate(seats)],
+        )
+        self.ledger.audit("session.start", {"name": name, "seats": list(seats), "stake": stake,
+                                      "currency": currency, "teams": teams,
+                                      "rules": rules.get("name")}, session_id=sid)
+        return sid
+
+    def end_session(self, session_id: int, at: str | None = None) -> None:
+        # Ending is the one update the ledger makes: it closes the session, it
+        # touches no deal.  The audit log keeps when and that it happened.
+        self.conn.execute(
+            "UPDATE sessions SET ended_at = ? WHERE id = ?", [at or now(), session_id]
+        )
+        self.ledger.audit("session.end", {}, session_id=session_id)
+
+    def _session_rows(self, where: str, params: Sequence[Any]) -> list[SessionRow]:
+        rows = self.conn.execute(
+            f"""SELECT s.id, s.uuid, s.name, s.rules_name, s.rules, s.stake, s.currency, s.teams,
+                       s.started_at, s.ended_at,
+                       (SELECT COALESCE(MAX(deals), 0) FROM session_totals q
+                         WHERE q.session_id = s.id) AS deals
+                FROM sessions s {where} ORDER BY s.id""",
+            params,
+        ).fetchall()
+        if not rows:
+            return []
+        if len(rows) <= 500:
+            ids = [r[0] for r in rows]
+            seat_rows = self.conn.execute(
+                "SELECT t.session_id, p.name FROM seats t JOIN players p ON p.id = t.player_id "
+                f"WHERE t.session_id IN ({','.join('?' * len(ids))}) ORDER BY t.session_id, t.seat",
+                ids,
+            ).fetchall()
+        else:
+            seat_rows = self.conn.execute(
+                "SELECT t.session_id, p.name FROM seats t JOIN players p ON p.id = t.player_id "
+                "ORDER BY t.session_id, t.seat"
+            ).fetchall()
+        seats: dict[int, list[str]] = {}
+        for sid, name in seat_rows:
+            seats.setdefault(sid, []).append(name)
+        return [
+            SessionRow(
+                id=r[0], uuid=r[1], name=r[2], rules_name=r[3], rules=rules_dict(r[4]),
+                stake=r[5], currency=r[6], teams=bool(r[7]), started_at=r[8],
+                ended_at=r[9], seats=tuple(seats.get(r[0], ())), deals=r[10],
+            )
+            for r in rows
+        ]
+
+    def sessions(self) -> list[SessionRow]:
+        return self._session_rows("", [])
+
+    def session(self, session_id: int) -> SessionRow:
+        rows = self._session_rows("WHERE s.id = ?", [session_id])
+        if not rows:
+            raise InputError(f"no session {session_id} in this ledger; see: bigtwo session list")
+        return rows[0]
+
+    def session_ids(self) -> list[int]:
+        return [r[0] for r in self.conn.execute("SELECT id FROM sessions ORDER BY id")]
+
+    def sessions_where_stake_in(self, stakes: Sequence[str], teams: bool) -> list[SessionRow]:
+        marks = ",".join("?" * len(stakes))
+        cond = "s.teams = 1" if teams else f"s.teams = 0 AND s.stake IN ({marks})"
+        return self._session_rows(f"WHERE {cond}", [] if teams else list(stakes))
+
+
+    # -- entries --
+
+    def add_entry(
+        self,
+        session_id: int,
+        kind: str,
+        deal_no: int,
+        facts: dict[str, Any] | None,
+        points: Iterable[PointsRow],
+        *,
+        entry_uuid: str | None = None,
+        created_at: str | None = None,
+    ) -> EntryRow:
+        """Append one entry and its derived points (inside ``ledger.writing()``)."""
+        seq = self.conn.execute(
+            "SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE session_id = ?", [session_id]
+        ).fetchone()[0]
+        row = {
+            "uuid": entry_uuid or new_uuid(), "session_id": session_id, "seq": seq,
+            "kind": kind, "deal_no": deal_no,
+            "facts": None if facts is None else to_json(facts),
+            "created_at": created_at or now(),
+        }
+        entry_id = self.conn.execute(
+            "INSERT INTO entries (uuid, session_id, seq, kind, deal_no, facts, created_at) "
+            "VALUES (:uuid, :session_id, :seq, :kind, :deal_no, :facts, :created_at)",
+            row,
+        ).lastrowid
+        self.conn.executemany(
+            "INSERT INTO points (entry_id, session_id, player_id, deals, wins, fried, cards, "
+            "penalty, net, payee_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (entry_id, session_id, self.ledger.player_id(p.player), p.deals, p.wins, p.fried,
+                 p.cards, p.penalty, p.net,
+                 None if p.payee is None else self.ledger.player_id(p.payee))
+                for p in points
+            ],
+        )
+        self.ledger.audit(f"deal.{kind}", {"deal": deal_no, "seq": seq}, session_id, entry_id)
+        return EntryRow(entry_id, row["uuid"], session_id, seq, kind, deal_no, facts,
+                        row["created_at"])
+
+    def next_deal_no(self, session_id: int) -> int:
+        return self.conn.execute(
+            "SELECT COALESCE(MAX(deal_no), 0) + 1 FROM entries WHERE session_id = ?",
+            [session_id],
+        ).fetchone()[0]
+
+
+    def entries(self, session_id: int) -> list[EntryRow]:
+        rows = self.conn.execute(
+            f"SELECT {_ENTRY_COLS} FROM entries WHERE session_id = ? ORDER BY seq",
+            [session_id],
+        ).fetchall()
+        return [_entry(r) for r in rows]
+
+    def current_version(self, session_id: int, deal_no: int) -> EntryRow | None:
+        """The latest entry about deal ``deal_no`` (a void means the deal is gone)."""
+        r = self.conn.execute(
+            f"SELECT {_ENTRY_COLS} FROM entries WHERE session_id = ? AND deal_no = ? "
+            "ORDER BY id DESC LIMIT 1",
+            [session_id, deal_no],
+        ).fetchone()
+        return None if r is None else _entry(r)
+
+    def last_live_deal(self, session_id: int) -> int | None:
+        r = self.conn.execute(
+            """SELECT e.deal_no FROM entries e
+               WHERE e.session_id = ? AND e.kind != 'void'
+                 AND e.id = (SELECT MAX(id) FROM entries
+                             WHERE session_id = e.session_id AND deal_no = e.deal_no)
+               ORDER BY e.deal_no DESC LIMIT 1""",
+            [session_id],
+        ).fetchone()
+        return None if r is None else r[0]
+
+    def live_deals(self, session_id: int) -> list[EntryRow]:
+        """The current version of every deal not voided, in deal order."""
+        rows = self.conn.execute(
+            f"""SELECT {_ENTRY_COLS} FROM entries e
+               WHERE e.session_id = ? AND e.kind != 'void'
+                 AND e.id = (SELECT MAX(id) FROM entries
+                             WHERE session_id = e.session_id AND deal_no = e.deal_no)
+               ORDER BY e.deal_no""",
+            [session_id],
+        ).fetchall()
+        return [_entry(r) for r in rows]
+
+    def deal_points(self, session_id: int, deal_no: int) -> list[PointsRow]:
+        """What deal ``deal_no`` adds up to now: its entries' points summed per player and
+        payee (rows that cancel out left off).  Negated, it is the exact reversal of the
+        live version, however many amendments came before it."""
+        rows = self.conn.execute(
+            """SELECT p.name, SUM(q.deals), SUM(q.wins), SUM(q.fried), SUM(q.cards),
+                      SUM(q.penalty), SUM(q.net), y.name
+               FROM entries e JOIN points q ON q.entry_id = e.id
+               JOIN players p ON p.id = q.player_id LEFT JOIN players y ON y.id = q.payee_id
+               WHERE e.session_id = ? AND e.deal_no = ?
+               GROUP BY q.player_id, q.payee_id ORDER BY MIN(q.id)""",
+            [session_id, deal_no],
+        ).fetchall()
+        return [PointsRow(*r) for r in rows if any(r[1:7])]
+

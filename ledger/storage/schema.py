@@ -1,0 +1,242 @@
+"""Schema and migrations of the ledger file.
+
+``PRAGMA user_version`` holds the number of migrations applied, so opening an
+up-to-date ledger costs one pragma and no sqlite-utils import; the migrations
+themselves (sqlite-utils) run only on a new or older file.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import TYPE_CHECKING
+
+from ledger.core.errors import StoreError
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+    from sqlite_utils.migrations import Migrations
+
+APP = "bigtwo-ledger"
+POINT_COLUMNS = ("deals", "wins", "fried", "cards", "penalty", "net")
+
+# Adding a migration below?  Bump this too (a test checks they agree).
+SCHEMA_VERSION = 3
+APPLICATION_ID = 0x42324C47  # "B2LG": marks the file as a bigtwo ledger
+
+
+def migrations() -> Migrations:
+    from sqlite_utils.migrations import Migrations
+
+    migrations = Migrations("bigtwo")
+
+    @migrations(name="m001_initial")
+    def m001_initial(db: Database) -> None:
+        db["players"].create(
+            {"id": int, "name": str, "created_at": str}, pk="id", not_null={"name", "created_at"}
+        )
+        db["players"].create_index(["name"], unique=True)
+        db["sessions"].create(
+            {
+                "id": int, "uuid": str, "name": str, "rules_name": str, "rules": str,
+                "stake": str, "currency": str, "teams": int, "started_at": str, "ended_at": str,
+            },
+            pk="id",
+            not_null={"uuid", "name", "rules_name", "rules", "stake", "teams", "started_at"},
+        )
+        db["sessions"].create_index(["uuid"], unique=True)
+        db["seats"].create(
+            {"session_id": int, "seat": int, "player_id": int},
+            pk=("session_id", "seat"),
+            foreign_keys=[("session_id", "sessions", "id"), ("player_id", "players", "id")],
+            not_null={"player_id"},
+        )
+        db["seats"].create_index(["session_id", "player_id"], unique=True)
+        db["seats"].create_index(["player_id"])
+        db["entries"].create(
+            {
+                "id": int, "uuid": str, "session_id": int, "seq": int, "kind": str,
+                "deal_no": int, "facts": str, "created_at": str,
+            },
+            pk="id",
+            foreign_keys=[("session_id", "sessions", "id")],
+            not_null={"uuid", "session_id", "seq", "kind", "deal_no", "created_at"},
+        )
+        db["entries"].create_index(["uuid"], unique=True)
+        db["entries"].create_index(["session_id", "seq"], unique=True)
+        db["entries"].create_index(["session_id", "deal_no", "id"])
+        db["points"].create(
+            {
+                "id": int, "entry_id": int, "session_id": int, "player_id": int,
+                "deals": int, "wins": int, "fried": int, "cards": int, "penalty": int,
+                "net": int, "payee_id": int,
+            },
+            pk="id",
+            foreign_keys=[
+                ("entry_id", "entries", "id"),
+                ("session_id", "sessions", "id"),
+                ("player_id", "players", "id"),
+                ("payee_id", "players", "id"),
+            ],
+            not_null={"entry_id", "session_id", "player_id", *POINT_COLUMNS},
+        )
+        # Covering index: standings are one aggregate over it.
+        db["points"].create_index(
+            ["session_id", "player_id", "deals", "wins", "fried", "penalty", "net"]
+        )
+        db["points"].create_index(["entry_id"])
+        db["points"].create_index(["player_id"])
+        db["points"].create_index(["payee_id"])
+        db["audit"].create(
+            {"id": int, "at": str, "action": str, "session_id": int, "entry_id": int,
+             "detail": str},
+            pk="id",
+            not_null={"at", "action", "detail"},
+        )
+        db["settings"].create({"key": str, "value": str}, pk="key", not_null={"value"})
+        for table in ("entries", "points", "audit"):
+            for op in ("UPDATE", "DELETE"):
+                db.execute(
+                    f"CREATE TRIGGER {table}_no_{op.lower()} BEFORE {op} ON {table} "
+                    f"BEGIN SELECT RAISE(ABORT, '{table} are append-only'); END"
+                )
+
+    @migrations(name="m002_session_totals")
+    def m002_session_totals(db: Database) -> None:
+        """Per-session sums of the points rows, kept by triggers in the same transaction.
+
+        Standings over a million deals read ~70k summary rows instead of 4M point
+        rows.  They are a cache of derived data: `bigtwo doctor` recomputes them
+        from `points`.  The covering index they replace is dropped.
+        """
+        sums = ", ".join(f"{c} INTEGER NOT NULL" for c in POINT_COLUMNS)
+        db.execute(
+            f"""CREATE TABLE session_totals (
+                session_id INTEGER NOT NULL REFERENCES sessions(id),
+                player_id INTEGER NOT NULL REFERENCES players(id),
+                {sums}, PRIMARY KEY (session_id, player_id)) STRICT"""
+        )
+        db.execute(
+            """CREATE TABLE session_flows (
+                session_id INTEGER NOT NULL REFERENCES sessions(id),
+                player_id INTEGER NOT NULL REFERENCES players(id),
+                payee_id INTEGER NOT NULL REFERENCES players(id),
+                net INTEGER NOT NULL, PRIMARY KEY (session_id, player_id, payee_id)) STRICT"""
+        )
+        cols = ", ".join(POINT_COLUMNS)
+        news = ", ".join(f"NEW.{c}" for c in POINT_COLUMNS)
+        adds = ", ".join(f"{c} = {c} + excluded.{c}" for c in POINT_COLUMNS)
+        db.execute(
+            f"""CREATE TRIGGER points_into_totals AFTER INSERT ON points BEGIN
+                INSERT INTO session_totals (session_id, player_id, {cols})
+                VALUES (NEW.session_id, NEW.player_id, {news})
+                ON CONFLICT (session_id, player_id) DO UPDATE SET {adds};
+            END"""
+        )
+        db.execute(
+            """CREATE TRIGGER points_into_flows AFTER INSERT ON points
+               WHEN NEW.payee_id IS NOT NULL BEGIN
+                INSERT INTO session_flows (session_id, player_id, payee_id, net)
+                VALUES (NEW.session_id, NEW.player_id, NEW.payee_id, NEW.net)
+                ON CONFLICT (session_id, player_id, payee_id) DO UPDATE SET net = net + excluded.net;
+            END"""
+        )
+        sums_sel = ", ".join(f"SUM({c})" for c in POINT_COLUMNS)
+        db.execute(
+            f"""INSERT INTO session_totals (session_id, player_id, {cols})
+                SELECT session_id, player_id, {sums_sel} FROM points
+                GROUP BY session_id, player_id"""
+        )
+        db.execute(
+            """INSERT INTO session_flows (session_id, player_id, payee_id, net)
+               SELECT session_id, player_id, payee_id, SUM(net) FROM points
+               WHERE payee_id IS NOT NULL GROUP BY session_id, player_id, payee_id"""
+        )
+        db.execute("DROP INDEX IF EXISTS idx_points_session_id_player_id_deals_wins_fried_penalty_net")
+        db.execute("CREATE INDEX idx_points_session_id ON points (session_id)")
+
+    @migrations(name="m003_history_stats")
+    def m003_history_stats(db: Database) -> None:
+        """Caches for `bigtwo stats` / `plot`, derived from entries and points.
+
+        Each cache is marked with the last entry id it has taken in
+        (``derived_marks``); ledger/book/digest.py and ledger/book/ratings.py bring it up to
+        date from newer entries, or rebuild it when a correction reaches back.
+        """
+        db.execute(
+            """CREATE TABLE derived_marks (name TEXT PRIMARY KEY,
+                last_entry_id INTEGER NOT NULL, version TEXT NOT NULL) STRICT"""
+        )
+        runs = ", ".join(
+            f"{k}_{p} INTEGER NOT NULL" for k in ("win", "loss") for p in ("lead", "tail", "max")
+        )
+        db.execute(
+            f"""CREATE TABLE deal_stats (
+                session_id INTEGER NOT NULL, player_id INTEGER NOT NULL,
+                deals INTEGER NOT NULL, assists INTEGER NOT NULL,
+                worst_net INTEGER, worst_deal INTEGER, {runs},
+                cards_hist TEXT NOT NULL, penalty_hist TEXT NOT NULL,
+                PRIMARY KEY (session_id, player_id)) STRICT"""
+        )
+        db.execute(
+            """CREATE TABLE ratings (player_id INTEGER PRIMARY KEY, mu REAL NOT NULL,
+                sigma REAL NOT NULL, deals INTEGER NOT NULL) STRICT"""
+        )
+
+    return migrations
+
+
+
+def refuse_foreign(conn: sqlite3.Connection, path: str) -> None:
+    """Refuse an SQLite file that has tables but no bigtwo migrations (reads only)."""
+    tables = sorted(r[0] for r in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
+    if not tables:
+        return
+    if "_sqlite_migrations" not in tables:
+        raise StoreError(
+            f"{path} is an SQLite database of another program (tables: "
+            f"{', '.join(tables[:5])}); give a new file for the ledger"
+        )
+    try:
+        ours = conn.execute(
+            "SELECT 1 FROM _sqlite_migrations WHERE migration_set = 'bigtwo' LIMIT 1"
+        ).fetchone()
+    except sqlite3.OperationalError:
+        ours = None
+    if ours is None:
+        raise StoreError(f"{path} is an SQLite database of another program; give a new file")
+
+
+def check_and_migrate(db: Database, path: str) -> None:
+    found = migrations()
+    tables = set(db.table_names())
+    known = {m.name for m in found._migrations}
+    if tables and "_sqlite_migrations" not in tables:
+        raise StoreError(
+            f"{path} is an SQLite database of another program (tables: "
+            f"{', '.join(sorted(tables)[:5])}); give a new file for the ledger"
+        )
+    if tables:
+        applied = {m.name for m in found.applied(db)}
+        if not applied:
+            raise StoreError(f"{path} is an SQLite database of another program; give a new file")
+        newer = applied - known
+        if newer:
+            raise StoreError(
+                f"{path} was written by a newer version of {APP} (schema {sorted(newer)[-1]}); "
+                "upgrade bigtwo-ledger to open it"
+            )
+    if len(known) != SCHEMA_VERSION:
+        raise AssertionError("SCHEMA_VERSION must equal the number of migrations")
+    if found.pending(db) or db.conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+        try:
+            db.conn.execute("BEGIN IMMEDIATE")
+            found.apply(db)
+            db.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            db.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            db.conn.execute("COMMIT")
+        except BaseException:
+            if db.conn.in_transaction:
+                db.conn.execute("ROLLBACK")
+            raise
+

@@ -1,0 +1,330 @@
+"""The layers of ``ledger/``, the import rule between them, and the import graph read from the code.
+
+    python scripts/layers.py check   # every import that breaks the rule (exit 1 if any)
+    python scripts/layers.py graph   # which layer imports which, with counts
+    python scripts/layers.py draw    # the picture in docs/img/architecture.png
+
+The rule: a module imports only modules of its own layer and of the layers below it in
+:data:`LAYERS` (top to bottom).  Third-party packages that tie a layer to one technology
+are allowed in one layer each (:data:`ONLY_IN`).  Imports are read with :mod:`ast` from
+every ``.py`` file, at module level and inside functions and ``if TYPE_CHECKING:`` blocks
+alike, plus ``importlib.import_module("ledger…")`` calls with a literal name.  The test
+``tests/architecture/test_layers.py`` runs :func:`check` on the real tree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = "ledger"
+
+LAYERS: tuple[tuple[str, str], ...] = (
+    ("cli", "the bigtwo command line (typer/click)"),
+    ("web", "the live phone page over the same book and storage"),
+    ("present", "text tables (tabulate) and plots (matplotlib)"),
+    ("formats", "files in and out: export/import, score sheets, samples"),
+    ("book", "use cases as plain data: actions, reports, stats, ratings, doctor"),
+    ("storage", "the SQLite ledger file (sqlite3/sqlite_utils)"),
+    ("core", "pure: cards, plays, rules, scoring, settlement, dealer, deal grammar"),
+)
+"""Every layer package under ``ledger/``, top to bottom, with what it holds."""
+ORDER: dict[str, int] = {name: rank for rank, (name, _) in enumerate(LAYERS)}
+
+ONLY_IN: dict[str, str] = {
+    "sqlite3": "storage", "sqlite_utils": "storage",
+    "typer": "cli", "click": "cli",
+    "tabulate": "present", "matplotlib": "present",
+}
+"""Third-party (and stdlib) top-level packages that only one layer may import."""
+LAZY = ("tabulate", "matplotlib")
+"""Heavy packages imported only inside the functions that use them, never at module level."""
+ENTRY_POINTS = ("__main__",)
+"""Modules directly in ``ledger/`` besides ``__init__``: they start the CLI and may import anything."""
+
+
+@dataclass(frozen=True)
+class Import:
+    """One import statement's target, where it is, and whether it runs at module level."""
+
+    path: Path  # the importing file, relative to the repository root
+    line: int
+    module: str  # the importing module, dotted
+    target: str  # the imported module, dotted (``ledger.core.cards``, ``sqlite3``)
+    at_import: bool  # runs when the module is imported (False inside a function or TYPE_CHECKING)
+
+    @property
+    def where(self) -> str:
+        return f"{self.path.as_posix()}:{self.line}"
+
+
+def layer_of(module: str) -> str | None:
+    """The layer of a dotted ``ledger`` module name: ``ledger.core.cards`` -> ``core``; None for the root."""
+    parts = module.split(".")
+    if len(parts) < 2 or parts[0] != PACKAGE or parts[1] in ENTRY_POINTS:
+        return None
+    return parts[1]
+
+
+def module_name(path: Path, root: Path) -> str:
+    """``ledger/core/cards.py`` -> ``ledger.core.cards``; a package's ``__init__.py`` -> the package."""
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _resolve(module: str, is_package: bool, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    base = module.split(".") if is_package else module.split(".")[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join([*base, *([node.module] if node.module else [])])
+
+
+def _import_module_name(node: ast.Call) -> str | None:
+    """The literal (or literal-prefix) name passed to ``importlib.import_module``."""
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if name != "import_module" or not node.args:
+        return None
+    arg = node.args[0]
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        return arg.value
+    if isinstance(arg, ast.JoinedStr) and arg.values:
+        first = arg.values[0]
+        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            return first.value.rstrip(".") or None
+    return None
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def read_file(path: Path, root: Path) -> list[Import]:
+    """Every import in one file, module-level and nested."""
+    module = module_name(path, root)
+    is_package = path.name == "__init__.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    rel = path.relative_to(root)
+    found: list[Import] = []
+
+    def visit(node: ast.AST, at_import: bool) -> None:
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            source = _resolve(module, is_package, node)
+            # from ledger import book -> ledger.book
+            targets = [f"{PACKAGE}.{a.name}" for a in node.names] if source == PACKAGE else [source]
+        elif isinstance(node, ast.Call):
+            name = _import_module_name(node)
+            targets = [name] if name else []
+        for target in targets:
+            found.append(Import(rel, getattr(node, "lineno", 1), module, target, at_import))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            at_import = False  # runs when called
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for child in node.body:  # never runs
+                visit(child, False)
+            for child in node.orelse:
+                visit(child, at_import)
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child, at_import)
+
+    visit(tree, True)
+    return found
+
+
+def read_graph(root: Path = ROOT) -> list[Import]:
+    """Every import in every module of ``ledger/`` under ``root``."""
+    imports: list[Import] = []
+    for path in sorted((root / PACKAGE).rglob("*.py")):
+        imports.extend(read_file(path, root))
+    return imports
+
+
+def modules(root: Path = ROOT) -> list[str]:
+    """Every module of ``ledger/`` under ``root``, dotted."""
+    return [module_name(p, root) for p in sorted((root / PACKAGE).rglob("*.py"))]
+
+
+def rule_for(layer: str) -> str:
+    below = [name for name, _ in LAYERS[ORDER[layer] + 1:]]
+    allowed = ", ".join([layer, *below])
+    return f"ledger/{layer} may import only {allowed}" if below else f"ledger/{layer} imports only itself"
+
+
+def problem(imp: Import) -> str | None:
+    """Why ``imp`` breaks the rule, or None when it is allowed."""
+    source = layer_of(imp.module)
+    top = imp.target.split(".")[0]
+    if source is None:  # ledger/__init__.py or an entry point such as ledger/__main__.py
+        leaf = imp.module.split(".")[-1] if "." in imp.module else "__init__"
+        if top == PACKAGE and leaf == "__init__":
+            return "ledger/__init__.py imports nothing of ours (importing any layer runs it first)"
+        return None
+    if source not in ORDER:
+        return f"ledger/{source} is not a layer: every module lives in one of {', '.join(ORDER)}"
+    if top == PACKAGE:
+        target = layer_of(imp.target)
+        if target is None or target == source:
+            return None
+        if target not in ORDER:
+            return f"{imp.target} is not in a layer package"
+        if ORDER[target] <= ORDER[source]:
+            return f"{rule_for(source)} — not ledger/{target} (imports point down: {' → '.join(ORDER)})"
+        return None
+    owner = ONLY_IN.get(top)
+    if owner is not None and owner != source:
+        return f"only ledger/{owner} imports {top}"
+    if top in LAZY and imp.at_import:
+        return f"{top} is imported only inside the functions that use it, never at module level"
+    return None
+
+
+def check(root: Path = ROOT) -> list[str]:
+    """One message per import that breaks the rule: ``file:line: import x: rule``."""
+    out = []
+    for path in sorted((root / PACKAGE).glob("*.py")):
+        name = path.stem
+        if name != "__init__" and name not in ENTRY_POINTS:
+            out.append(f"{path.relative_to(root).as_posix()}:1: module outside the layers: "
+                       f"every module lives in one of {', '.join(ORDER)}")
+    for imp in read_graph(root):
+        why = problem(imp)
+        if why:
+            out.append(f"{imp.where}: import {imp.target}: {why}")
+    return out
+
+
+def layer_edges(root: Path = ROOT) -> Counter[tuple[str, str]]:
+    """How many imports run from one layer to another (within a layer not counted)."""
+    edges: Counter[tuple[str, str]] = Counter()
+    for imp in read_graph(root):
+        source, target = layer_of(imp.module), layer_of(imp.target)
+        if imp.target.split(".")[0] == PACKAGE and source and target and source != target:
+            edges[source, target] += 1
+    return edges
+
+
+def third_party(root: Path = ROOT) -> dict[str, set[str]]:
+    """The :data:`ONLY_IN` packages each layer imports."""
+    out: dict[str, set[str]] = {}
+    for imp in read_graph(root):
+        top = imp.target.split(".")[0]
+        source = layer_of(imp.module)
+        if source and top in ONLY_IN:
+            out.setdefault(source, set()).add(top)
+    return out
+
+
+def draw(path: Path, root: Path = ROOT) -> None:
+    """The layers as boxes (top to bottom) holding their modules, and arrows for the imports between them."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import FancyBboxPatch
+
+    present = [name for name, _ in LAYERS if (root / PACKAGE / name).is_dir()]
+    about = dict(LAYERS)
+    members: dict[str, list[str]] = {name: [] for name in present}
+    for dotted in modules(root):
+        layer = layer_of(dotted)
+        if layer in members and dotted != f"{PACKAGE}.{layer}":
+            members[layer].append(dotted.split(".", 2)[2])
+    edges = layer_edges(root)
+    libs = third_party(root)
+
+    box_w, box_h, gap = 6.0, 1.25, 0.55
+    top_y = len(present) * (box_h + gap)
+    y = {name: top_y - i * (box_h + gap) for i, name in enumerate(present)}  # box tops
+    fig_h = top_y * 0.62 + 0.8
+    fig, ax = plt.subplots(figsize=(10.5, fig_h))
+    for name in present:
+        ax.add_patch(FancyBboxPatch((0, y[name] - box_h), box_w, box_h,
+                                    boxstyle="round,pad=0.02,rounding_size=0.12",
+                                    facecolor="#eef3fb", edgecolor="#35588c", linewidth=1.4))
+        ax.text(0.15, y[name] - 0.22, f"ledger/{name}", fontsize=12, fontweight="bold", va="top",
+                color="#1d3557")
+        ax.text(2.0, y[name] - 0.26, about[name], fontsize=8.5, va="top", color="#444444", style="italic")
+        names = ", ".join(m.replace("commands.", "commands/") for m in members[name])
+        words, lines, line = names.split(" "), [], ""
+        for word in words:
+            if len(line) + len(word) > 88:
+                lines.append(line)
+                line = ""
+            line += word + " "
+        lines.append(line)
+        ax.text(0.15, y[name] - 0.6, "\n".join(s.rstrip() for s in lines), fontsize=8, va="top",
+                family="monospace", color="#222222")
+        if libs.get(name):
+            ax.text(box_w - 0.12, y[name] - 0.22, " ".join(sorted(libs[name])), fontsize=8.5,
+                    ha="right", va="top", color="#9b2226", family="monospace")
+
+    # Adjacent layers: a straight arrow down the middle; longer ones: lanes on the right.
+    lanes = sorted((e for e in edges if ORDER[e[1]] - ORDER[e[0]] > 1 and e[0] in y and e[1] in y),
+                   key=lambda e: (ORDER[e[1]] - ORDER[e[0]], ORDER[e[0]]))
+    arrow = dict(arrowstyle="-|>", color="#35588c", lw=1.2, shrinkA=0, shrinkB=0)
+    for (src, dst), count in edges.items():
+        if src not in y or dst not in y:
+            continue
+        if (src, dst) in lanes:
+            continue
+        if ORDER[dst] < ORDER[src]:  # an upward import: the rule is broken, show it in red
+            ax.annotate("", xy=(box_w * 0.3, y[dst] - box_h), xytext=(box_w * 0.3, y[src]),
+                        arrowprops={**arrow, "color": "#d00000"})
+            continue
+        x = box_w / 2
+        ax.annotate("", xy=(x, y[dst]), xytext=(x, y[src] - box_h), arrowprops=arrow)
+        ax.text(x + 0.08, (y[dst] + y[src] - box_h) / 2, str(count), fontsize=8, va="center", color="#35588c")
+    for k, (src, dst) in enumerate(lanes):
+        lane_x = box_w + 0.25 + 0.22 * k
+        y0 = y[src] - box_h * 0.55 - 0.05 * (k % 3)
+        y1 = y[dst] - box_h * 0.45 + 0.05 * (k % 3)
+        ax.plot([box_w, lane_x, lane_x], [y0, y0, y1], color="#7a8fb0", lw=1.0)
+        ax.annotate("", xy=(box_w, y1), xytext=(lane_x, y1),
+                    arrowprops={**arrow, "color": "#7a8fb0", "lw": 1.0})
+        ax.text(lane_x + 0.03, y1 + 0.08, str(edges[src, dst]), fontsize=7, color="#7a8fb0")
+    right = box_w + 0.45 + 0.22 * len(lanes)
+    ax.set_xlim(-0.2, right)
+    ax.set_ylim(-0.2, top_y + 0.35)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title("ledger/: layers and the imports between them (numbers: import statements)", fontsize=11)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", choices=["check", "graph", "draw"])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img" / "architecture.png")
+    args = parser.parse_args(argv)
+    if args.command == "check":
+        problems = check()
+        print("\n".join(problems) if problems else "layers: no import breaks the rule")
+        return 1 if problems else 0
+    if args.command == "graph":
+        edges = layer_edges()
+        for src, dst in sorted(edges, key=lambda e: (ORDER[e[0]], ORDER[e[1]])):
+            print(f"{src:>8} -> {dst:<8} {edges[src, dst]}")
+        return 0
+    draw(args.out)
+    print(f"wrote {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,95 @@
+"""The layers of ledger/ hold: every import points down (rule and reader in scripts/layers.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from helpers import ROOT
+
+
+def _load_layers() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("layers", ROOT / "scripts" / "layers.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("layers", module)  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+layers = _load_layers()
+
+
+def test_no_import_breaks_the_layer_rule() -> None:
+    problems = layers.check(ROOT)
+    assert not problems, "imports that break the layer rule (docs/architecture.md):\n" + "\n".join(problems)
+
+
+def test_every_layer_package_is_known_and_documented() -> None:
+    packages = {p.name for p in (ROOT / "ledger").iterdir() if (p / "__init__.py").exists()}
+    assert packages <= set(layers.ORDER), packages - set(layers.ORDER)
+    for name in packages:
+        doc = (ROOT / "ledger" / name / "__init__.py").read_text()
+        assert doc.startswith('"""'), f"ledger/{name}/__init__.py: say what the layer is and may import"
+
+
+def test_reader_sees_the_real_graph() -> None:
+    # Known facts of the tree, so a reader that finds nothing cannot pass the rule test.
+    imports = layers.read_graph(ROOT)
+    targets = {(i.module, i.target, i.at_import) for i in imports}
+    assert ("ledger.storage.store", "sqlite3", True) in targets
+    assert any(m == "ledger.present.text" and t == "tabulate" and not top for m, t, top in targets)
+    assert any(m == "ledger.cli.commands" and t == "ledger.cli.commands" for m, t, _ in targets)
+    assert ("book", "storage") in layers.layer_edges(ROOT)
+
+
+def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
+    for name in ("core", "storage", "book", "formats", "present", "cli", "web"):
+        (tmp_path / "ledger" / name).mkdir(parents=True, exist_ok=True)
+        (tmp_path / "ledger" / name / "__init__.py").write_text('"""A layer."""\n')
+    (tmp_path / "ledger" / "__init__.py").write_text('"""Root."""\n')
+    for rel, text in files.items():
+        (tmp_path / rel).write_text(text)
+    return tmp_path
+
+
+@pytest.mark.parametrize(("rel", "source", "line", "rule"), [
+    ("ledger/core/x.py", "import os\n\ndef f():\n    from ledger.storage import store\n", 4,
+     "ledger/core imports only itself"),
+    ("ledger/core/x.py", "from ..book import actions\n", 1, "ledger/core imports only itself"),
+    ("ledger/core/x.py", "import tabulate\n", 1, "only ledger/present imports tabulate"),
+    ("ledger/book/x.py", "def f():\n    import sqlite3\n", 2, "only ledger/storage imports sqlite3"),
+    ("ledger/book/x.py", "from ledger import formats\n", 1,
+     "ledger/book may import only book, storage, core"),
+    ("ledger/storage/x.py", "from ledger.present.text import table\n", 1,
+     "ledger/storage may import only storage, core"),
+    ("ledger/storage/x.py",
+     "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ledger.book import x\n", 3,
+     "ledger/storage may import only storage, core"),
+    ("ledger/formats/x.py", "from ledger.present import text\n", 1,
+     "ledger/formats may import only formats, book, storage, core"),
+    ("ledger/present/x.py", "import importlib\nimportlib.import_module('ledger.cli.app')\n", 2,
+     "ledger/present may import only present, formats, book, storage, core"),
+    ("ledger/present/x.py", "from matplotlib import pyplot\n", 1,
+     "matplotlib is imported only inside the functions that use it"),
+    ("ledger/web/x.py", "class A:\n    import typer\n", 2, "only ledger/cli imports typer"),
+    ("ledger/web/x.py", "from ..cli import app\n", 1, "ledger/web may import only web, present"),
+    ("ledger/cli/x.py", "import click.testing\n", None, None),
+    ("ledger/cli/x.py", "from ledger.web import x\nfrom ledger.core import y\n", None, None),
+    ("ledger/present/x.py", "def f():\n    import matplotlib.pyplot\n", None, None),
+    ("ledger/x.py", "", 1, "module outside the layers"),
+    ("ledger/__init__.py", "from ledger.core import cards\n", 1,
+     "ledger/__init__.py imports nothing of ours"),
+])
+def test_the_rule_names_file_line_and_rule(tmp_path: Path, rel: str, source: str,
+                                          line: int | None, rule: str | None) -> None:
+    problems = layers.check(_tree(tmp_path, {rel: source}))
+    if rule is None:
+        assert problems == []
+    else:
+        assert len(problems) == 1, problems
+        assert problems[0].startswith(f"{rel}:{line}: "), problems
+        assert rule in problems[0], problems
