@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import ast
 import sys
+import textwrap
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -245,65 +246,58 @@ def draw(path: Path, root: Path = ROOT) -> None:
     edges = layer_edges(root)
     libs = third_party(root)
 
-    box_w, box_h, gap = 6.0, 1.25, 0.55
+    box_w, box_h, gap, lane_gap = 9.0, 1.5, 0.7, 0.32
+    rows = {name: i for i, name in enumerate(present)}
     top_y = len(present) * (box_h + gap)
     y = {name: top_y - i * (box_h + gap) for i, name in enumerate(present)}  # box tops
-    fig_h = top_y * 0.62 + 0.8
-    fig, ax = plt.subplots(figsize=(10.5, fig_h))
+    drawn = {e: n for e, n in edges.items() if e[0] in rows and e[1] in rows}
+    lanes = sorted((e for e in drawn if abs(rows[e[1]] - rows[e[0]]) > 1),
+                   key=lambda e: (abs(rows[e[1]] - rows[e[0]]), rows[e[0]]))
+    width = box_w + 0.6 + lane_gap * len(lanes)
+    fig, ax = plt.subplots(figsize=(width * 0.9, (top_y + 0.9) * 0.9))
     for name in present:
-        ax.add_patch(FancyBboxPatch((0, y[name] - box_h), box_w, box_h,
+        top = y[name]
+        ax.add_patch(FancyBboxPatch((0, top - box_h), box_w, box_h,
                                     boxstyle="round,pad=0.02,rounding_size=0.12",
                                     facecolor="#eef3fb", edgecolor="#35588c", linewidth=1.4))
-        ax.text(0.15, y[name] - 0.22, f"ledger/{name}", fontsize=12, fontweight="bold", va="top",
-                color="#1d3557")
-        ax.text(2.0, y[name] - 0.26, about[name], fontsize=8.5, va="top", color="#444444", style="italic")
-        names = ", ".join(m.replace("commands.", "commands/") for m in members[name])
-        words, lines, line = names.split(" "), [], ""
-        for word in words:
-            if len(line) + len(word) > 88:
-                lines.append(line)
-                line = ""
-            line += word + " "
-        lines.append(line)
-        ax.text(0.15, y[name] - 0.6, "\n".join(s.rstrip() for s in lines), fontsize=8, va="top",
-                family="monospace", color="#222222")
+        ax.text(0.2, top - 0.18, f"ledger/{name}", fontsize=13, fontweight="bold", va="top", color="#1d3557")
         if libs.get(name):
-            ax.text(box_w - 0.12, y[name] - 0.22, " ".join(sorted(libs[name])), fontsize=8.5,
+            ax.text(box_w - 0.2, top - 0.2, "imports " + ", ".join(sorted(libs[name])), fontsize=9.5,
                     ha="right", va="top", color="#9b2226", family="monospace")
+        ax.text(0.2, top - 0.62, about[name], fontsize=9.5, va="top", color="#444444", style="italic")
+        shown = ", ".join(m.replace("commands.", "commands/") for m in members[name])
+        ax.text(0.2, top - 1.0, textwrap.fill(shown, 95), fontsize=8.5, va="top", family="monospace",
+                color="#222222")
 
-    # Adjacent layers: a straight arrow down the middle; longer ones: lanes on the right.
-    lanes = sorted((e for e in edges if ORDER[e[1]] - ORDER[e[0]] > 1 and e[0] in y and e[1] in y),
-                   key=lambda e: (ORDER[e[1]] - ORDER[e[0]], ORDER[e[0]]))
-    arrow = dict(arrowstyle="-|>", color="#35588c", lw=1.2, shrinkA=0, shrinkB=0)
-    for (src, dst), count in edges.items():
-        if src not in y or dst not in y:
-            continue
+    arrow = {"arrowstyle": "-|>", "color": "#35588c", "lw": 1.3, "shrinkA": 0, "shrinkB": 0}
+    for (src, dst), count in drawn.items():
         if (src, dst) in lanes:
             continue
-        if ORDER[dst] < ORDER[src]:  # an upward import: the rule is broken, show it in red
-            ax.annotate("", xy=(box_w * 0.3, y[dst] - box_h), xytext=(box_w * 0.3, y[src]),
-                        arrowprops={**arrow, "color": "#d00000"})
-            continue
-        x = box_w / 2
-        ax.annotate("", xy=(x, y[dst]), xytext=(x, y[src] - box_h), arrowprops=arrow)
-        ax.text(x + 0.08, (y[dst] + y[src] - box_h) / 2, str(count), fontsize=8, va="center", color="#35588c")
+        up = rows[dst] < rows[src]  # an import pointing up breaks the rule: drawn in red
+        x = box_w * (0.3 if up else 0.5)
+        start, end = (y[src], y[dst] - box_h) if up else (y[src] - box_h, y[dst])
+        ax.annotate("", xy=(x, end), xytext=(x, start),
+                    arrowprops={**arrow, "color": "#d00000"} if up else arrow)
+        ax.text(x + 0.1, (start + end) / 2, str(count), fontsize=9, va="center",
+                color="#d00000" if up else "#35588c")
     for k, (src, dst) in enumerate(lanes):
-        lane_x = box_w + 0.25 + 0.22 * k
-        y0 = y[src] - box_h * 0.55 - 0.05 * (k % 3)
-        y1 = y[dst] - box_h * 0.45 + 0.05 * (k % 3)
-        ax.plot([box_w, lane_x, lane_x], [y0, y0, y1], color="#7a8fb0", lw=1.0)
-        ax.annotate("", xy=(box_w, y1), xytext=(lane_x, y1),
-                    arrowprops={**arrow, "color": "#7a8fb0", "lw": 1.0})
-        ax.text(lane_x + 0.03, y1 + 0.08, str(edges[src, dst]), fontsize=7, color="#7a8fb0")
-    right = box_w + 0.45 + 0.22 * len(lanes)
-    ax.set_xlim(-0.2, right)
-    ax.set_ylim(-0.2, top_y + 0.35)
+        up = rows[dst] < rows[src]
+        color = "#d00000" if up else "#6d83a8"
+        lane_x = box_w + 0.3 + lane_gap * k
+        y0 = y[src] - box_h * 0.25 - 0.12 * (k % 4)
+        y1 = y[dst] - box_h * 0.75 + 0.12 * (k % 4)
+        ax.plot([box_w, lane_x, lane_x], [y0, y0, y1], color=color, lw=1.0)
+        ax.annotate("", xy=(box_w, y1), xytext=(lane_x, y1), arrowprops={**arrow, "color": color, "lw": 1.0})
+        ax.text(lane_x + 0.04, y0 + 0.04, str(drawn[src, dst]), fontsize=7.5, color=color, va="bottom")
+    ax.set_xlim(-0.2, width)
+    ax.set_ylim(-0.2, top_y + 0.4)
     ax.set_aspect("equal")
     ax.axis("off")
-    ax.set_title("ledger/: layers and the imports between them (numbers: import statements)", fontsize=11)
+    ax.set_title("The layers of ledger/ and the imports between them (arrows point down; "
+                 "numbers count import statements)", fontsize=11)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=100)
     plt.close(fig)
 
 

@@ -1,10 +1,11 @@
-"""A second, deliberately plain reading of SCORING.md §2, §4, §5 and §6.
+"""A second, deliberately plain reading of docs/scoring.md: a loser's penalty, penalty
+transfers, net points and the modes.
 
 Property tests compare the real engine with this module, so it is written
-independently of ``ledger/`` and follows the wording of SCORING.md line by line.
+independently of ``ledger/`` and follows the wording of docs/scoring.md line by line.
 Plain dicts in, plain dicts out; see the docstring of ``ref_deal`` for the keys.
 
-Readings that SCORING.md leaves open (see docs/rules.md, "Readings of ambiguous
+Readings that the sources leave open (see docs/scoring.md, "Readings of ambiguous
 points"):
 
 - teams: the team with fewer cards wins the deal and its members pay nothing;
@@ -28,7 +29,7 @@ from hypothesis import strategies as st
 FINISHES = (None, "two", "quads", "straight-flush")
 IMMEDIATE_WINS = ("dragon", "four-twos")
 
-# SCORING.md §3, as rules dicts.
+# docs/scoring.md's presets, as rules dicts.
 _CLASSIC = {
     "hand_size": 13,
     "tiers": [[1, 1], [10, 2], [13, 3]],
@@ -48,7 +49,7 @@ _CLASSIC = {
     "rank_threshold": 10,
     "over_threshold_factor": 2,
 }
-# SCORING.md "More options": 001 triples four twos and forbids going out on a two.
+# Wikipedia triples four twos and reports that going out on a two is not allowed.
 _WIKIPEDIA = {"four_twos": "tripled", "finish_two": "forbidden"}
 PRESETS = {
     "classic": _CLASSIC,
@@ -89,7 +90,7 @@ PRESETS = {
         "mode": "places",
         "assist_single_only": False,
     },
-    # SCORING.md: the ranked (Taiwanese) scheme, default 1, 2, 3 units, x2 from 10 cards.
+    # The ranked (Taiwanese) scheme: 1, 2, 3 units by cards left, x2 from 10 cards.
     "taiwan": {
         **_CLASSIC,
         "assist": False,

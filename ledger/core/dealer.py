@@ -22,10 +22,10 @@ from ledger.core.errors import InputError
 from ledger.core.rules import RuleSet
 from ledger.core.scoring import Deal
 
-# Where counting a card lands: an ace counts 1, a two 2, a king 13 (000: "count the
+# Where counting a card lands: an ace counts 1, a two 2, a king 13 (pagat: "count the
 # players starting with the dealer ... until the rank of the exposed card is reached").
 _COUNT = {14: 1, TWO: 2}
-# Hand points for the redeal rule (001): J=1 Q=2 K=3 A=4 2=5, others 0.
+# Hand points for the redeal rule (Wikipedia): J=1 Q=2 K=3 A=4 2=5, others 0.
 HAND_POINTS = {11: 1, 12: 2, 13: 3, 14: 4, TWO: 5}
 REDEAL_MAX = 3  # "a hand with only 3 points or less"
 FACE_RANKS = (11, 12, 13)
@@ -86,12 +86,12 @@ class RedealCheck:
 
 
 def hand_points(cards: Iterable[Card]) -> int:
-    """J=1, Q=2, K=3, A=4, 2=5, every other card 0 (001)."""
+    """J=1, Q=2, K=3, A=4, 2=5, every other card 0 (Wikipedia's redeal rule)."""
     return sum(HAND_POINTS.get(card.rank, 0) for card in cards)
 
 
 def redeal_check(cards: Iterable[Card]) -> RedealCheck:
-    """A hand of 3 points or fewer may ask for a redeal (001).
+    """A hand of 3 points or fewer may ask for a redeal (Wikipedia's Big Two article).
 
     >>> from ledger.core.cards import parse_cards
     >>> redeal_check(parse_cards("JS QH 3D 4D 5C 6C 7C 8C 9C 10S 3S 4S 5S")).may_redeal

@@ -46,7 +46,7 @@ MAX_LOSERS = 3  # four players at most
 
 @dataclass(frozen=True)
 class RuleSet:
-    """Everything that decides a deal's points.  See docs/rules.md."""
+    """Everything that decides a deal's points.  See docs/scoring.md."""
 
     name: str
     description: str = ""
@@ -62,7 +62,7 @@ class RuleSet:
     settlement: str = "pairwise"
     mode: str = "cards"
     place_points: tuple[int, ...] = (0, 1, 2, 3)
-    # Play options (PLAYS.md), kept as validated plain data; see ledger.core.plays.
+    # Play options (docs/plays.md), kept as validated plain data; see ledger.core.plays.
     plays: tuple[tuple[str, Any], ...] = field(default=())
     # Who deals and who leads the next deal (docs/at-the-table.md); see ledger.core.dealer.
     next_deal: str = "rotate"
@@ -166,6 +166,42 @@ class RuleSet:
             span = str(lower) if lower == upper else f"{lower}-{upper}"
             parts.append(f"{span} x{mult}")
         return ", ".join(parts)
+
+
+# One line per option for ``bigtwo rules show``: what it decides, and its source.
+OPTION_HELP: dict[str, tuple[str, str]] = {
+    "hand_size": ("cards dealt to each player; a full hand after an immediate win",
+                  "pagat; Wikipedia, 17 for three players"),
+    "tiers": ("penalty per card by cards left: [lowest count, multiplier]",
+              "pagat; Andrew White; Hong Kong online rules"),
+    "twos": ("unplayed twos double a loser's penalty: each one, or once", "Russian Wikipedia"),
+    "bombs": ("unplayed quads / straight flushes double it: each one, or once",
+              "Russian Wikipedia"),
+    "finish_double": ("x2 when the winner went out on a two, quads or a straight flush",
+                      "Russian Wikipedia"),
+    "assist": ("a loser who let the winner's last single card through pays every penalty",
+               "pagat; Andrew White; Wikipedia"),
+    "missed_call": ("a winner who did not call 'last card' pays every penalty", "Wikipedia"),
+    "immediate_wins": ("deals won at once: a dragon, all four twos", "Wikipedia; pagat"),
+    "settlement": ("pairwise differences, losers pay the winner, or ranked payments",
+                   "pagat, Andrew White; Wikipedia, the French text; a Taiwanese house rule"),
+    "mode": ("score by cards left, or by finishing place", "pagat; Wikipedia"),
+    "place_points": ("places mode: penalty for 1st, 2nd, 3rd, 4th", "the project's default"),
+    "plays": ("how plays rank (suit order, straights, flushes ...)", "see the play options"),
+    "next_deal": ("who deals next: the winner, the next seat, or the most cards left",
+                  "pagat; Andrew White; the French text"),
+    "next_lead": ("who leads next: the winner, the lowest card's holder, or 3♦'s",
+                  "Andrew White; pagat, Pusoy Dos: 3♣"),
+    "assist_single_only": ("no assist when the winner went out on more than one card",
+                           "Wikipedia; Russian Wikipedia"),
+    "four_twos": ("four twos: the others' full hands by the tiers, or tripled", "Wikipedia"),
+    "finish_two": ("going out on a two doubles, counts plain, or is not allowed",
+                   "Russian Wikipedia; Wikipedia"),
+    "rank_payments": ("ranked: units the losers pay, fewest cards first",
+                      "a Taiwanese house rule"),
+    "rank_threshold": ("ranked: cards left that multiply every payment", "a Taiwanese house rule"),
+    "over_threshold_factor": ("ranked: that multiplier", "a Taiwanese house rule"),
+}
 
 
 # --- validation -----------------------------------------------------------
@@ -343,7 +379,7 @@ def _plays(value: object, base: tuple[tuple[str, Any], ...] = ()) -> tuple[tuple
     """The options a [plays] table names, laid over the base's (a file on ``hong-kong``
     that sets only ``suit_order`` keeps the Hong Kong straights and flushes)."""
     if not isinstance(value, Mapping):
-        raise RuleError("rule 'plays' must be a table of play options (see PLAYS.md)")
+        raise RuleError("rule 'plays' must be a table of play options, such as [plays] suit_order = \"DHSC\"")
     if not value:
         return base  # nothing named: no need to load the play rules
     from ledger.core.plays import PlayRules  # the play options validate themselves
@@ -388,6 +424,23 @@ def load_preset(name: str) -> RuleSet:
     text = resources.files("ledger.core.presets").joinpath(f"{name}.toml").read_text("utf-8")
     data = tomllib.loads(text)
     return rules_from_mapping(data, base=RuleSet(name=name), origin=f"preset {name}")
+
+
+def preset_settings(name: str) -> dict[str, Any]:
+    """The options a preset's file sets (play options as ``plays.KEY``), in file order,
+    without its name, description and source."""
+    import tomllib
+    from importlib import resources
+
+    load_preset(name)  # an unknown name lists the presets
+    text = resources.files("ledger.core.presets").joinpath(f"{name}.toml").read_text("utf-8")
+    out: dict[str, Any] = {}
+    for key, value in tomllib.loads(text).items():
+        if key == "plays":
+            out |= {f"plays.{k}": v for k, v in value.items()}
+        elif key not in ("name", "description", "source"):
+            out[key] = value
+    return out
 
 
 def load_rules(spec: str) -> RuleSet:

@@ -1,6 +1,6 @@
 """Scoring: a deal's facts + the session's rule set -> penalties and net points.
 
-Pure functions, no storage, no terminal.  Numbers follow SCORING.md:
+Pure functions, no storage, no terminal.  Numbers follow docs/scoring.md:
 
     p_i = c_i x tier(c_i) x twos_factor x bombs_factor x finish_factor
 
@@ -32,7 +32,7 @@ TWOS_IN_PACK = 4
 
 @dataclass(frozen=True)
 class Deal:
-    """The facts of one deal, as entered at the table (see SCORING.md section 1)."""
+    """The facts of one deal, as entered at the table (see docs/scoring.md)."""
 
     cards: Mapping[str, int] = field(default_factory=dict)
     twos: Mapping[str, int] = field(default_factory=dict)
@@ -325,7 +325,7 @@ def _factor(option: str, count: int) -> int:
 
 
 def base_penalties(rules: RuleSet, seats: Sequence[str], deal: Deal) -> dict[str, int]:
-    """Each player's penalty before transfers (SCORING.md section 2)."""
+    """Each player's penalty before transfers (docs/scoring.md, "A loser's penalty")."""
     if rules.mode == "places":
         assert deal.order is not None
         return {n: rules.place_points[deal.order.index(n)] for n in seats}

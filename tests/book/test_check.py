@@ -9,7 +9,7 @@ import pytest
 
 @pytest.fixture
 def evening(cli) -> None:
-    """SCORING.md example 1 (penalty totals A=81 B=40 C=107 D=63), with a voided deal inside."""
+    """docs/scoring.md worked example 1 (penalty totals A=81 B=40 C=107 D=63), with a voided deal inside."""
     cli.ok("session", "start", "--players", "A,B,C,D")
     for line in ["A=0 B=1 C=13 D=13", "A=13 B=0 C=13 D=11", "A=5 B=0 C=5 D=5",
                  "A=12 B=12 C=0 D=2", "A=9 B=9 C=12 D=0", "A=9 B=6 C=5 D=0"]:

@@ -1,4 +1,4 @@
-"""``bigtwo compare``: every PLAYS.md example, every house option, a held-back set of
+"""``bigtwo compare``: every docs/plays.md example, every house option, a held-back set of
 disputes under classic and hong-kong, and clean rejection of plays that are not plays."""
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ def plays_file(tmp_path: Path, **options: object) -> str:
     return rule_file(tmp_path, "house", "\n".join(lines) + "\n")
 
 
-# --- PLAYS.md "Examples (classic unless named)" --------------------------------------------
+# --- docs/plays.md "Examples (classic unless named)" --------------------------------------------
 # Suitless examples get suits that cannot decide the answer.
 
-PLAYS_MD_EXAMPLES = [
+DOCUMENTED_EXAMPLES = [
     ("2♠", "2♥", "classic", True),
     ("3♣", "3♦", "classic", True),
     ("9♠9♦", "9♥9♣", "classic", True),
@@ -49,7 +49,7 @@ PLAYS_MD_EXAMPLES = [
 ]
 
 
-@pytest.mark.parametrize(("a", "b", "preset", "expected"), PLAYS_MD_EXAMPLES)
+@pytest.mark.parametrize(("a", "b", "preset", "expected"), DOCUMENTED_EXAMPLES)
 def test_plays_md_examples(cli, a: str, b: str, preset: str, expected: bool) -> None:
     assert beats(cli, a, b, "--rules", preset) is expected
     assert beats(cli, b, a, "--rules", preset) is not expected
@@ -69,7 +69,7 @@ def test_four_alone_is_not_a_play_under_with_kicker(cli, tmp_path) -> None:
     assert verdict(cli, "3♠3♥3♣3♦", "2♠2♥2♣2♦", "--rules", alone)["a"]["kind"] == "four-of-a-kind"
 
 
-# --- PLAYS.md "Cards" and "Plays (default rules)" -------------------------------------------
+# --- docs/plays.md "Cards" and "Plays (default rules)" -------------------------------------------
 
 
 @pytest.mark.parametrize("spelling", ["10h", "TH", "♥10", "H10", "10♥", "t♥"])
@@ -222,7 +222,10 @@ def test_plays_table_accepts_dashes_and_keeps_the_base_options(cli, tmp_path) ->
 
 def test_rules_show_lists_every_play_option(cli) -> None:
     out = cli.ok("rules", "show", "classic")
-    assert "plays = {'suit_order': 'SHCD', 'straights': 'pagat', 'flushes': 'suit-first'" in out
+    for option, value in (("suit_order", '"SHCD"'), ("straights", '"pagat"'),
+                          ("flushes", '"suit-first"'), ("no_triples", "false"),
+                          ("five_card_order", '"standard"')):
+        assert f"  plays.{option} = {value}: " in out
 
 
 @pytest.mark.parametrize(
@@ -270,7 +273,7 @@ def test_rules_and_session_together_are_refused(cli) -> None:
 
 
 # --- held-back disputes ------------------------------------------------------------------------
-# Answers derived by hand from PLAYS.md, under classic and under hong-kong (straights
+# Answers derived by hand from docs/plays.md, under classic and under hong-kong (straights
 # hong-kong: 3-4-5-6-7 < ... < 10-J-Q-K-A < 2-3-4-5-6 < A-2-3-4-5, top card the 2 in the
 # last two; flushes top-card-first: highest card, then suit).  INVALID: not a play.
 

@@ -1,4 +1,4 @@
-"""Typing a loser's cards instead of a count (PLAYS.md, "Reading a loser's hand")."""
+"""Typing a loser's cards instead of a count (docs/plays.md, "Reading a loser's hand")."""
 
 from __future__ import annotations
 

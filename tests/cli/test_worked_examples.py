@@ -1,4 +1,4 @@
-"""SCORING.md section 7: every worked example, through the core and through `bigtwo`."""
+"""docs/scoring.md's worked examples: every worked example, through the core and through `bigtwo`."""
 
 from __future__ import annotations
 

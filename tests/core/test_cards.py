@@ -80,7 +80,7 @@ def test_parse_card_rejects_with_help(text: str) -> None:
         ("3s, 4h ,5d", "3S 4H 5D"),
         ("  3s\t4h\n5d  ", "3S 4H 5D"),
         ("10h TS ♥J h8", "10H 10S JH 8H"),
-        ("9♠9♦", "9S 9D"),  # back to back, as PLAYS.md prints plays
+        ("9♠9♦", "9S 9D"),  # back to back, as docs/plays.md prints plays
         ("3♠5♠7♠9♠J♠", "3S 5S 7S 9S JS"),
         ("10h9s", "10H 9S"),
         ("H10S9", "10H 9S"),

@@ -1,4 +1,4 @@
-"""Dealer helpers: the cut (000), the redeal check (001), who deals and leads next."""
+"""Dealer helpers: the cut (pagat), the redeal check (Wikipedia), who deals and leads next."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ SEATS = ["Ann", "Ben", "Cat", "Dan"]
 FOUR = ("--players", ",".join(SEATS))
 
 # --- the cut ----------------------------------------------------------------------------------
-# 000: "if it was an ace, 5, 9 or king the dealer will get the first card, if it was a 2, 6 or
+# pagat: "if it was an ace, 5, 9 or king the dealer will get the first card, if it was a 2, 6 or
 # 10 the player to dealer's right [next in play], if it was a 3, 7 or jack the player opposite
 # the dealer and if it was a 4, 8 or queen, the player to dealer's left [the last]".
 

@@ -1,4 +1,4 @@
-"""Plays: every PLAYS.md example, each house option changing an answer, and properties."""
+"""Plays: every docs/plays.md example, each house option changing an answer, and properties."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def rules(**options: object) -> PlayRules:
     return PlayRules.from_mapping(options)
 
 
-# --- PLAYS.md "Examples" -------------------------------------------------------------
+# --- docs/plays.md "Examples" -------------------------------------------------------------
 # (play A, play B, preset, may A be played on B?)  Suitless examples get suits that
 # cannot decide the answer.
 EXAMPLES = [
@@ -95,7 +95,7 @@ def test_four_alone_is_not_a_play_with_kicker() -> None:
     assert play("3♠3♥3♣3♦", rules(four_of_a_kind="alone")).kind == "four-of-a-kind"
 
 
-# --- PLAYS.md "Plays (default rules)" ------------------------------------------------
+# --- docs/plays.md "Plays (default rules)" ------------------------------------------------
 
 STRAIGHT_ORDERS = {
     "pagat": [

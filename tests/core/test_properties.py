@@ -1,4 +1,4 @@
-"""Properties: the engine agrees with an independent reading of SCORING.md, and money adds up."""
+"""Properties: the engine agrees with an independent reading of docs/scoring.md, and money adds up."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The reference scorer against SCORING.md §7 and hand-computed deals.
+"""The reference scorer against docs/scoring.md's worked examples and hand-computed deals.
 
 If these pass, tests/reference_scoring.py can be trusted to cross-check the
 real engine in property tests.
@@ -157,7 +157,7 @@ def test_example_6_big_two_scorer_file():
 
 
 def test_teams_fewer_cards_wins_even_if_the_other_team_went_out():
-    # 001's example: Mike 4 + Dave 5 = 9 beat Lionel 10 + Brendan 0 = 10.
+    # Wikipedia's example: Mike 4 + Dave 5 = 9 beat Lionel 10 + Brendan 0 = 10.
     seats = ["Mike", "Lionel", "Dave", "Brendan"]
     facts = played({"Mike": 4, "Lionel": 10, "Dave": 5, "Brendan": 0})
     result = ref_deal(PRESETS["classic"], seats, facts, teams=True)

@@ -18,7 +18,7 @@ from ledger.storage.store import open_ledger
 
 SAMPLES = ROOT / "sample_sessions"
 
-# SCORING.md section 7, example 6: games, wins, fried, penalty, net.
+# docs/scoring.md, worked example 6: games, wins, fried, penalty, net.
 EXAMPLE_6 = {
     "a": (2, 1, 0, 1, 84), "x": (2, 1, 0, 9, -27), "b": (4, 1, 1, 23, 5),
     "c": (4, 0, 1, 25, -3), "d": (4, 1, 1, 39, -59),

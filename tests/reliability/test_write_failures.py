@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import file_digest
+from helpers import ROOT, file_digest
 from typer.testing import CliRunner
 
 from ledger.cli.app import app
@@ -76,19 +76,30 @@ def shared_dir() -> Iterator[Path]:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def unprivileged() -> list[str] | None:
-    """How to run a command so that file permissions apply to it."""
+def as_nobody() -> list[str]:
+    """How to run a command so that file permissions apply to it: as ``nobody`` when root.
+
+    Skips the test, saying why, when ``nobody`` cannot import ``ledger``: the checkout (an
+    editable install) lies in a folder only its owner can read, such as a mode-700 home
+    folder.  test_read_only_injected covers the message either way."""
     if os.geteuid() != 0:
         return []
-    for prefix in (["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"],
-                   ["runuser", "-u", "nobody", "--"]):
-        if shutil.which(prefix[0]) is None:
-            continue
+    tools = [p for p in (["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"],
+                         ["runuser", "-u", "nobody", "--"]) if shutil.which(p[0])]
+    if not tools:
+        why = "neither setpriv nor runuser is installed, so nothing runs as another user"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true: {why}")
+        pytest.skip(why)
+    why = ""
+    for prefix in tools:
         probe = subprocess.run([*prefix, sys.executable, "-c", "import ledger"], capture_output=True,
-                               cwd="/")  # not the checkout: the installed package must be readable
+                               text=True, cwd="/")  # not the checkout: the installed package must be readable
         if probe.returncode == 0:
             return prefix
-    return None
+        why = (probe.stderr.strip().splitlines() or [f"exit {probe.returncode}"])[-1]
+    pytest.skip(f"user nobody cannot import ledger from the checkout {ROOT} (a folder on the way "
+                f"is readable only by its owner): {why}")
 
 
 # --- read-only ----------------------------------------------------------------------------
@@ -96,9 +107,7 @@ def unprivileged() -> list[str] | None:
 
 @pytest.mark.parametrize("what", ["file", "folder"])
 def test_read_only_file_or_folder(shared_dir, what):
-    prefix = unprivileged()
-    if prefix is None:
-        pytest.skip("no way to drop root here; test_read_only_injected covers the message")
+    prefix = as_nobody()
     folder = shared_dir / "evening"
     folder.mkdir()
     ledger = folder / "ledger.db"
@@ -127,9 +136,7 @@ def test_read_only_file_or_folder(shared_dir, what):
 
 
 def test_new_ledger_in_a_read_only_folder(shared_dir):
-    prefix = unprivileged()
-    if prefix is None:
-        pytest.skip("no way to drop root here")
+    prefix = as_nobody()
     folder = shared_dir / "locked"
     folder.mkdir(mode=0o555)
     folder.chmod(0o555)
