@@ -11,6 +11,7 @@ random generator.  Rerun it after changing a chart and the pictures follow.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import shutil
 import tempfile
@@ -76,10 +77,30 @@ def build(ledger: Ledger) -> int:
     return sid
 
 
+def card_of_the_evening(ledger: Ledger) -> None:
+    """docs/img/settle-card.png: a settlement card with Chinese names, in coins of 5."""
+    from decimal import Decimal
+
+    from ledger.book import reports
+    from ledger.present import share
+
+    with ledger.writing():
+        sid = ledger.journal.add_session(
+            seats=["陳大文", "李小明", "Ann", "Ben"], name="", rules=load_preset("classic").to_dict(),
+            stake="0.5", currency="HKD", teams=False, started_at="2024-01-06T11:30:00.000000+00:00",
+        )
+    session = ledger.journal.session(sid)
+    for line in ("0 3 11 8", "5 0 2 13", "9 1 0 4"):
+        samples.apply_line(ledger, session, line)
+    st = reports.settle(ledger, [ledger.journal.session(sid)]).rounded(Decimal(5))
+    print(share.card(st, IMG / "settle-card.png").relative_to(ROOT))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keep", type=Path, help="also keep the ledger at this path")
     args = parser.parse_args()
+    os.environ["TZ"] = "UTC"  # the pictures do not depend on where they are drawn
     IMG.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="bigtwo-docs-") as folder:
         db = Path(folder) / "docs.db"
@@ -89,6 +110,8 @@ def main() -> None:
                 scope = stats.select(ledger, evening if one else None, not one)
                 out = plots.plot(ledger, scope, kind, IMG / f"{file}.png")
                 print(out.relative_to(ROOT))
+        with open_ledger(Path(folder) / "card.db") as ledger:
+            card_of_the_evening(ledger)
         if args.keep:
             shutil.copy(db, args.keep)
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ledger.core.errors import InputError
+from ledger.core.errors import InputError, NotFound
 from ledger.core.rules import RuleSet, rules_from_dict
 from ledger.core.scoring import Deal, DealScore, score_deal
 from ledger.core.text import clean_name, clean_session_name, name_key
@@ -141,13 +141,17 @@ def current_session(ledger: Ledger, session_id: int | None = None) -> SessionRow
             "no current session: start one with "
             "bigtwo session start --players Ann,Ben,Cat,Dan (or pick one with session use ID)"
         )
-    return ledger.journal.session(int(value))
+    return _session(ledger, int(value))
 
 
 def _session(ledger: Ledger, session_id: int) -> SessionRow:
-    if abs(session_id) > MAX_ID:
-        raise InputError(f"no session {session_id} in this ledger; see: bigtwo session list")
-    return ledger.journal.session(session_id)
+    """The session ``session_id``; a missing one says where to find the sessions there are."""
+    try:
+        if abs(session_id) > MAX_ID:
+            raise NotFound(f"no session {session_id} in this ledger")
+        return ledger.journal.session(session_id)
+    except NotFound as exc:
+        raise NotFound(f"{exc}; see: bigtwo session list") from None
 
 
 def use_session(ledger: Ledger, session_id: int) -> SessionRow:

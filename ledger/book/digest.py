@@ -27,9 +27,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
-from typing import Any
+from operator import attrgetter
 
 from ledger.core.errors import StoreError
+from ledger.storage.rows import DealStatsRow, LiveDealPoints, Mark
 from ledger.storage.store import Ledger
 
 CACHE = "deal_stats"
@@ -129,17 +130,21 @@ class Digest:
             self.runs.merge(later.runs), self.cards + later.cards, self.penalty + later.penalty,
         )
 
-    def to_row(self, session_id: int, player_id: int) -> tuple[Any, ...]:
+    def to_row(self, session_id: int, player_id: int, hists: bool = True) -> DealStatsRow:
+        """This digest as a ``deal_stats`` row; without the distributions unless ``hists``."""
         r = self.runs
-        return (session_id, player_id, self.deals, self.assists, self.worst_net, self.worst_deal,
-                r.win_lead, r.win_tail, r.win_max, r.loss_lead, r.loss_tail, r.loss_max,
-                _hist_text(self.cards), _hist_text(self.penalty))
+        return DealStatsRow(
+            session_id, player_id, self.deals, self.assists, self.worst_net, self.worst_deal,
+            r.win_lead, r.win_tail, r.win_max, r.loss_lead, r.loss_tail, r.loss_max,
+            _hist_text(self.cards) if hists else None, _hist_text(self.penalty) if hists else None)
 
     @classmethod
-    def from_row(cls, row: Sequence[Any]) -> Digest:
-        deals = row[2]
-        runs = Runs(deals, *row[6:12])
-        return cls(deals, row[3], row[4], row[5], runs, _hist(row[12]), _hist(row[13]))
+    def from_row(cls, row: DealStatsRow) -> Digest:
+        """A digest from its stored row (read with the distributions)."""
+        runs = Runs(row.deals, row.win_lead, row.win_tail, row.win_max, row.loss_lead,
+                    row.loss_tail, row.loss_max)
+        return cls(row.deals, row.assists, row.worst_net, row.worst_deal, runs,
+                   _hist(row.cards_hist or "{}"), _hist(row.penalty_hist or "{}"))
 
 
 Key = tuple[int, int]  # (session_id, player_id)
@@ -153,10 +158,10 @@ def _hist(text: str) -> Counter[int]:
     return Counter({int(k): v for k, v in json.loads(text).items()})
 
 
-def digest_rows(rows: Iterable[Sequence[Any]], player_ids: dict[str, int]) -> dict[Key, Digest]:
+def digest_rows(rows: Iterable[LiveDealPoints], player_ids: dict[str, int]) -> dict[Key, Digest]:
     """Digest ``ledger.derived.live_deal_points`` rows (in session and deal order)."""
     out: dict[Key, Digest] = {}
-    for (sid, deal_no), deal in groupby(rows, key=lambda r: (r[0], r[1])):
+    for (sid, deal_no), deal in groupby(rows, key=attrgetter("session_id", "deal_no")):
         for _s, _d, pid, wins, cards, penalty, net, assist in deal:
             key = (sid, pid)
             digest = out.get(key)
@@ -169,10 +174,9 @@ def digest_rows(rows: Iterable[Sequence[Any]], player_ids: dict[str, int]) -> di
 
 def session_rows(
     ledger: Ledger, session_ids: Sequence[int] | None, hists: bool = False
-) -> list[tuple[Any, ...]]:
+) -> list[DealStatsRow]:
     """Up-to-date digests of ``session_ids`` (all sessions when None) as ``deal_stats``
-    rows: (session_id, player_id, deals, assists, worst_net, worst_deal, win_lead,
-    win_tail, win_max, loss_lead, loss_tail, loss_max[, cards_hist, penalty_hist]).
+    rows.
 
     Brings the cache up to date first; if it cannot be saved (a read-only or busy
     ledger) the fresh digests are used all the same.  The two distributions are
@@ -180,12 +184,11 @@ def session_rows(
     """
     fresh, redone = _refresh(ledger)
     wanted = None if session_ids is None else set(session_ids)
-    width = 14 if hists else 12
-    out: list[tuple[Any, ...]] = []
+    out: list[DealStatsRow] = []
     if redone is not None:
         stored = ledger.derived.deal_stats(session_ids, hists)
-        out = [r for r in stored if r[0] not in redone] if redone else stored
-    out.extend(d.to_row(*k)[:width] for k, d in fresh.items() if wanted is None or k[0] in wanted)
+        out = [r for r in stored if r.session_id not in redone] if redone else stored
+    out.extend(d.to_row(*k, hists=hists) for k, d in fresh.items() if wanted is None or k[0] in wanted)
     return out
 
 
@@ -200,9 +203,9 @@ def distributions(
     sums: dict[int, tuple[dict[str, int], dict[str, int]]] = {}
     loads = json.loads
     for row in session_rows(ledger, session_ids, True):
-        cards, penalty = sums.setdefault(row[1], ({}, {}))
-        for total, text in ((cards, row[12]), (penalty, row[13])):
-            for k, v in loads(text).items():
+        cards, penalty = sums.setdefault(row.player_id, ({}, {}))
+        for total, text in ((cards, row.cards_hist), (penalty, row.penalty_hist)):
+            for k, v in loads(text or "{}").items():
                 total[k] = total.get(k, 0) + v
     return {pid: (Counter({int(k): v for k, v in c.items()}), Counter({int(k): v for k, v in p.items()}))
             for pid, (c, p) in sums.items()}
@@ -215,17 +218,17 @@ def _refresh(ledger: Ledger) -> tuple[dict[Key, Digest], set[int] | None]:
     if mark == (upto, VERSION):
         return {}, set()
     names = ledger.journal.player_ids()
-    if mark is None or mark[1] != VERSION:
+    if mark is None or mark.version != VERSION:
         fresh = _digest_sessions(ledger, ledger.journal.session_ids(), upto, names)
         _save(ledger, mark, upto, None, fresh)
         return fresh, None
-    after = mark[0]
+    after = mark.last_entry_id
     changed = ledger.derived.sessions_changed(after, upto)
-    redo = sorted(sid for sid, corrections in changed if corrections)
-    extend = sorted(sid for sid, corrections in changed if not corrections)
+    redo = sorted(c.session_id for c in changed if c.corrections)
+    extend = sorted(c.session_id for c in changed if not c.corrections)
     fresh = _digest_sessions(ledger, redo, upto, names)
     if extend:
-        old = {(r[0], r[1]): Digest.from_row(r) for r in ledger.derived.deal_stats(extend)}
+        old = {(r.session_id, r.player_id): Digest.from_row(r) for r in ledger.derived.deal_stats(extend)}
         for key, later in digest_rows(ledger.derived.live_deal_points(extend, after, upto), names).items():
             fresh[key] = old[key].extend(later) if key in old else later
         fresh.update((k, v) for k, v in old.items() if k not in fresh)
@@ -244,7 +247,7 @@ def _digest_sessions(
     return out
 
 
-def _save(ledger: Ledger, mark: tuple[int, str] | None, upto: int,
+def _save(ledger: Ledger, mark: Mark | None, upto: int,
           session_ids: list[int] | None, fresh: dict[Key, Digest]) -> None:
     try:
         with ledger.writing():

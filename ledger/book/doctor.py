@@ -29,7 +29,7 @@ from typing import Any
 
 from ledger.core.rules import RuleSet, rules_from_dict
 from ledger.core.scoring import Deal, score_deal
-from ledger.storage.rows import PointsRow
+from ledger.storage.rows import CachedFlow, CachedTotal, PointsRow, RawEntry, RawPoints
 from ledger.storage.schema import POINT_COLUMNS
 from ledger.storage.store import Ledger
 
@@ -154,10 +154,10 @@ def check_session(
     rules_json: str,
     teams: bool,
     seats: Sequence[str],
-    entries: Sequence[tuple[int, int, str, int, str | None]],
-    points: Sequence[tuple[int, PointsRow]],
+    entries: Sequence[RawEntry],
+    points: Sequence[RawPoints],
 ) -> SessionCheck:
-    """Replay one session's entries (id, seq, kind, deal, facts JSON) against its points."""
+    """Replay one session's entries (as stored, by seq) against its points."""
     out = SessionCheck()
     here = f"session {session_id}"
     rules: RuleSet | None = None
@@ -222,7 +222,7 @@ def check_session(
         for player in sorted(set(counted) - set(seats)):
             out.findings.append(Finding("seats", where, f"points for {player}, who is not seated",
                                         0, counted[player]))
-    known = {e[0] for e in entries}
+    known = {e.id for e in entries}
     for entry_id in sorted(set(by_entry) - known):
         out.findings.append(Finding("orphan", here, f"points rows of entry {entry_id}, which is "
                                     "not one of this session's entries"))
@@ -244,9 +244,9 @@ def _derive_entry(findings: list[Finding], where: str, rules: RuleSet | None,
 
 
 def check_cached_totals(
-    points: Mapping[int, Sequence[tuple[int, PointsRow]]],
-    totals: Sequence[tuple[Any, ...]],
-    flows: Sequence[tuple[Any, ...]],
+    points: Mapping[int, Sequence[RawPoints]],
+    totals: Sequence[CachedTotal],
+    flows: Sequence[CachedFlow],
 ) -> list[Finding]:
     """The store's per-session totals and pay-the-winner flows against ``points``."""
     want_totals: dict[tuple[int, str], list[int]] = {}
@@ -259,8 +259,9 @@ def check_cached_totals(
             if p.payee is not None:
                 want_flows[sid, p.player, p.payee] = want_flows.get((sid, p.player, p.payee),
                                                                     0) + p.net
-    have_totals = {(r[0], r[1]): tuple(r[2:]) for r in totals}
-    have_flows = {(r[0], r[1], r[2]): r[3] for r in flows}
+    have_totals = {(t.session_id, t.player): tuple(getattr(t, c) for c in POINT_COLUMNS)
+                   for t in totals}
+    have_flows = {(f.session_id, f.player, f.payee): f.net for f in flows}
     zero = (0,) * len(POINT_COLUMNS)
     found = []
     for key in sorted(set(want_totals) | set(have_totals)):
@@ -291,7 +292,7 @@ def check_ledger(ledger: Ledger, full: bool = False) -> Report:
     report.findings.extend(
         Finding("orphan", row, problem) for row, problem in ledger.inspection.orphans()
     )
-    all_points: dict[int, list[tuple[int, PointsRow]]] = {}
+    all_points: dict[int, list[RawPoints]] = {}
     for sid, rules_json, teams, seats in ledger.inspection.raw_sessions():
         entries = ledger.inspection.raw_entries(sid)
         points = all_points[sid] = ledger.inspection.raw_points(sid)

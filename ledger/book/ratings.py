@@ -9,7 +9,8 @@ Ratings are a cache (table ``ratings``) marked with the last entry taken in:
 newer deals update it; a void or amend of a deal already taken in rebuilds it
 from the first deal, since a rating depends on the order of everything before.
 
->>> _ranks([(9, 1, 0, 3, None), (9, 2, 1, 0, None), (9, 3, 0, 3, None), (9, 4, 0, 8, None)], {})
+>>> _ranks([RatingDeal(9, 1, 0, 3, None), RatingDeal(9, 2, 1, 0, None),
+...         RatingDeal(9, 3, 0, 3, None), RatingDeal(9, 4, 0, 8, None)], {})
 ([[1], [2], [3], [4]], [3, 0, 3, 8])
 """
 
@@ -19,9 +20,11 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import groupby
+from operator import attrgetter
 from typing import Any
 
 from ledger.core.errors import StoreError
+from ledger.storage.rows import RatingDeal, StoredRating
 from ledger.storage.store import Ledger
 
 CACHE = "ratings"
@@ -56,24 +59,24 @@ def version() -> str:
     return f"openskill {dist_version('openskill')} PlackettLuce 1"
 
 
-def _ranks(rows: Sequence[Sequence[Any]], ids: dict[str, int]) -> tuple[list[list[int]], list[int]]:
+def _ranks(rows: Sequence[RatingDeal], ids: dict[str, int]) -> tuple[list[list[int]], list[int]]:
     """Teams of player ids and their ranks (lower is better) for one deal's rows."""
-    order = rows[0][4]
+    order = rows[0].order
     if order is not None:  # places mode: the recorded finishing order
         place = {ids.get(name): i for i, name in enumerate(json.loads(order))}
-        return [[r[1]] for r in rows], [place.get(r[1], len(place)) for r in rows]
-    winners = [r[1] for r in rows if r[2] > 0]
+        return [[r.player_id] for r in rows], [place.get(r.player_id, len(place)) for r in rows]
+    winners = [r.player_id for r in rows if r.wins > 0]
     if len(winners) > 1:  # teams: both partners of the winning team are marked
-        return [winners, [r[1] for r in rows if r[2] <= 0]], [0, 1]
-    return [[r[1]] for r in rows], [0 if r[2] > 0 else r[3] for r in rows]
+        return [winners, [r.player_id for r in rows if r.wins <= 0]], [0, 1]
+    return [[r.player_id] for r in rows], [0 if r.wins > 0 else r.cards for r in rows]
 
 
-def rate(deals: Iterable[Sequence[Any]], start: dict[int, Rating], ids: dict[str, int]) -> dict[int, Rating]:
+def rate(deals: Iterable[RatingDeal], start: dict[int, Rating], ids: dict[str, int]) -> dict[int, Rating]:
     """Fold ``ledger.derived.rating_deals`` rows into the ratings ``start``."""
     model = _model()
     table = {pid: (model.rating(mu=r.mu, sigma=r.sigma), r.deals) for pid, r in start.items()}
     fresh = model.rating
-    for _entry, rows in groupby(deals, key=lambda r: r[0]):
+    for _entry, rows in groupby(deals, key=attrgetter("entry_id")):
         teams, ranks = _ranks(list(rows), ids)
         if len(teams) < 2:
             continue
@@ -92,12 +95,13 @@ def current(ledger: Ledger, notice: Callable[[str], None] | None = None) -> dict
     mark = ledger.derived.mark(CACHE)
     upto = ledger.derived.last_entry_id()
     tag = version()
-    stored = {pid: Rating(mu, sigma, n) for pid, mu, sigma, n in ledger.derived.ratings()}
+    stored = {r.player_id: Rating(r.mu, r.sigma, r.deals) for r in ledger.derived.ratings()}
     if mark == (upto, tag):
         return stored
     after = 0
-    if mark is not None and mark[1] == tag and not ledger.derived.corrections_reach_back(mark[0], upto):
-        after = mark[0]
+    if (mark is not None and mark.version == tag
+            and not ledger.derived.corrections_reach_back(mark.last_entry_id, upto)):
+        after = mark.last_entry_id
     else:
         stored = {}
     if notice is not None and upto - after > NOTICE_AT:
@@ -108,7 +112,8 @@ def current(ledger: Ledger, notice: Callable[[str], None] | None = None) -> dict
     try:
         with ledger.writing():
             if ledger.derived.mark(CACHE) == mark:  # else another command saved it meanwhile
-                ledger.derived.save_ratings((pid, r.mu, r.sigma, r.deals) for pid, r in ratings.items())
+                ledger.derived.save_ratings(
+                    StoredRating(pid, r.mu, r.sigma, r.deals) for pid, r in ratings.items())
                 ledger.derived.set_mark(CACHE, upto, tag)
     except StoreError:
         pass  # a cache: the ratings shown are fresh either way

@@ -8,7 +8,7 @@ points) across sessions.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -22,6 +22,7 @@ from ledger.core.settlement import (
     quantum,
     round_amount,
     round_nets,
+    round_to_coin,
 )
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
@@ -62,6 +63,22 @@ class Standings:
         if self.teams:
             out["teams"] = [t.to_dict() for t in self.teams]
         return out
+
+
+def session_dict(s: SessionRow) -> dict[str, Any]:
+    """A session as ``bigtwo session list --json`` (and the web page) show it."""
+    return {"id": s.id, "uuid": s.uuid, "name": s.name, "players": list(s.seats),
+            "rules": s.rules_name, "stake": s.stake, "currency": s.currency, "teams": s.teams,
+            "started_at": s.started_at, "ended_at": s.ended_at, "deals": s.deals}
+
+
+def log_dicts(ledger: Ledger, session: SessionRow) -> list[dict[str, Any]]:
+    """Every entry of a session as ``bigtwo log --json`` (and the web page) show it."""
+    live = {e.id for e in ledger.journal.live_deals(session.id)}
+    return [
+        {"seq": e.seq, "uuid": e.uuid, "deal": e.deal_no, "kind": e.kind, "facts": e.facts,
+         "live": e.id in live, "at": e.created_at} for e in ledger.journal.entries(session.id)
+    ]
 
 
 def pick_sessions(ledger: Ledger, session: SessionRow | None, all_sessions: bool) -> list[SessionRow]:
@@ -162,15 +179,40 @@ class Settlement:
     payments: list[Payment]
     working: list[Working]  # each session's arithmetic (left out over WORKING_LIMIT sessions)
     session_count: int = 1
+    coin: Decimal | None = None  # settle --round: nets and payments in whole coins
+    exact_nets: dict[str, Decimal] | None = None  # the nets before rounding to the coin
+
+    def rounded(self, coin: Decimal) -> Settlement:
+        """The same settlement paid in whole coins: nets by largest remainder (still
+        summing to zero), the fewest payments planned over the rounded nets.  Pair by
+        pair stays exact: it is what each pair owes, the working behind the nets."""
+        nets = round_to_coin(self.nets, coin)
+        q = quantum(self.currency)
+        if q is not None and q.as_tuple().exponent < coin.as_tuple().exponent:  # type: ignore[operator]
+            nets = {k: v.quantize(q) for k, v in nets.items()}  # 30 HKD shown 30.00, as elsewhere
+        ordered = dict(sorted(nets.items(), key=lambda kv: (-kv[1], kv[0])))
+        return replace(self, nets=ordered, payments=payment_plan(ordered), coin=coin,
+                       exact_nets=dict(self.nets))
+
+    def remainder(self) -> dict[str, Decimal]:
+        """What rounding to the coin added to (+) or took from (-) each net."""
+        if self.exact_nets is None:
+            return {}
+        return {k: v - self.exact_nets[k] for k, v in self.nets.items()}
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "currency": self.currency,
             "nets": {k: format_amount(v) for k, v in self.nets.items()},
             "pairwise": [p.to_dict() for p in self.pairwise],
             "payments": [p.to_dict() for p in self.payments],
             "working": [w.to_dict() for w in self.working],
         }
+        if self.coin is not None and self.exact_nets is not None:
+            data["round"] = format_amount(self.coin)
+            data["exact_nets"] = {k: format_amount(v) for k, v in self.exact_nets.items()}
+            data["rounding"] = {k: format_amount(v) for k, v in self.remainder().items()}
+        return data
 
 
 def _session_money(
@@ -191,11 +233,11 @@ def _session_money(
     totals = {n: per_player[n].penalty for n in s.seats}
     flows: list[tuple[str, str, Decimal]] = []
     if settlement_kind in WINNER_PAID:  # ranked: each loser pays the winner their share
-        for player, winner, net in ledger.totals.payee_flows(s.id):
-            if net < 0:
-                flows.append((player, winner, Decimal(-net) * stake))
-            elif net > 0:
-                flows.append((winner, player, Decimal(net) * stake))
+        for f in ledger.totals.winner_flows([s.id]):
+            if f.net < 0:
+                flows.append((f.player, f.winner, Decimal(-f.net) * stake))
+            elif f.net > 0:
+                flows.append((f.winner, f.player, Decimal(f.net) * stake))
         return exact, flows, Working(s, settlement_kind, totals, nets, stake)
     seats = list(s.seats)
     for i, a in enumerate(seats):
@@ -274,20 +316,21 @@ def settle_all(ledger: Ledger, working_limit: int = WORKING_LIMIT) -> Settlement
 
     nets: dict[str, Decimal] = {}
     slow_stakes: set[str] = set()
-    for stake, teams, _kind, name, net in ledger.totals.money():
-        if teams:
+    for m in ledger.totals.money():
+        if m.teams:
             continue  # teams sessions: session by session below
-        if not exact(stake):
-            slow_stakes.add(stake)
+        if not exact(m.stake):
+            slow_stakes.add(m.stake)
             continue
-        nets[name] = nets.get(name, Decimal(0)) + Decimal(net) * Decimal(stake)
+        nets[m.player] = nets.get(m.player, Decimal(0)) + Decimal(m.net) * Decimal(m.stake)
+    # One currency (checked above), so the sums per currency and stake are per stake.
     flows: list[tuple[str, str, Decimal]] = []
-    for stake, a, b, diff in ledger.totals.pair_penalty_groups():
-        if exact(stake) and diff:
-            flows.append((a, b, Decimal(diff) * Decimal(stake)))
-    for stake, player, winner, net in ledger.totals.flow_groups():
-        if exact(stake) and net:
-            flows.append((player, winner, Decimal(-net) * Decimal(stake)))
+    for d in ledger.totals.pair_differences():
+        if exact(d.stake) and d.difference:
+            flows.append((d.a, d.b, Decimal(d.difference) * Decimal(d.stake)))
+    for f in ledger.totals.winner_flows():
+        if exact(f.stake) and f.net:
+            flows.append((f.player, f.winner, Decimal(-f.net) * Decimal(f.stake)))
     slow = ledger.journal.sessions_where_stake_in(sorted(slow_stakes), teams=False) if slow_stakes else []
     slow += ledger.journal.sessions_where_stake_in([], teams=True)
     if slow:

@@ -17,13 +17,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from ledger.book import digest, ratings
 from ledger.core.errors import InputError
 from ledger.core.scoring import teams_of
 from ledger.core.settlement import format_amount, quantum, round_amount, round_nets
-from ledger.storage.rows import SessionRow
+from ledger.storage.rows import DealStatsRow, SessionRow
 from ledger.storage.store import Ledger
 
 Money = dict[str, Decimal]  # amount per currency
@@ -43,8 +43,10 @@ def parse_day(text: str | None, option: str) -> date | None:
 
 
 def day_of(s: SessionRow) -> str:
-    """The session's start date, YYYY-MM-DD (UTC)."""
-    return s.started_at[:10]
+    """The session's start date, YYYY-MM-DD, in the user's time zone (ledger.book.clock)."""
+    from ledger.book.clock import local_day
+
+    return local_day(s.started_at)
 
 
 def money_text(money: Money, signed: bool = True) -> str:
@@ -159,12 +161,27 @@ def session_money(s: SessionRow, nets: dict[str, int]) -> dict[str, Decimal]:
     return round_nets({n: Decimal(v) * stake for n, v in nets.items()}, s.currency or "PTS")
 
 
-def session_nets(ledger: Ledger, scope: Scope) -> dict[int, dict[str, tuple[int, ...]]]:
-    """(deals, wins, fried, penalty, net) per session id and player name."""
-    out: dict[int, dict[str, tuple[int, ...]]] = {s.id: {} for s in scope.sessions}
-    for sid, name, *sums in ledger.totals.by_session(scope.ids):
-        if sid in out:
-            out[sid][name] = tuple(sums)
+class Sums(NamedTuple):
+    """One player's sums over one session's deals."""
+
+    deals: int
+    wins: int
+    fried: int
+    penalty: int
+    net: int
+
+
+ZERO = Sums(0, 0, 0, 0, 0)
+
+Nets = dict[int, dict[str, Sums]]
+
+
+def session_nets(ledger: Ledger, scope: Scope) -> Nets:
+    """The sums per session id and player name."""
+    out: Nets = {s.id: {} for s in scope.sessions}
+    for t in ledger.totals.by_session(scope.ids):
+        if t.session_id in out:
+            out[t.session_id][t.player] = Sums(t.deals, t.wins, t.fried, t.penalty, t.net)
     return out
 
 
@@ -193,8 +210,8 @@ def history(ledger: Ledger, scope: Scope) -> list[HistoryRow]:
     nets = session_nets(ledger, scope)
     rows = []
     for s in scope.sessions:
-        net = {name: nets[s.id].get(name, (0,) * 5)[4] for name in s.seats}
-        deals = max((t[0] for t in nets[s.id].values()), default=0)
+        net = {name: nets[s.id].get(name, ZERO).net for name in s.seats}
+        deals = max((t.deals for t in nets[s.id].values()), default=0)
         rows.append(HistoryRow(s, deals, net, session_money(s, net)))
     return rows
 
@@ -208,7 +225,7 @@ def chart_values(ledger: Ledger, scope: Scope, money: bool) -> list[tuple[Sessio
     shares: dict[tuple[Any, ...], Share] = {}
     out = []
     for s in scope.sessions:
-        points = {n: nets[s.id].get(n, ZERO)[4] for n in s.seats}
+        points = {n: nets[s.id].get(n, ZERO).net for n in s.seats}
         share = Share.of(s, shares)
         if not money:
             values = {n: float(v) for n, v in points.items()}
@@ -346,8 +363,6 @@ class Share:
         return cache[key]
 
 
-ZERO = (0, 0, 0, 0, 0)
-
 
 @dataclass
 class _Work:
@@ -388,10 +403,10 @@ def build(
     for s in scope.sessions:
         share = Share.of(s, shares)
         rows = nets[s.id]
-        total_deals += max((t[0] for t in rows.values()), default=0)
+        total_deals += max((t.deals for t in rows.values()), default=0)
         money = None
         if not share.exact:
-            money = session_money(s, {n: rows.get(n, ZERO)[4] for n in s.seats})
+            money = session_money(s, {n: rows.get(n, ZERO).net for n in s.seats})
         for name in s.seats:
             line = lines.get(name)
             if line is None:
@@ -435,8 +450,8 @@ def build(
     return Stats(scope, total_deals, order, regulars, h2h)
 
 
-def _result(s: SessionRow, name: str, nets: dict[int, dict[str, tuple[int, ...]]]) -> SessionResult:
-    points = {n: nets[s.id].get(n, ZERO)[4] for n in s.seats}
+def _result(s: SessionRow, name: str, nets: Nets) -> SessionResult:
+    points = {n: nets[s.id].get(n, ZERO).net for n in s.seats}
     return SessionResult(s.id, day_of(s), points[name], session_money(s, points)[name],
                          s.currency or "PTS")
 
@@ -454,24 +469,26 @@ def _add_digests(ledger: Ledger, scope: Scope, lines: dict[str, PlayerStats],
                  shares: dict[tuple[Any, ...], Share], one_currency: bool) -> None:
     """Assists, the biggest loss and streaks (runs folded in session order)."""
     names = {pid: name for name, pid in ledger.journal.player_ids().items()}
-    per_session: dict[int, list[tuple[Any, ...]]] = {}
+    per_session: dict[int, list[DealStatsRow]] = {}
     for row in digest.session_rows(ledger, scope.ids):
-        per_session.setdefault(row[0], []).append(row)
+        per_session.setdefault(row.session_id, []).append(row)
     runs: dict[str, digest.RunsTuple] = {}
     worst: dict[str, tuple[float, SessionRow, int, int]] = {}
     for s in scope.sessions:
         share = Share.of(s, shares)
-        for _sid, pid, deals, assists, worst_net, worst_deal, *session_runs in per_session.get(s.id, ()):
-            name = names.get(pid, "")
+        for r in per_session.get(s.id, ()):
+            name = names.get(r.player_id, "")
             line = lines.get(name)
             if line is None:
                 continue
-            line.assists += assists
-            runs[name] = digest.merge_runs(runs.get(name, digest.NO_RUNS), (deals, *session_runs))
-            if worst_net is not None and worst_net < 0:
-                key = worst_net * share.rate if one_currency else worst_net
+            line.assists += r.assists
+            session_runs = (r.deals, r.win_lead, r.win_tail, r.win_max, r.loss_lead, r.loss_tail,
+                            r.loss_max)
+            runs[name] = digest.merge_runs(runs.get(name, digest.NO_RUNS), session_runs)
+            if r.worst_net is not None and r.worst_net < 0 and r.worst_deal is not None:
+                key = r.worst_net * share.rate if one_currency else r.worst_net
                 if name not in worst or key < worst[name][0]:
-                    worst[name] = (key, s, worst_net, worst_deal)
+                    worst[name] = (key, s, r.worst_net, r.worst_deal)
     for name, r in runs.items():
         lines[name].runs = digest.Runs(*r)
     for name, (_key, s, net, deal_no) in worst.items():
@@ -481,7 +498,7 @@ def _add_digests(ledger: Ledger, scope: Scope, lines: dict[str, PlayerStats],
 
 
 def head_to_head(
-    ledger: Ledger, scope: Scope, nets: dict[int, dict[str, tuple[int, ...]]]
+    ledger: Ledger, scope: Scope, nets: Nets
 ) -> dict[tuple[str, str], Money]:
     """Money each player won from each other player, pair by pair, as settle counts it.
 
@@ -498,13 +515,13 @@ def head_to_head(
             group = points.setdefault((cur or "PTS", share), {})
             group[(a, b)] = group.get((a, b), 0) + (amount if payer == a else -amount)
 
-    for cur, stake, a, b, diff in ledger.totals.pair_differences(scope.ids):
-        pay(cur, Decimal(stake), a, b, diff)
-    for cur, stake, player, winner, net in ledger.totals.winner_flows(scope.ids):
-        pay(cur, Decimal(stake), player, winner, -net)
+    for d in ledger.totals.pair_differences(scope.ids):
+        pay(d.currency, Decimal(d.stake), d.a, d.b, d.difference)
+    for f in ledger.totals.winner_flows(scope.ids):
+        pay(f.currency, Decimal(f.stake), f.player, f.winner, -f.net)
     for s in scope.sessions:
         if s.teams:
-            penalty = {n: nets[s.id].get(n, ZERO)[3] for n in s.seats}
+            penalty = {n: nets[s.id].get(n, ZERO).penalty for n in s.seats}
             (a1, a2), (b1, b2) = teams_of(s.seats)
             diff = penalty[a1] + penalty[a2] - penalty[b1] - penalty[b2]
             for a in (a1, a2):

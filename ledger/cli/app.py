@@ -127,6 +127,8 @@ def session_list(
 ) -> None:
     """List every session."""
     from ledger.book import actions as book
+    from ledger.book.clock import local_day
+    from ledger.book.reports import session_dict
     from ledger.present.text import dumps, table
 
     sessions, current = [], None
@@ -135,24 +137,18 @@ def session_list(
             sessions = ledger.journal.sessions()
             current = ledger.journal.get_setting(book.CURRENT_KEY)
     if json_out:
-        typer.echo(dumps([_session_dict(s) for s in sessions]))
+        typer.echo(dumps([session_dict(s) for s in sessions]))
         return
     if not sessions:
         typer.echo("no sessions yet; start one with: bigtwo session start --players Ann,Ben,Cat,Dan")
         return
     rows = [
-        ["*" if str(s.id) == current else "", s.id, s.started_at[:10], s.name, ", ".join(s.seats),
+        ["*" if str(s.id) == current else "", s.id, local_day(s.started_at), s.name, ", ".join(s.seats),
          s.rules_name, f"{s.stake} {s.currency}", s.deals, "ended" if s.ended_at else "open"]
         for s in sessions
     ]
     typer.echo(table(rows, ["", "id", "date", "name", "players", "rules", "stake", "deals", ""],
                      align_right=False))
-
-
-def _session_dict(s: Any) -> dict[str, Any]:
-    return {"id": s.id, "uuid": s.uuid, "name": s.name, "players": list(s.seats),
-            "rules": s.rules_name, "stake": s.stake, "currency": s.currency, "teams": s.teams,
-            "started_at": s.started_at, "ended_at": s.ended_at, "deals": s.deals}
 
 
 @session_app.command("show")
@@ -170,9 +166,12 @@ def session_show(
         s = book.current_session(ledger, session_id)
         st = reports.standings(ledger, [s])
     if json_out:
-        typer.echo(dumps({**_session_dict(s), "rules": s.rules, "standings": st.to_dict()}))
+        typer.echo(dumps({**reports.session_dict(s), "rules": s.rules, "standings": st.to_dict()}))
         return
-    typer.echo(session_title(s))
+    from ledger.present.fit import screen_width
+    from ledger.present.text import wrap
+
+    typer.echo(wrap(session_title(s), screen_width()))
     typer.echo(standings_text(st))
 
 
@@ -307,23 +306,26 @@ def log_cmd(
     ctx: typer.Context,
     session: SessionOpt = None,
     json_out: Annotated[bool, typer.Option("--json", help="JSON output.")] = False,
+    wide: Annotated[bool, typer.Option("--wide", help="Every column, whatever the screen's width.")] = False,
 ) -> None:
     """Every entry of a session, voids and amendments included."""
     from ledger.book import actions as book
+    from ledger.book.reports import log_dicts
     from ledger.present.text import dumps, log_text, session_title
 
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
+        if json_out:
+            typer.echo(dumps(log_dicts(ledger, s)))
+            return
         entries = ledger.journal.entries(s.id)
         live = {e.id for e in ledger.journal.live_deals(s.id)}
-    if json_out:
-        typer.echo(dumps([
-            {"seq": e.seq, "uuid": e.uuid, "deal": e.deal_no, "kind": e.kind, "facts": e.facts,
-             "live": e.id in live, "at": e.created_at} for e in entries
-        ]))
-        return
-    typer.echo(session_title(s))
-    typer.echo(log_text(entries, live) if entries else "no entries yet")
+    from ledger.present.fit import report_width, screen_width
+    from ledger.present.text import wrap
+
+    typer.echo(wrap(session_title(s), screen_width()))
+
+    typer.echo(log_text(entries, live, report_width(wide)) if entries else "no entries yet")
 
 
 # --- reports ------------------------------------------------------------------
@@ -346,7 +348,10 @@ def standings_cmd(
         typer.echo(dumps(st.to_dict()))
         return
     if st.sessions:
-        typer.echo(session_title(st.sessions[0]))
+        from ledger.present.fit import screen_width
+        from ledger.present.text import wrap
+
+        typer.echo(wrap(session_title(st.sessions[0]), screen_width()))
     else:
         typer.echo(f"all {len(st.session_ids)} sessions (net points added up)")
     typer.echo(standings_text(st))
@@ -356,20 +361,61 @@ def standings_cmd(
 def settle_cmd(
     ctx: typer.Context, session: SessionOpt = None, all_sessions: AllOpt = False,
     json_out: JsonOpt = False,
+    round_to: Annotated[str | None, typer.Option(
+        "--round", metavar="COIN",
+        help="Pay in whole coins: 1, 5, 0.5, 0.05 … (nets still add up to 0; largest remainder).",
+    )] = None,
+    fmt: Annotated[str, typer.Option(
+        "--format", metavar="FORMAT",
+        help="table (default), text (for a chat app), markdown, or png (a card to share).",
+    )] = "table",
+    out: Annotated[str | None, typer.Option(
+        "--out", help="With --format png: the file (default bigtwo-settle-SCOPE.png here).",
+    )] = None,
 ) -> None:
     """Who pays whom: nets, pair by pair, and the fewest payments."""
     from ledger.book import reports
-    from ledger.present.text import dumps, settlement_text
+    from ledger.core.errors import InputError
 
+    share_formats = ("table", "text", "markdown", "png")
+    if fmt not in share_formats:
+        raise InputError(f"unknown --format {fmt!r}; choose from {', '.join(share_formats)}")
+    if out is not None and fmt != "png":
+        raise InputError("--out is for --format png")
+    coin = None
+    if round_to is not None:
+        from ledger.core.settlement import parse_coin
+
+        coin = parse_coin(round_to)
     with open_db(ctx) as ledger:
         if all_sessions and session is None:
             st = reports.settle_all(ledger)
         else:
             st = reports.settle(ledger, scope_sessions(ledger, session, all_sessions))
+    if coin is not None:
+        st = st.rounded(coin)
     if json_out:
+        from ledger.present.text import dumps
+
         typer.echo(dumps(st.to_dict()))
         return
-    typer.echo(settlement_text(st))
+    if fmt == "table":
+        from ledger.present.text import settlement_text
+
+        typer.echo(settlement_text(st))
+        return
+    from ledger.present import share
+
+    if fmt == "text":
+        typer.echo(share.chat_text(st))
+    elif fmt == "markdown":
+        typer.echo(share.markdown(st))
+    else:
+        from pathlib import Path
+
+        path = share.card(st, Path(out) if out else share.default_card_path(st),
+                          lambda line: typer.echo(line, err=True))
+        typer.echo(str(path.resolve()))
 
 
 @app.command("demo")

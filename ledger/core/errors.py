@@ -21,6 +21,14 @@ class InputError(LedgerError):
     exit_code = 2
 
 
+class NotFound(InputError):
+    """A session, player or deal the ledger does not hold.
+
+    Storage says only what is missing; the action layer adds where to look
+    (``see: bigtwo session list``).
+    """
+
+
 class RuleError(InputError):
     """A rule set or rule file that is not valid."""
 

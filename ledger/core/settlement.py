@@ -94,6 +94,43 @@ def round_nets(nets: Mapping[str, Decimal], currency: str | None) -> dict[str, D
     return floors
 
 
+def parse_coin(text: str) -> Decimal:
+    """The coin to settle in for ``settle --round``: a positive amount such as 1, 5 or 0.05."""
+    allowed = "give the smallest coin you pay with, a positive amount such as 1, 5, 0.5 or 0.05"
+    cleaned = text.strip()
+    if not cleaned or not all(ch.isdigit() or ch == "." for ch in cleaned):
+        raise InputError(f"bad --round {text!r}: {allowed}")
+    try:
+        coin = Decimal(cleaned)
+    except InvalidOperation:
+        raise InputError(f"bad --round {text!r}: {allowed}") from None
+    if coin <= 0 or coin > MAX_STAKE or -coin.as_tuple().exponent > 6:
+        raise InputError(f"bad --round {text!r}: {allowed} (at most {MAX_STAKE}, 6 decimal places)")
+    return coin
+
+
+def round_to_coin(nets: Mapping[str, Decimal], coin: Decimal) -> dict[str, Decimal]:
+    """Every net a whole number of coins, still summing to exactly zero (the nets must).
+
+    Largest remainder, as in :func:`round_nets`: everyone is rounded down to a coin,
+    then the coins left over go to the largest remainders (ties by name).
+
+    >>> round_to_coin({"A": Decimal("7.40"), "B": Decimal("4.10"), "C": Decimal("-11.50")}, Decimal(5))
+    {'A': Decimal('5'), 'B': Decimal('5'), 'C': Decimal('-10')}
+    >>> round_to_coin({"A": Decimal("0.33"), "B": Decimal("-0.33")}, Decimal("0.05"))
+    {'A': Decimal('0.35'), 'B': Decimal('-0.35')}
+    """
+    if sum(nets.values(), Decimal(0)) != 0:
+        raise ValueError("nets do not sum to zero")
+    floors = {k: (v / coin).to_integral_value(rounding=ROUND_FLOOR) for k, v in nets.items()}
+    leftover = -int(sum(floors.values(), Decimal(0)))  # whole coins: the floors sum to <= 0
+    by_remainder = sorted(nets, key=lambda k: (-(nets[k] - floors[k] * coin), k))
+    for name in by_remainder[:leftover]:
+        floors[name] += 1
+    places = Decimal(1).scaleb(min(coin.as_tuple().exponent, 0))  # type: ignore[operator]
+    return {k: (floors[k] * coin).quantize(places) for k in nets}
+
+
 def round_amount(amount: Decimal, currency: str | None) -> Decimal:
     q = quantum(currency)
     return amount if q is None else amount.quantize(q, rounding=ROUND_HALF_EVEN)

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 from ledger.core.deal_line import facts_text
 from ledger.core.errors import LedgerError
 from ledger.core.rules import RuleSet, rules_from_dict
-from ledger.storage.rows import ImportedEntry, PointsRow, PointsTuple, SessionRow
+from ledger.storage.rows import ImportedEntry, PointsRow, PointsTuple, SessionRow, StoredEntry
 from ledger.storage.store import Ledger
 
 BATCH_ENTRIES = 2000  # commit after whole sessions once this many entries are written
@@ -322,7 +322,7 @@ class Importer:
         return added
 
     @staticmethod
-    def _entry_differences(old: tuple[int, str, int, str | None], e: EntrySpec, sid: int
+    def _entry_differences(old: StoredEntry, e: EntrySpec, sid: int
                            ) -> list[str]:
         session_id, kind, deal_no, text = old
         if session_id != sid:

@@ -143,8 +143,10 @@ class Fonts:
     into at most one line through ``notice``: how to get a CJK font, or which characters
     no installed font has."""
 
-    def __init__(self, notice: Callable[[str], None] | None, simplified: bool = False) -> None:
+    def __init__(self, notice: Callable[[str], None] | None, simplified: bool = False,
+                 what: str = "plot") -> None:
         self.notice = notice
+        self.what = what
         self.family = font_family(simplified)
         self.has_cjk = any(name in CJK_FONTS for name in self.family)
         self.missing: set[str] = set()
@@ -183,10 +185,10 @@ class Fonts:
 
     def say(self) -> None:
         if not self.has_cjk and any(_is_cjk(ch) for ch in self.missing):
-            line = NO_CJK_FONT
+            line = NO_CJK_FONT.replace("plot:", f"{self.what}:", 1)
         else:
             shown = "".join(sorted(self.missing))
-            line = (f"plot: no installed font draws {shown!r}, shown as a box "
+            line = (f"{self.what}: no installed font draws {shown!r}, shown as a box "
                     "(an outline emoji font such as Noto Emoji or Symbola would)")
         if self.notice is not None:
             self.notice(line)

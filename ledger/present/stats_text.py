@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
+from ledger.book.clock import local_day
 from ledger.book.stats import HistoryRow, Loss, PlayerStats, SessionResult, Stats, money_text
 from ledger.core.settlement import format_amount
-from ledger.present.text import signed, table
+from ledger.present.text import fitted_table, signed, table, wrap
 
 MATRIX_MAX = 12  # players: a head-to-head grid up to this many, a list beyond
 
@@ -36,18 +37,19 @@ def _loss(r: Loss | None) -> str:
     return f"{r.net} pts, {_amount(r.money, r.currency)} (session {r.session} deal {r.deal})"
 
 
-def _totals(players: Sequence[PlayerStats]) -> str:
+def _totals(players: Sequence[PlayerStats], limit: int | None) -> str:
     rows = [
         [p.name, p.sessions, p.deals, p.wins, _pct(p.win_rate),
          "-" if p.avg_penalty is None else f"{p.avg_penalty:.2f}", p.fried, _pct(p.fry_rate),
          p.assists, signed(p.net), money_text(p.money)]
         for p in players
     ]
-    return table(rows, ["player", "sessions", "deals", "wins", "win %", "avg penalty", "fried",
-                        "fry %", "assists", "net pts", "money"])
+    return fitted_table(rows, ["player", "sessions", "deals", "wins", "win %", "avg penalty", "fried",
+                               "fry %", "assists", "net pts", "money"], limit,
+                        drop=[8, 7, 5, 1, 4], shrink=[0])
 
 
-def _records(players: Sequence[PlayerStats], sessions: int) -> str:
+def _records(players: Sequence[PlayerStats], sessions: int, limit: int | None) -> str:
     """Streaks and records; best and worst session only when there are several."""
     head = ["player", "most wins in a row", "most deals without a win", "now",
             "biggest single loss"]
@@ -57,19 +59,20 @@ def _records(players: Sequence[PlayerStats], sessions: int) -> str:
         head += ["best session", "worst session"]
         for row, p in zip(rows, players, strict=True):
             row += [_session(p.best), _session(p.worst)]
-    return table(rows, head, align_right=False)
+    return fitted_table(rows, head, limit, drop=[6, 5, 4], shrink=[3, 0], align_right=False)
 
 
-def _ratings(players: Sequence[PlayerStats]) -> str:
+def _ratings(players: Sequence[PlayerStats], limit: int | None) -> str:
     rated = sorted((p for p in players if p.rating), key=lambda p: -p.rating.conservative)
     if not rated:
         return "skill rating: no deals yet"
     rows = [[p.name, f"{p.rating.mu:.1f}", f"± {p.rating.sigma:.1f}",
              f"{p.rating.conservative:.1f}", p.rating.deals] for p in rated]
     return (
-        "skill rating (openskill Plackett-Luce over every deal in the ledger; "
-        "mu ± sigma, and mu - 3 sigma, a skill the player very likely has):\n"
-        + table(rows, ["player", "mu", "sigma", "mu - 3 sigma", "rated deals"])
+        wrap("skill rating (openskill Plackett-Luce over every deal in the ledger; "
+             "mu ± sigma, and mu - 3 sigma, a skill the player very likely has):", limit or 10**6)
+        + "\n" + fitted_table(rows, ["player", "mu", "sigma", "mu - 3 sigma", "rated deals"], limit,
+                              drop=[4], shrink=[0])
     )
 
 
@@ -95,19 +98,21 @@ def _head_to_head(st: Stats) -> str:
         rows, ["player", "opponent", "won"], align_right=False)
 
 
-def stats_text(st: Stats) -> str:
+def stats_text(st: Stats, limit: int | None = None) -> str:
+    """The stats report; ``limit`` columns wide at most (None: every column)."""
     cur = ", ".join(st.scope.currencies)
-    head = f"{st.scope.describe()}: {st.deals} deals, money in {cur}"
-    blocks = [head, _totals(st.players), _records(st.players, len(st.scope.sessions)),
-              _ratings(st.players),
+    head = wrap(f"{st.scope.describe()}: {st.deals} deals, money in {cur}", limit or 10**6)
+    blocks = [head, _totals(st.players, limit), _records(st.players, len(st.scope.sessions), limit),
+              _ratings(st.players, limit),
               _head_to_head(st)]
     if len(st.players) > 1 or st.regulars:
         regulars = ", ".join(st.regulars) or "nobody"
-        blocks.append(f"regular players (in at least a quarter of the {st.deals} deals): {regulars}")
+        blocks.append(wrap(f"regular players (in at least a quarter of the {st.deals} deals): {regulars}",
+                           limit or 10**6))
     return "\n\n".join(blocks)
 
 
-def history_text(rows: Sequence[HistoryRow]) -> str:
+def history_text(rows: Sequence[HistoryRow], limit: int | None = None) -> str:
     out = []
     for r in rows:
         s = r.session
@@ -116,7 +121,7 @@ def history_text(rows: Sequence[HistoryRow]) -> str:
             f"{n} {signed(v) if v else format_amount(v)}"
             for n, v in sorted(r.money.items(), key=lambda kv: (-kv[1], kv[0]))
         )
-        out.append([s.id, s.started_at[:10], s.name, ", ".join(s.seats),
+        out.append([s.id, local_day(s.started_at), s.name, ", ".join(s.seats),
                     s.rules_name + (" teams" if s.teams else ""), r.deals, f"{money} {cur}"])
-    return table(out, ["id", "date", "name", "players", "rules", "deals", "money"],
-                 align_right=False)
+    return fitted_table(out, ["id", "date", "name", "players", "rules", "deals", "money"], limit,
+                        drop=[4, 2], shrink=[6, 3], align_right=False)

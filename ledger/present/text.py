@@ -10,6 +10,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from ledger.book.clock import local_minute, local_second, zone_label
 from ledger.book.reports import Settlement, Standings
 from ledger.core.deal_line import facts_text
 from ledger.core.scoring import DealScore
@@ -66,7 +67,7 @@ def quick_table(rows: Sequence[Sequence[Any]], headers: Sequence[str]) -> str:
 
 def signed(value: int | Any) -> str:
     text = format_amount(value) if not isinstance(value, int) else str(value)
-    return text if text.startswith("-") or text == "0" else f"+{text}"
+    return text if text.startswith("-") or value == 0 else f"+{text}"
 
 
 def dumps(data: Any) -> str:
@@ -78,7 +79,7 @@ def dumps(data: Any) -> str:
 def session_title(s: SessionRow) -> str:
     name = f" '{shown(s.name)}'" if s.name else ""
     mode = ", teams" if s.teams else ""
-    ended = f", ended {s.ended_at[:16].replace('T', ' ')}" if s.ended_at else ""
+    ended = f", ended {local_minute(s.ended_at)}" if s.ended_at else ""
     per_unit = _points_per_unit(s)
     unit = f" ({per_unit} points a unit)" if per_unit != 1 else ""
     return shown(
@@ -96,16 +97,48 @@ def _points_per_unit(s: SessionRow) -> int:
     return rules_from_dict(s.rules).points_per_unit
 
 
-def standings_text(st: Standings) -> str:
+def standings_text(st: Standings, columns: int | None = None) -> str:
+    """The standings table; on a narrow screen (``columns``, default the terminal's)
+    short headings with a key, and long names shortened with …"""
+    from ledger.present.fit import screen_width
+
+    limit = screen_width() if columns is None else columns
     head = ["player", "deals", "wins", "fried", "penalty", "net"]
     rows = [[p.name, p.deals, p.wins, p.fried, p.penalty, signed(p.net)] for p in st.players]
-    out = quick_table(rows, head)
+    out = _fitted_standings(rows, head, limit)
     if st.teams:
         rows = [[t.name, t.deals, t.wins, t.fried, t.penalty, signed(t.net)] for t in st.teams]
-        out = quick_table(rows, ["team", *head[1:]]) + "\n\n" + out + (
-            "\n(each member carries the team's net points; money is split in half)"
-        )
+        out = _fitted_standings(rows, ["team", *head[1:]], limit) + "\n\n" + out + "\n" + wrap(
+            "(each member carries the team's net points; money is split in half)", limit)
     return out
+
+
+SHORT_HEADINGS = {"deals": "d", "wins": "w", "fried": "f", "penalty": "pen"}
+
+
+def _fitted_standings(rows: list[list[Any]], head: list[str], limit: int) -> str:
+    from ledger.present.fit import fit_columns, table_width
+
+    text_rows = [[str(c) for c in r] for r in rows]
+    if table_width(text_rows, head, 0) <= limit:
+        return quick_table(text_rows, head)
+    short = [SHORT_HEADINGS.get(h, h) for h in head]
+    body, top, _ = fit_columns(text_rows, short, limit, shrink=[0], header_pad=0)
+    key = ", ".join(f"{v} {k}" for k, v in SHORT_HEADINGS.items())
+    return quick_table(body, top) + "\n\n" + wrap(f"({key})", limit)
+
+
+def wrap(text: str, columns: int) -> str:
+    """``text`` broken at spaces into lines of at most ``columns`` display columns."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        if line and width(line) + 1 + width(word) > columns:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return "\n".join([*lines, line])
 
 
 def deal_text(deal_no: int, score: DealScore, seats: Sequence[str], verb: str = "deal") -> str:
@@ -117,13 +150,23 @@ def deal_text(deal_no: int, score: DealScore, seats: Sequence[str], verb: str = 
     return shown(f"{verb} {deal_no}: " + ", ".join(parts))
 
 
-def settlement_text(st: Settlement) -> str:
+def settlement_text(st: Settlement, columns: int | None = None) -> str:
+    """Nets, pair by pair and the fewest payments, with each session's working.  Fits
+    ``columns`` (default the terminal's): prose wraps, long names are shortened."""
+    from ledger.present.fit import fit_columns, screen_width
+
+    limit = screen_width() if columns is None else columns
+
+    def tbl(rows: list[list[Any]], headers: list[str], shrink: Sequence[int] = (0,)) -> str:
+        body, top, _ = fit_columns(rows, headers, limit, shrink=shrink)
+        return table(body, top)
+
     cur = st.currency
     blocks = []
     if not st.working:
-        blocks.append(
-            f"all {st.session_count} sessions: money added up session by session at each one's stake"
-        )
+        blocks.append(wrap(
+            f"all {st.session_count} sessions: money added up session by session at each one's stake",
+            limit))
     for w in st.working:
         stake = format_amount(w.stake)
         if w.method in ("pay-the-winner", "ranked"):
@@ -134,33 +177,54 @@ def settlement_text(st: Settlement) -> str:
                 how = "losers pay the winner by rank of cards left" + (
                     f" (a point is 1/{per_unit} unit)" if per_unit != 1 else "")
             label = "ranked" if w.method == "ranked" else "pay the winner"
-            blocks.append(
-                f"session {w.session.id} ({label}, stake {stake}): {how}\n"
-                + table(rows, ["player", "penalty s", "net points"])
+            blocks.append(wrap(
+                f"session {w.session.id} ({label}, stake {stake}): {how}", limit) + "\n"
+                + tbl(rows, ["player", "penalty s", "net points"])
             )
         else:
             n = w.n
             rows = [[k, v, n * v, signed(w.sum_s - n * v)] for k, v in w.totals.items()]
             label = "teams, " if w.method == "teams" else ""
-            blocks.append(
+            blocks.append(wrap(
                 f"session {w.session.id} ({label}pairwise, stake {stake}): "
-                f"Σs = {w.sum_s}, net = Σs − {n}·s\n"
-                + table(rows, ["player" if w.method != "teams" else "team", "s",
-                               f"{n}·s", "net points"])
+                f"Σs = {w.sum_s}, net = Σs − {n}·s", limit) + "\n"
+                + tbl(rows, ["player" if w.method != "teams" else "team", "s",
+                             f"{n}·s", "net points"])
             )
-    nets = table([[k, signed(v)] for k, v in st.nets.items()], ["player", f"net {cur}"])
-    pair = table([[p.payer, p.payee, format_amount(p.amount)] for p in st.pairwise],
-                 ["pays", "to", cur]) if st.pairwise else "(nobody owes anybody)"
-    plan = table([[p.payer, p.payee, format_amount(p.amount)] for p in st.payments],
-                 ["pays", "to", cur]) if st.payments else "(all square)"
+    if st.coin is not None and st.exact_nets is not None:
+        extra = st.remainder()
+        nets = wrap(f"rounded to coins of {format_amount(st.coin)} {cur} (largest remainder: "
+                    "the nets still add up to 0):", limit) + "\n" + tbl(
+            [[k, signed(v), signed(st.exact_nets[k]), signed(extra[k])] for k, v in st.nets.items()],
+            ["player", f"net {cur}", "exact", "rounding"])
+        pair_title = "pair by pair (exact):"
+    else:
+        nets = tbl([[k, signed(v)] for k, v in st.nets.items()], ["player", f"net {cur}"])
+        pair_title = "pair by pair:"
+    pair = tbl([[p.payer, p.payee, format_amount(p.amount)] for p in st.pairwise],
+               ["pays", "to", cur], shrink=(0, 1)) if st.pairwise else "(nobody owes anybody)"
+    plan = tbl([[p.payer, p.payee, format_amount(p.amount)] for p in st.payments],
+               ["pays", "to", cur], shrink=(0, 1)) if st.payments else "(all square)"
     count = len(st.payments)
     return "\n\n".join(
-        [*blocks, nets, "pair by pair:\n" + pair,
+        [*blocks, nets, pair_title + "\n" + pair,
          f"fewest payments ({count}):\n" + plan]
     )
 
 
-def log_text(entries: Sequence[EntryRow], live: set[int]) -> str:
+def fitted_table(rows: Sequence[Sequence[Any]], headers: Sequence[str], limit: int | None,
+                 drop: Sequence[int] = (), shrink: Sequence[int] = (), align_right: bool = True) -> str:
+    """:func:`table` made to fit ``limit`` columns (None: every column, full text):
+    the columns in ``drop`` go first, then the text in ``shrink`` is shortened with …;
+    a line under the table names what was left out."""
+    from ledger.present.fit import fit_columns, hidden_note
+
+    body, top, hidden = fit_columns(rows, headers, limit, drop, shrink)
+    note = "\n\n" + wrap(hidden_note(hidden), limit or 80) if hidden else ""
+    return table(body, top, align_right=align_right) + note
+
+
+def log_text(entries: Sequence[EntryRow], live: set[int], limit: int | None = None) -> str:
     rows = []
     next_kind: dict[int, str] = {}  # what came next for each entry's deal, going backwards
     later: dict[int, str] = {}
@@ -173,7 +237,8 @@ def log_text(entries: Sequence[EntryRow], live: set[int]) -> str:
         if e.kind != "void" and e.id not in live:
             status = "voided" if next_kind.get(e.id) == "void" else "amended"
         facts = "" if e.facts is None else facts_text(e.facts)
-        rows.append([e.seq, e.deal_no, e.kind, facts, status, e.created_at[:19].replace("T", " ")])
-    return table(rows, ["#", "deal", "entry", "facts", "", "at (UTC)"], align_right=False)
+        rows.append([e.seq, e.deal_no, e.kind, facts, status, local_second(e.created_at)])
+    return fitted_table(rows, ["#", "deal", "entry", "facts", "", f"at ({zone_label()})"], limit,
+                        drop=[5], shrink=[3], align_right=False)
 
 

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ledger.storage.codec import now, to_json
-from ledger.storage.rows import ImportedEntry
+from ledger.storage.rows import ImportedEntry, StoredEntry
 
 if TYPE_CHECKING:
     from ledger.storage.store import Ledger
@@ -46,10 +46,10 @@ class BulkImport:
         row = self.conn.execute("SELECT id FROM sessions WHERE uuid = ?", [session_uuid]).fetchone()
         return None if row is None else row[0]
 
-    def entry_texts(self, uuids: Sequence[str]) -> dict[str, tuple[int, str, int, str | None]]:
-        """(session_id, kind, deal_no, facts as stored JSON) of the entries among ``uuids``
-        already in the ledger: what an import compares, without decoding every entry."""
-        out: dict[str, tuple[int, str, int, str | None]] = {}
+    def entry_texts(self, uuids: Sequence[str]) -> dict[str, StoredEntry]:
+        """The entries among ``uuids`` already in the ledger, facts as stored JSON: what an
+        import compares, without decoding every entry."""
+        out: dict[str, StoredEntry] = {}
         for start in range(0, len(uuids), 500):
             chunk = list(uuids[start:start + 500])
             rows = self.conn.execute(
@@ -57,7 +57,7 @@ class BulkImport:
                 f"WHERE uuid IN ({','.join('?' * len(chunk))})",
                 chunk,
             )
-            out.update((r[0], r[1:]) for r in rows)
+            out.update((uuid, StoredEntry(*stored)) for uuid, *stored in rows)
         return out
 
     def deal_numbers(self, session_id: int) -> set[int]:

@@ -12,7 +12,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ledger.storage.rows import (
+    DealStatsRow,
+    LiveDealPoints,
+    Mark,
+    RatingDeal,
+    SessionChange,
+    StoredRating,
+    typed,
+)
 
 if TYPE_CHECKING:
     from ledger.storage.store import Ledger
@@ -39,12 +49,12 @@ class Derived:
     def last_entry_id(self) -> int:
         return self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM entries").fetchone()[0]
 
-    def mark(self, name: str) -> tuple[int, str] | None:
-        """(last entry id taken in, version) of the derived cache ``name``."""
+    def mark(self, name: str) -> Mark | None:
+        """How far the derived cache ``name`` has taken in the entries (None: never built)."""
         row = self.conn.execute(
             "SELECT last_entry_id, version FROM derived_marks WHERE name = ?", [name]
         ).fetchone()
-        return None if row is None else (row[0], row[1])
+        return None if row is None else Mark(*row)
 
     def set_mark(self, name: str, last_entry_id: int, version: str) -> None:
         self.conn.execute(
@@ -54,13 +64,13 @@ class Derived:
             [name, last_entry_id, version],
         )
 
-    def sessions_changed(self, after: int, upto: int) -> list[tuple[int, int]]:
-        """(session id, number of voids and amends) of each session with entries in (after, upto]."""
-        return self.conn.execute(
+    def sessions_changed(self, after: int, upto: int) -> list[SessionChange]:
+        """Each session with entries in (after, upto], and how many are voids or amends."""
+        return list(typed(SessionChange, self.conn.execute(
             "SELECT session_id, SUM(kind != 'deal') FROM entries WHERE id > ? AND id <= ? "
             "GROUP BY session_id",
             [after, upto],
-        ).fetchall()
+        )))
 
     def corrections_reach_back(self, after: int, upto: int) -> bool:
         """Whether a void or amend in (after, upto] corrects a deal recorded at or before ``after``."""
@@ -74,34 +84,33 @@ class Derived:
 
     def live_deal_points(
         self, session_ids: Sequence[int] | None, after: int, upto: int
-    ) -> Iterator[tuple[Any, ...]]:
-        """(session_id, deal_no, player_id, wins, cards, penalty, net, assist name) of the
-        current version of every deal recorded in (after, upto], by session and deal."""
+    ) -> Iterator[LiveDealPoints]:
+        """Each player's own points in the current version of every deal recorded in
+        (after, upto], by session and deal."""
         where = "" if session_ids is None else "e.session_id IN (SELECT value FROM json_each(:ids)) AND"
-        return self.conn.execute(
+        return typed(LiveDealPoints, self.conn.execute(
             f"""SELECT e.session_id, e.deal_no, q.player_id, q.wins, q.cards, q.penalty, q.net,
                        CASE WHEN instr(e.facts, '"assist"') THEN json_extract(e.facts, '$.assist') END
                 FROM entries e JOIN points q ON q.entry_id = e.id
                 WHERE {where} e.id > :after AND {LIVE_UPTO}
                 ORDER BY e.session_id, e.deal_no""",
             {"ids": json.dumps(list(session_ids or [])), "after": after, "upto": upto},
-        )
-
+        ))
 
     def deal_stats(
         self, session_ids: Sequence[int] | None = None, hists: bool = True
-    ) -> list[tuple[Any, ...]]:
-        """The cached per-session deal statistics (see ledger/book/digest.py), in column order;
-        without the two distribution columns unless ``hists``."""
-        cols = _DEAL_STATS_COLS if hists else _DEAL_STATS_COLS.rsplit(",", 2)[0]
+    ) -> list[DealStatsRow]:
+        """The cached per-session deal statistics (see ledger/book/digest.py); the two
+        distribution columns are read (JSON text) only when ``hists``, else None."""
+        cols = _DEAL_STATS_COLS if hists else _DEAL_STATS_COLS.rsplit(",", 2)[0] + ", NULL, NULL"
         where = "" if session_ids is None else "WHERE session_id IN (SELECT value FROM json_each(?))"
-        return self.conn.execute(
+        return list(typed(DealStatsRow, self.conn.execute(
             f"SELECT {cols} FROM deal_stats {where}",
             [] if session_ids is None else [json.dumps(list(session_ids))],
-        ).fetchall()
+        )))
 
     def save_deal_stats(
-        self, session_ids: Sequence[int] | None, rows: Iterable[Sequence[Any]]
+        self, session_ids: Sequence[int] | None, rows: Iterable[DealStatsRow]
     ) -> None:
         """Replace the cached rows of ``session_ids`` (all when None) (inside ``ledger.writing()``)."""
         if session_ids is None:
@@ -116,23 +125,24 @@ class Derived:
             f"INSERT INTO deal_stats ({_DEAL_STATS_COLS}) VALUES ({marks})", rows
         )
 
-    def rating_deals(self, after: int, upto: int) -> Iterator[tuple[Any, ...]]:
-        """(entry_id, player_id, wins, cards, finishing order JSON or None) of the current
-        version of every deal recorded in (after, upto], in the order they were recorded."""
-        return self.conn.execute(
+    def rating_deals(self, after: int, upto: int) -> Iterator[RatingDeal]:
+        """Each player's result in the current version of every deal recorded in
+        (after, upto], in the order they were recorded."""
+        return typed(RatingDeal, self.conn.execute(
             f"""SELECT e.id, q.player_id, q.wins, q.cards,
                        CASE WHEN instr(e.facts, '"order"') THEN json_extract(e.facts, '$.order') END
                 FROM entries e JOIN points q ON q.entry_id = e.id
                 WHERE e.id > :after AND {LIVE_UPTO}
                 ORDER BY e.id""",
             {"after": after, "upto": upto},
-        )
+        ))
 
-    def ratings(self) -> list[tuple[int, float, float, int]]:
-        """(player_id, mu, sigma, deals) of the cached skill ratings."""
-        return self.conn.execute("SELECT player_id, mu, sigma, deals FROM ratings").fetchall()
+    def ratings(self) -> list[StoredRating]:
+        """The cached skill ratings."""
+        return list(typed(StoredRating, self.conn.execute(
+            "SELECT player_id, mu, sigma, deals FROM ratings")))
 
-    def save_ratings(self, rows: Iterable[Sequence[Any]]) -> None:
+    def save_ratings(self, rows: Iterable[StoredRating]) -> None:
         """Replace every cached rating (inside ``ledger.writing()``)."""
         self.conn.execute("DELETE FROM ratings")
         self.conn.executemany(

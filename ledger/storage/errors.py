@@ -1,43 +1,94 @@
-"""What an SQLite error means to the user: one ``StoreError`` line, never a traceback."""
+"""What an SQLite error means to the user: one ``StoreError`` line, never a traceback.
+
+SQLite errors are classified here and nowhere else, by SQLite's result code
+(``exc.sqlite_errorname``, e.g. ``SQLITE_BUSY`` or the extended
+``SQLITE_IOERR_WRITE``), never by matching the message text, which SQLite does
+not promise to keep.
+"""
 
 from __future__ import annotations
 
 import sqlite3
+from enum import StrEnum
 
 from ledger.core.errors import StoreError
 
 
+class Failure(StrEnum):
+    """What went wrong, as far as the user is concerned."""
+
+    BUSY = "busy"  # another connection holds the lock past the busy timeout
+    READONLY = "readonly"  # the file or its folder cannot be written
+    FULL = "full"  # no room left on the disk (or the file reached its size limit)
+    NOT_A_DATABASE = "notadb"  # the file is not SQLite at all
+    IO = "io"  # the operating system failed a read or write
+    CANNOT_OPEN = "cantopen"  # the file cannot be opened or created there
+    DAMAGED = "damaged"  # SQLite found a damaged page or index
+    OTHER = "other"
+
+
+# SQLite's primary result codes (the part of the name after SQLITE_, before any
+# extended suffix) and what each means here.  See https://sqlite.org/rescode.html.
+_PRIMARY = {
+    "BUSY": Failure.BUSY,
+    "LOCKED": Failure.BUSY,
+    "READONLY": Failure.READONLY,
+    "FULL": Failure.FULL,
+    "NOTADB": Failure.NOT_A_DATABASE,
+    "IOERR": Failure.IO,
+    "CANTOPEN": Failure.CANNOT_OPEN,
+    "PERM": Failure.CANNOT_OPEN,
+    "CORRUPT": Failure.DAMAGED,
+}
+
+
+def classify(exc: sqlite3.Error) -> Failure:
+    """The :class:`Failure` an SQLite error stands for, from its result code.
+
+    Errors raised by Python's sqlite3 module itself (a closed connection, a bad
+    parameter) carry no code and are ``OTHER``.
+    """
+    name = getattr(exc, "sqlite_errorname", None)
+    if not isinstance(name, str) or not name.startswith("SQLITE_"):
+        return Failure.OTHER
+    primary = name.removeprefix("SQLITE_").split("_", 1)[0]
+    return _PRIMARY.get(primary, Failure.OTHER)
+
+
 def store_error(exc: sqlite3.Error, path: str) -> StoreError:
-    text = str(exc)
-    if "locked" in text or "busy" in text:
+    """The error to show for ``exc``, raised while using the ledger at ``path``."""
+    failure = classify(exc)
+    if failure is Failure.BUSY:
         return StoreError(f"the ledger {path} is busy (another program holds it); try again")
-    if "readonly" in text or "read-only" in text:
+    if failure is Failure.READONLY:
         return StoreError(f"cannot write to the ledger {path}: the file or its folder is read-only")
-    if "disk is full" in text or "database or disk is full" in text:
+    if failure is Failure.FULL:
         return StoreError(f"cannot write to the ledger {path}: the disk is full; nothing was saved")
-    if "not a database" in text:
+    if failure is Failure.NOT_A_DATABASE:
         return StoreError(f"{path} is not a bigtwo ledger (not an SQLite database)")
-    if "disk I/O" in text:
+    if failure is Failure.IO:
         return StoreError(f"cannot write to the ledger {path}: disk I/O error; nothing was saved")
-    if "unable to open" in text:
+    if failure is Failure.CANNOT_OPEN:
         return StoreError(
             f"cannot open the ledger {path}: permission denied, or its folder is read-only"
         )
-    if "malformed" in text:
-        return StoreError(f"the ledger {path} is damaged ({text}); see: bigtwo doctor, "
+    if failure is Failure.DAMAGED:
+        return StoreError(f"the ledger {path} is damaged ({exc}); see: bigtwo doctor, "
                           "and bigtwo restore FILE to go back to a backup")
-    return StoreError(f"ledger {path}: {text}")
+    return StoreError(f"ledger {path}: {exc}")
 
+
+_REASONS = {
+    Failure.BUSY: "another program holds the file",
+    Failure.READONLY: "the file or its folder is read-only",
+    Failure.FULL: "the disk is full",
+    Failure.NOT_A_DATABASE: "it is not an SQLite database",
+    Failure.IO: "disk I/O error",
+    Failure.CANNOT_OPEN: "the file cannot be created there (is the folder writable?)",
+    Failure.DAMAGED: "SQLite found it damaged",
+}
 
 
 def reason(exc: sqlite3.Error) -> str:
-    text = str(exc)
-    for needle, reason in (
-        ("full", "the disk is full"),
-        ("readonly", "the file or its folder is read-only"),
-        ("unable to open", "the file cannot be created there (is the folder writable?)"),
-        ("disk I/O", "disk I/O error"),
-    ):
-        if needle in text:
-            return reason
-    return text
+    """Why writing a copy (a backup) failed, in a few words."""
+    return _REASONS.get(classify(exc), str(exc))

@@ -6,9 +6,20 @@ not an exception.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ledger.storage.rows import PointsRow
+from ledger.storage.rows import (
+    AuditRow,
+    CachedFlow,
+    CachedTotal,
+    CachedTotals,
+    Orphan,
+    PointsRow,
+    RawEntry,
+    RawPoints,
+    RawSession,
+    typed,
+)
 
 if TYPE_CHECKING:
     from ledger.storage.store import Ledger
@@ -40,8 +51,8 @@ class Inspection:
         wanted = [f"{t}_no_{op}" for t in ("entries", "points", "audit") for op in ("update", "delete")]
         return [name for name in wanted if name not in have]
 
-    def orphans(self) -> list[tuple[str, str]]:
-        """Rows that belong to nothing: (which row, what it points to that is missing)."""
+    def orphans(self) -> list[Orphan]:
+        """Rows that belong to nothing, and what each points to that is missing."""
         queries = (
             """SELECT 'points row ' || q.id, 'its entry ' || q.entry_id || ' does not exist'
                FROM points q LEFT JOIN entries e ON e.id = q.entry_id WHERE e.id IS NULL""",
@@ -60,16 +71,16 @@ class Inspection:
                       'its player ' || t.player_id || ' does not exist'
                FROM seats t LEFT JOIN players p ON p.id = t.player_id WHERE p.id IS NULL""",
         )
-        found = [(r[0], r[1]) for sql in queries for r in self.conn.execute(sql)]
+        found = [Orphan(row, problem) for sql in queries for row, problem in self.conn.execute(sql)]
         found += [
-            (f"{r[0]} row {r[1]}", f"its reference to {r[2]} points nowhere")
-            for r in self.conn.execute("PRAGMA foreign_key_check")
-            if r[0] not in ("points", "entries", "seats")  # named more precisely above
+            Orphan(f"{table} row {rowid}", f"its reference to {parent} points nowhere")
+            for table, rowid, parent, _fk in self.conn.execute("PRAGMA foreign_key_check")
+            if table not in ("points", "entries", "seats")  # named more precisely above
         ]
         return found
 
-    def raw_sessions(self) -> list[tuple[int, str, bool, tuple[str, ...]]]:
-        """(id, stored rules JSON, teams, seated players in seat order) of every session."""
+    def raw_sessions(self) -> list[RawSession]:
+        """Every session as stored, with its seated players in seat order."""
         seats: dict[int, list[str]] = {}
         for sid, name in self.conn.execute(
             """SELECT t.session_id, COALESCE(p.name, '#' || t.player_id) FROM seats t
@@ -77,19 +88,19 @@ class Inspection:
         ):
             seats.setdefault(sid, []).append(name)
         return [
-            (r[0], r[1], bool(r[2]), tuple(seats.get(r[0], ())))
-            for r in self.conn.execute("SELECT id, rules, teams FROM sessions ORDER BY id")
+            RawSession(sid, rules, bool(teams), tuple(seats.get(sid, ())))
+            for sid, rules, teams in self.conn.execute("SELECT id, rules, teams FROM sessions ORDER BY id")
         ]
 
-    def raw_entries(self, session_id: int) -> list[tuple[int, int, str, int, str | None]]:
-        """(id, seq, kind, deal number, stored facts JSON) of a session's entries, by seq."""
-        return self.conn.execute(
+    def raw_entries(self, session_id: int) -> list[RawEntry]:
+        """A session's entries as stored, by seq."""
+        return list(typed(RawEntry, self.conn.execute(
             "SELECT id, seq, kind, deal_no, facts FROM entries WHERE session_id = ? ORDER BY seq",
             [session_id],
-        ).fetchall()
+        )))
 
-    def raw_points(self, session_id: int) -> list[tuple[int, PointsRow]]:
-        """(entry id, points) of every points row filed under a session."""
+    def raw_points(self, session_id: int) -> list[RawPoints]:
+        """Every points row filed under a session, with its entry id."""
         rows = self.conn.execute(
             """SELECT q.entry_id, COALESCE(p.name, '#' || q.player_id), q.deals, q.wins,
                       q.fried, q.cards, q.penalty, q.net, y.name
@@ -98,33 +109,31 @@ class Inspection:
                WHERE q.session_id = ? ORDER BY q.id""",
             [session_id],
         ).fetchall()
-        return [(r[0], PointsRow(*r[1:])) for r in rows]
+        return [RawPoints(entry_id, PointsRow(*points)) for entry_id, *points in rows]
 
-    def cached_totals(self) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]] | None:
-        """What the session_totals / session_flows caches hold, if this schema keeps them:
-        (session_id, player, deals, wins, fried, cards, penalty, net) and
-        (session_id, player, payee, net); the doctor compares them with ``points``."""
+    def cached_totals(self) -> CachedTotals | None:
+        """What the session_totals / session_flows caches hold, if this schema keeps them;
+        the doctor compares them with ``points``."""
         have = {r[0] for r in self.conn.execute(
             "SELECT name FROM sqlite_master WHERE name IN ('session_totals', 'session_flows')")}
         if have != {"session_totals", "session_flows"}:
             return None
-        totals = self.conn.execute(
+        totals = list(typed(CachedTotal, self.conn.execute(
             """SELECT t.session_id, COALESCE(p.name, '#' || t.player_id), t.deals, t.wins,
                       t.fried, t.cards, t.penalty, t.net
-               FROM session_totals t LEFT JOIN players p ON p.id = t.player_id"""
-        ).fetchall()
-        flows = self.conn.execute(
+               FROM session_totals t LEFT JOIN players p ON p.id = t.player_id""")))
+        flows = list(typed(CachedFlow, self.conn.execute(
             """SELECT f.session_id, COALESCE(p.name, '#' || f.player_id),
                       COALESCE(y.name, '#' || f.payee_id), f.net
                FROM session_flows f LEFT JOIN players p ON p.id = f.player_id
-               LEFT JOIN players y ON y.id = f.payee_id"""
-        ).fetchall()
-        return totals, flows
+               LEFT JOIN players y ON y.id = f.payee_id""")))
+        return CachedTotals(totals, flows)
 
-    def audit_rows(self, session_id: int | None = None) -> list[tuple[Any, ...]]:
+    def audit_rows(self, session_id: int | None = None) -> list[AuditRow]:
+        """The audit log (of one session, when given), oldest first."""
         where = "" if session_id is None else "WHERE session_id = ?"
-        return self.conn.execute(
+        return list(typed(AuditRow, self.conn.execute(
             f"SELECT id, at, action, session_id, entry_id, detail FROM audit {where} ORDER BY id",
             [] if session_id is None else [session_id],
-        ).fetchall()
+        )))
 

@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ledger.core.errors import InputError
+from ledger.core.errors import NotFound
 from ledger.storage.codec import new_uuid, now, rules_dict, to_json
 from ledger.storage.rows import EntryRow, PointsRow, SessionRow
 
@@ -21,9 +21,11 @@ if TYPE_CHECKING:
 _ENTRY_COLS = "id, uuid, session_id, seq, kind, deal_no, facts, created_at"
 
 
-def _entry(r: Sequence[Any]) -> EntryRow:
-    return EntryRow(r[0], r[1], r[2], r[3], r[4], r[5],
-                    None if r[6] is None else json.loads(r[6]), r[7])
+def _entry(row: Sequence[Any]) -> EntryRow:
+    """An entry read in ``_ENTRY_COLS`` order, its facts decoded."""
+    entry_id, uuid, session_id, seq, kind, deal_no, facts, created_at = row
+    return EntryRow(entry_id, uuid, session_id, seq, kind, deal_no,
+                    None if facts is None else json.loads(facts), created_at)
 
 
 class Journal:
@@ -117,11 +119,12 @@ class Journal:
             seats.setdefault(sid, []).append(name)
         return [
             SessionRow(
-                id=r[0], uuid=r[1], name=r[2], rules_name=r[3], rules=rules_dict(r[4]),
-                stake=r[5], currency=r[6], teams=bool(r[7]), started_at=r[8],
-                ended_at=r[9], seats=tuple(seats.get(r[0], ())), deals=r[10],
+                id=sid, uuid=uuid, name=name, rules_name=rules_name, rules=rules_dict(rules),
+                stake=stake, currency=currency, teams=bool(teams), started_at=started_at,
+                ended_at=ended_at, seats=tuple(seats.get(sid, ())), deals=deals,
             )
-            for r in rows
+            for sid, uuid, name, rules_name, rules, stake, currency, teams, started_at, ended_at, deals
+            in rows
         ]
 
     def sessions(self) -> list[SessionRow]:
@@ -130,7 +133,7 @@ class Journal:
     def session(self, session_id: int) -> SessionRow:
         rows = self._session_rows("WHERE s.id = ?", [session_id])
         if not rows:
-            raise InputError(f"no session {session_id} in this ledger; see: bigtwo session list")
+            raise NotFound(f"no session {session_id} in this ledger")
         return rows[0]
 
     def session_ids(self) -> list[int]:
@@ -140,7 +143,6 @@ class Journal:
         marks = ",".join("?" * len(stakes))
         cond = "s.teams = 1" if teams else f"s.teams = 0 AND s.stake IN ({marks})"
         return self._session_rows(f"WHERE {cond}", [] if teams else list(stakes))
-
 
     # -- entries --
 

@@ -1,10 +1,24 @@
-"""The records the storage parts return and take: sessions, entries, points rows."""
+"""The records the storage parts return and take: one type per row shape.
+
+Sessions, entries and points are frozen dataclasses; every other read returns
+named tuples, so a caller reads ``row.net``, never ``row[6]``.  Long streams (the
+statistics reads, millions of rows over a big ledger) are made with :func:`typed`,
+which builds each named tuple in C (no Python call per row).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from functools import partial
+from typing import Any, NamedTuple, TypeVar
+
+_T = TypeVar("_T", bound=tuple[Any, ...])
+
+
+def typed(cls: type[_T], rows: Iterable[Sequence[Any]]) -> Iterator[_T]:
+    """``rows`` (tuples in ``cls``'s field order, e.g. a cursor) as ``cls`` named tuples."""
+    return map(partial(tuple.__new__, cls), rows)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -64,3 +78,222 @@ class ImportedEntry(NamedTuple):
     points: Sequence[PointsTuple]
     created_at: str | None = None
 
+
+
+# --- totals (ledger.totals) ---
+
+
+class SessionTotal(NamedTuple):
+    """One player's sums over one session's deals."""
+
+    session_id: int
+    player: str
+    deals: int
+    wins: int
+    fried: int
+    penalty: int
+    net: int
+
+
+class PlayerTotal(NamedTuple):
+    """One player's sums over every session."""
+
+    player: str
+    deals: int
+    wins: int
+    fried: int
+    penalty: int
+    net: int
+
+
+class MoneyGroup(NamedTuple):
+    """A player's net points over the sessions played at one stake (teams or not)."""
+
+    stake: str
+    teams: bool
+    player: str
+    net: int
+
+
+class PairDifference(NamedTuple):
+    """Pairwise settlement: ``a``'s penalty totals minus ``b``'s over the non-team
+    pairwise sessions of one currency and stake (``a`` pays ``b`` when positive)."""
+
+    currency: str | None
+    stake: str
+    a: str
+    b: str
+    difference: int
+
+
+class WinnerFlow(NamedTuple):
+    """Pay-the-winner settlement: ``player``'s net points with ``winner`` over the
+    non-team sessions of one currency and stake (negative: ``player`` pays)."""
+
+    currency: str | None
+    stake: str
+    player: str
+    winner: str
+    net: int
+
+
+class DealNet(NamedTuple):
+    """A player's net over a bucket of deals, ending at deal ``deal_no``."""
+
+    deal_no: int
+    player: str
+    net: int
+
+
+# --- derived caches (ledger.derived) ---
+
+
+class Mark(NamedTuple):
+    """How far a derived cache has taken in the entries, and by which code version."""
+
+    last_entry_id: int
+    version: str
+
+
+class SessionChange(NamedTuple):
+    """A session with new entries, and how many of them are voids or amends."""
+
+    session_id: int
+    corrections: int
+
+
+class LiveDealPoints(NamedTuple):
+    """One player's own points in the current version of one deal."""
+
+    session_id: int
+    deal_no: int
+    player_id: int
+    wins: int
+    cards: int
+    penalty: int
+    net: int
+    assist: str | None
+
+
+class DealStatsRow(NamedTuple):
+    """The cached deal statistics of one player in one session (``deal_stats``)."""
+
+    session_id: int
+    player_id: int
+    deals: int
+    assists: int
+    worst_net: int | None
+    worst_deal: int | None
+    win_lead: int
+    win_tail: int
+    win_max: int
+    loss_lead: int
+    loss_tail: int
+    loss_max: int
+    cards_hist: str | None  # JSON; None when read without the distributions
+    penalty_hist: str | None
+
+
+class RatingDeal(NamedTuple):
+    """One player's result in the current version of one deal, for the ratings."""
+
+    entry_id: int
+    player_id: int
+    wins: int
+    cards: int
+    order: str | None  # the finishing order as JSON, when the deal has one
+
+
+class StoredRating(NamedTuple):
+    """A player's cached skill rating."""
+
+    player_id: int
+    mu: float
+    sigma: float
+    deals: int
+
+
+# --- raw reads for the self-check and the audit log (ledger.inspection) ---
+
+
+class Orphan(NamedTuple):
+    """A row that belongs to nothing, and what it points to that is missing."""
+
+    row: str
+    problem: str
+
+
+class RawSession(NamedTuple):
+    """A session as stored: its rules JSON unparsed, its seated players in seat order."""
+
+    id: int
+    rules: str
+    teams: bool
+    seats: tuple[str, ...]
+
+
+class RawEntry(NamedTuple):
+    """An entry as stored: its facts JSON unparsed."""
+
+    id: int
+    seq: int
+    kind: str
+    deal_no: int
+    facts: str | None
+
+
+class RawPoints(NamedTuple):
+    """A points row filed under a session, with the entry it belongs to."""
+
+    entry_id: int
+    points: PointsRow
+
+
+class CachedTotal(NamedTuple):
+    """What ``session_totals`` holds for one player in one session."""
+
+    session_id: int
+    player: str
+    deals: int
+    wins: int
+    fried: int
+    cards: int
+    penalty: int
+    net: int
+
+
+class CachedFlow(NamedTuple):
+    """What ``session_flows`` holds for one player and winner in one session."""
+
+    session_id: int
+    player: str
+    payee: str
+    net: int
+
+
+class CachedTotals(NamedTuple):
+    totals: list[CachedTotal]
+    flows: list[CachedFlow]
+
+
+class AuditRow(NamedTuple):
+    """One line of the audit log; ``detail`` is JSON."""
+
+    id: int
+    at: str
+    action: str
+    session_id: int | None
+    entry_id: int | None
+    detail: str
+
+
+# --- bulk import (ledger.bulk) ---
+
+
+class StoredEntry(NamedTuple):
+    """An entry already in the ledger, as an import compares it (facts as stored JSON)."""
+
+    session_id: int
+    kind: str
+    deal_no: int
+    facts: str | None

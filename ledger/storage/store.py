@@ -25,7 +25,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ledger.core.errors import InputError, StoreError
+from ledger.core.errors import InputError, NotFound, StoreError
 from ledger.core.text import name_key
 from ledger.storage.codec import now, to_json
 from ledger.storage.errors import store_error
@@ -166,10 +166,10 @@ class Ledger:
 
     def player_name(self, typed: str) -> str:
         """The ledger's spelling of the player ``typed`` names (same :func:`name_key`:
-        ``ann`` finds ``Ann``); :class:`InputError` when there is none."""
+        ``ann`` finds ``Ann``); :class:`NotFound` when there is none."""
         found = self.find_player(typed)
         if found is None:
-            raise InputError(f"no player named {typed!r} in this ledger")
+            raise NotFound(f"no player named {typed!r} in this ledger")
         return found
 
     def find_player(self, typed: str) -> str | None:
@@ -189,7 +189,7 @@ class Ledger:
         row = self.conn.execute("SELECT id FROM players WHERE name = ?", [name]).fetchone()
         if row is None:
             if not create:
-                raise InputError(f"no player named {name!r} in this ledger")
+                raise NotFound(f"no player named {name!r} in this ledger")
             known = self.find_player(name)
             if known is not None:  # one player, two spellings: the ledger's is kept
                 raise InputError(f"player {name!r} is {known!r} in this ledger "

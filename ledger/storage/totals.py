@@ -2,27 +2,31 @@
 
 ``session_totals`` and ``session_flows`` are kept by triggers on ``points`` in the
 same transaction (migration m002), so a standing is one read, not a sum over every
-deal.  Settling every session at once sums per (stake, currency, kind), so a decade
-of sessions costs a few grouped scans instead of a loop per session.
+deal.  Settling many sessions at once sums per currency and stake, so a decade of
+sessions costs a few grouped scans instead of a loop per session.  One query per
+fact: ``settle`` of one session and ``settle --all`` / ``stats`` read the same
+:meth:`Totals.pair_differences` and :meth:`Totals.winner_flows`.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ledger.storage.derived import LIVE_UPTO
+from ledger.storage.rows import (
+    DealNet,
+    MoneyGroup,
+    PairDifference,
+    PlayerTotal,
+    SessionTotal,
+    WinnerFlow,
+    typed,
+)
 
 if TYPE_CHECKING:
     from ledger.storage.store import Ledger
-
-# The settlement kind lives in each session's frozen rules; extract it once per
-# session (MATERIALIZED) rather than once per joined row.
-_KINDS = (
-    "WITH k AS MATERIALIZED (SELECT id, stake, teams, "
-    "json_extract(rules, '$.settlement') AS kind FROM sessions) "
-)
 
 
 def _scoped(column: str, session_ids: Sequence[int] | None) -> tuple[str, list[str]]:
@@ -32,81 +36,50 @@ def _scoped(column: str, session_ids: Sequence[int] | None) -> tuple[str, list[s
 
 
 class Totals:
-    """Sums per session, player and stake group of one open ledger."""
+    """Sums per session, player and stake of one open ledger."""
 
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
         self.conn = ledger.conn
 
-    def by_session(self, session_ids: Sequence[int] | None = None) -> list[tuple[Any, ...]]:
-        """(session_id, player, deals, wins, fried, penalty, net) per session and player.
-
-        Read from the trigger-kept ``session_totals`` (all sessions when ``None``).
-        """
+    def by_session(self, session_ids: Sequence[int] | None = None) -> list[SessionTotal]:
+        """Each player's sums per session (all sessions when ``None``)."""
         sql = """SELECT q.session_id, p.name, q.deals, q.wins, q.fried, q.penalty, q.net
                  FROM session_totals q JOIN players p ON p.id = q.player_id"""
         if session_ids is None:
-            return self.conn.execute(sql).fetchall()
+            return list(typed(SessionTotal, self.conn.execute(sql)))
         if len(session_ids) == 1:
-            return self.conn.execute(sql + " WHERE q.session_id = ?", list(session_ids)).fetchall()
+            return list(typed(SessionTotal, self.conn.execute(sql + " WHERE q.session_id = ?",
+                                                              list(session_ids))))
         wanted = set(session_ids)
-        return [r for r in self.conn.execute(sql).fetchall() if r[0] in wanted]
+        return [r for r in typed(SessionTotal, self.conn.execute(sql)) if r.session_id in wanted]
 
-    def by_player(self) -> list[tuple[Any, ...]]:
-        """(player, deals, wins, fried, penalty, net) over every session, summed in SQL."""
-        return self.conn.execute(
+    def by_player(self) -> list[PlayerTotal]:
+        """Each player's sums over every session, summed in SQL."""
+        return list(typed(PlayerTotal, self.conn.execute(
             """SELECT p.name, SUM(q.deals), SUM(q.wins), SUM(q.fried), SUM(q.penalty), SUM(q.net)
                FROM session_totals q JOIN players p ON p.id = q.player_id
-               GROUP BY q.player_id"""
-        ).fetchall()
+               GROUP BY q.player_id""")))
 
     def currencies(self) -> list[str]:
+        """The currency of every session (``PTS`` for points only), each once."""
         return [r[0] or "PTS" for r in self.conn.execute("SELECT DISTINCT currency FROM sessions")]
 
-    def money(self) -> list[tuple[Any, ...]]:
-        """(stake, teams, kind, player, net points) summed per stake group and player."""
-        return self.conn.execute(
-            _KINDS
-            + """SELECT k.stake, k.teams, k.kind, p.name, SUM(q.net)
-                FROM session_totals q JOIN k ON k.id = q.session_id
-                JOIN players p ON p.id = q.player_id
-                GROUP BY k.stake, k.teams, k.kind, q.player_id"""
-        ).fetchall()
+    def money(self) -> list[MoneyGroup]:
+        """Each player's net points summed per stake, team sessions apart."""
+        return [MoneyGroup(stake, bool(teams), name, net) for stake, teams, name, net in self.conn.execute(
+            """SELECT s.stake, s.teams, p.name, SUM(q.net)
+               FROM session_totals q JOIN sessions s ON s.id = q.session_id
+               JOIN players p ON p.id = q.player_id
+               GROUP BY s.stake, s.teams, q.player_id""")]
 
-    def pair_penalty_groups(self) -> list[tuple[Any, ...]]:
-        """Pairwise non-team sessions: (stake, a, b, sum of a's minus b's penalty totals)."""
-        return self.conn.execute(
-            _KINDS
-            + """SELECT k.stake, pa.name, pb.name, SUM(a.penalty - b.penalty)
-                FROM k JOIN session_totals a ON a.session_id = k.id
-                JOIN session_totals b ON b.session_id = a.session_id AND b.player_id > a.player_id
-                JOIN players pa ON pa.id = a.player_id JOIN players pb ON pb.id = b.player_id
-                WHERE k.teams = 0 AND k.kind = 'pairwise'
-                GROUP BY k.stake, a.player_id, b.player_id"""
-        ).fetchall()
-
-    def flow_groups(self) -> list[tuple[Any, ...]]:
-        """Pay-the-winner non-team sessions: (stake, player, winner, net) per stake group."""
-        return self.conn.execute(
-            """SELECT s.stake, p.name, y.name, SUM(f.net)
-               FROM session_flows f JOIN sessions s ON s.id = f.session_id
-               JOIN players p ON p.id = f.player_id JOIN players y ON y.id = f.payee_id
-               WHERE s.teams = 0 GROUP BY s.stake, f.player_id, f.payee_id"""
-        ).fetchall()
-
-    def payee_flows(self, session_id: int) -> list[tuple[str, str, int]]:
-        """Pay-the-winner flows: (player, winner, net of player with that winner)."""
-        return self.conn.execute(
-            """SELECT p.name, y.name, q.net FROM session_flows q
-               JOIN players p ON p.id = q.player_id JOIN players y ON y.id = q.payee_id
-               WHERE q.session_id = ?""",
-            [session_id],
-        ).fetchall()
-
-    def pair_differences(self, session_ids: Sequence[int] | None) -> list[tuple[Any, ...]]:
-        """Pairwise non-team sessions: (currency, stake, a, b, a's penalty totals minus b's),
-        summed per currency and stake."""
+    def pair_differences(self, session_ids: Sequence[int] | None = None) -> list[PairDifference]:
+        """Pairwise non-team sessions (all when ``None``): each pair's difference of penalty
+        totals, summed per currency and stake.  A session whose rules name no settlement
+        settles pairwise, as ``settle`` does."""
         scope, params = _scoped("s.id", session_ids)
+        # The settlement kind lives in each session's frozen rules: extract it once per
+        # session (MATERIALIZED) rather than once per joined row.
         rows = self.conn.execute(
             f"""WITH k AS MATERIALIZED (
                     SELECT id, currency, stake FROM sessions s WHERE s.teams = 0
@@ -119,28 +92,28 @@ class Totals:
             params,
         ).fetchall()
         names = dict(self.conn.execute("SELECT id, name FROM players").fetchall())
-        return [(c, s, names[a], names[b], d) for c, s, a, b, d in rows]
+        return [PairDifference(c, s, names[a], names[b], d) for c, s, a, b, d in rows]
 
-    def winner_flows(self, session_ids: Sequence[int] | None) -> list[tuple[Any, ...]]:
-        """Pay-the-winner non-team sessions: (currency, stake, player, winner, net),
-        summed per currency and stake."""
+    def winner_flows(self, session_ids: Sequence[int] | None = None) -> list[WinnerFlow]:
+        """Pay-the-winner non-team sessions (all when ``None``): each player's net with each
+        winner, summed per currency and stake."""
         scope, params = _scoped("f.session_id", session_ids)
-        return self.conn.execute(
+        return list(typed(WinnerFlow, self.conn.execute(
             f"""SELECT s.currency, s.stake, p.name, y.name, SUM(f.net) FROM session_flows f
                 JOIN sessions s ON s.id = f.session_id
                 JOIN players p ON p.id = f.player_id JOIN players y ON y.id = f.payee_id
                 WHERE s.teams = 0 {scope}
                 GROUP BY s.currency, s.stake, f.player_id, f.payee_id""",
             params,
-        ).fetchall()
+        )))
 
-    def deal_nets(self, session_id: int, bucket: int) -> list[tuple[int, str, int]]:
-        """(last deal number, player, net) of a session's live deals, ``bucket`` deals at a time."""
-        return self.conn.execute(
+    def deal_nets(self, session_id: int, bucket: int) -> list[DealNet]:
+        """Each player's net over a session's live deals, ``bucket`` deals at a time."""
+        return list(typed(DealNet, self.conn.execute(
             f"""SELECT MAX(e.deal_no), p.name, SUM(q.net)
                 FROM entries e JOIN points q ON q.entry_id = e.id
                 JOIN players p ON p.id = q.player_id
                 WHERE e.session_id = :sid AND {LIVE_UPTO}
                 GROUP BY (e.deal_no - 1) / :bucket, q.player_id ORDER BY 1""",
             {"sid": session_id, "bucket": bucket, "upto": self.ledger.derived.last_entry_id()},
-        ).fetchall()
+        )))

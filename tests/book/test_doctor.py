@@ -17,7 +17,7 @@ from ledger.book import doctor
 from ledger.core.rules import load_preset
 from ledger.core.scoring import Deal
 from ledger.formats import samples
-from ledger.storage.rows import PointsRow
+from ledger.storage.rows import PointsRow, RawEntry, RawPoints
 from ledger.storage.store import open_ledger
 
 GUARDS = [(t, op) for t in ("entries", "points", "audit") for op in ("update", "delete")]
@@ -228,17 +228,18 @@ def test_replay_accepts_what_book_writes_and_rejects_the_old_void(tmp_path):
     second = book.score_deal(rules, SEATS, Deal(cards={"Ann": 5, "Ben": 0, "Cat": 2, "Dan": 7}))
     facts1 = json.dumps({"cards": {"Ann": 0, "Ben": 3, "Cat": 11, "Dan": 8}})
     facts2 = json.dumps({"cards": {"Ann": 5, "Ben": 0, "Cat": 2, "Dan": 7}})
-    entries = [(1, 1, "deal", 1, facts1), (2, 2, "amend", 1, facts2), (3, 3, "void", 1, None)]
+    entries = [RawEntry(1, 1, "deal", 1, facts1), RawEntry(2, 2, "amend", 1, facts2),
+               RawEntry(3, 3, "void", 1, None)]
     amend = _rows(first, -1) + _rows(second)
     good_void = _rows(second, -1)
     old_void = [PointsRow(p.player, -p.deals, -p.wins, -p.fried, -p.cards, -p.penalty, -p.net)
                 for p in amend]
-    base = [(1, p) for p in _rows(first)] + [(2, p) for p in amend]
+    base = [RawPoints(1, p) for p in _rows(first)] + [RawPoints(2, p) for p in amend]
     ok = doctor.check_session(1, rules.to_json(), False, SEATS, entries,
-                              base + [(3, p) for p in good_void])
+                              base + [RawPoints(3, p) for p in good_void])
     assert ok.findings == [] and ok.live_deals == 0
     bad = doctor.check_session(1, rules.to_json(), False, SEATS, entries,
-                               base + [(3, p) for p in old_void])
+                               base + [RawPoints(3, p) for p in old_void])
     wrong = {f.what for f in bad.findings if f.where == "session 1 deal 1 (entry 3, void)"}
     assert "Cat penalty" in wrong  # 22 of the first version came back
     assert any(f.check == "seats" for f in bad.findings)

@@ -12,6 +12,7 @@ from history_ledger import add_session, build
 
 from ledger.book import digest, ratings, stats
 from ledger.formats import samples
+from ledger.storage.rows import RatingDeal
 from ledger.storage.store import open_ledger
 
 
@@ -163,12 +164,14 @@ def test_ratings_the_player_who_always_wins_rises_and_sigma_shrinks(ledger_path)
 
 
 def test_ratings_rank_ties_and_immediate_wins():
-    rows = [(1, 1, 1, 0, None), (1, 2, 0, 13, None), (1, 3, 0, 13, None)]
-    _teams, ranks = ratings._ranks(rows, {})
+    def deal(*rows):
+        return [RatingDeal(1, *r) for r in rows]
+
+    _teams, ranks = ratings._ranks(deal((1, 1, 0, None), (2, 0, 13, None), (3, 0, 13, None)), {})
     assert ranks == [0, 13, 13]  # the rest tie
-    rows = [(1, 1, 0, 0, '["Cat", "Ann", "Ben"]'), (1, 2, 0, 0, None), (1, 3, 0, 0, None)]
+    rows = deal((1, 0, 0, '["Cat", "Ann", "Ben"]'), (2, 0, 0, None), (3, 0, 0, None))
     assert ratings._ranks(rows, {"Ann": 1, "Ben": 2, "Cat": 3})[1] == [1, 2, 0]
-    rows = [(1, 1, 1, 0, None), (1, 2, 0, 3, None), (1, 3, 1, 2, None), (1, 4, 0, 5, None)]
+    rows = deal((1, 1, 0, None), (2, 0, 3, None), (3, 1, 2, None), (4, 0, 5, None))
     assert ratings._ranks(rows, {}) == ([[1, 3], [2, 4]], [0, 1])  # teams
 
 
@@ -181,12 +184,12 @@ def test_caches_extend_and_rebuild_to_the_same_numbers(ledger, ledger_path):
     snapshot(ledger)  # caches filled
     s2 = ledger.journal.session(2)
     samples.apply_line(ledger, ledger.journal.session(3), "Ann=3 Eve=0")  # new deal: extended
-    assert ledger.derived.mark(digest.CACHE)[0] < ledger.derived.last_entry_id()
+    assert ledger.derived.mark(digest.CACHE).last_entry_id < ledger.derived.last_entry_id()
     after_extend = snapshot(ledger)
     samples.apply_line(ledger, s2, "amend 2 Ann=0 Ben=12 Cat=1")  # reaches back: rebuilt
     samples.apply_line(ledger, ledger.journal.session(1), "void 1")
     after_fix = snapshot(ledger)
-    assert ledger.derived.mark(ratings.CACHE)[0] == ledger.derived.last_entry_id()
+    assert ledger.derived.mark(ratings.CACHE).last_entry_id == ledger.derived.last_entry_id()
     forget_caches(ledger_path)
     assert snapshot(ledger) == after_fix  # same as from scratch
     assert after_extend != after_fix

@@ -12,7 +12,8 @@ import pytest
 from ledger.storage.schema import SCHEMA_VERSION
 from ledger.storage.schema import migrations as _migrations
 
-HEAVY = ("matplotlib", "numpy", "pandas", "tabulate", "sqlite_utils", "openskill")
+HEAVY = ("matplotlib", "numpy", "pandas", "tabulate", "sqlite_utils", "openskill",
+         "starlette", "uvicorn", "jinja2", "segno", "anyio")
 
 PROBE = """
 import json, sys

@@ -52,6 +52,9 @@ REPORTS = [
     (["history"], 1),
     (["session", "list"], 1),
     (["log"], 1),
+    (["stats", "--wide"], 4),
+    (["history", "--wide"], 1),
+    (["log", "--wide"], 1),
 ]
 
 
@@ -74,3 +77,30 @@ def test_table_help_lines_up(evening) -> None:
                 starts.add(len(columns(line[: line.index(marker)])))
         assert text
     assert len(starts) == 1, out
+
+
+@pytest.mark.parametrize("command", [["stats"], ["history"], ["log"]])
+def test_long_reports_fit_80_columns_unless_wide(evening, monkeypatch, command):
+    evening.ok("session", "start", "--players", "Ann,Ben,陳大文,李小明", "--name", "a long evening name")
+    evening.ok("deal", "0", "3", "11", "8", "--assist", "Ben")
+    monkeypatch.setenv("COLUMNS", "80")
+    scope = ["--all"] if command != ["log"] else []
+    narrow = evening.ok(*command, *scope)
+    assert max(width(line) for line in narrow.splitlines()) <= 80, narrow
+    assert_aligned(narrow)
+    wide = evening.ok(*command, *scope, "--wide")
+    assert max(width(line) for line in wide.splitlines()) > 80
+    assert "--wide shows every column" in narrow and "--wide shows" not in wide
+    assert_aligned(wide)
+
+
+def test_log_is_dated_in_the_local_time_zone(evening, monkeypatch):
+    import json
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    stamp = json.loads(evening.ok("log", "--json"))[0]["at"]
+    monkeypatch.setenv("TZ", "Asia/Hong_Kong")
+    out = evening.ok("log", "--wide")
+    hk = datetime.fromisoformat(stamp).astimezone(ZoneInfo("Asia/Hong_Kong"))
+    assert hk.strftime("%Y-%m-%d %H:%M:%S") in out and "at (HKT)" in out

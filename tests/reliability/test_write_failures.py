@@ -79,7 +79,7 @@ def shared_dir() -> Iterator[Path]:
 def as_nobody() -> list[str]:
     """How to run a command so that file permissions apply to it: as ``nobody`` when root.
 
-    Skips the test, saying why, when ``nobody`` cannot import ``ledger``: the checkout (an
+    Skips the test, saying why, when ``nobody`` cannot run ``bigtwo``: the checkout (an
     editable install) lies in a folder only its owner can read, such as a mode-700 home
     folder.  test_read_only_injected covers the message either way."""
     if os.geteuid() != 0:
@@ -93,12 +93,15 @@ def as_nobody() -> list[str]:
         pytest.skip(why)
     why = ""
     for prefix in tools:
-        probe = subprocess.run([*prefix, sys.executable, "-c", "import ledger"], capture_output=True,
-                               text=True, cwd="/")  # not the checkout: the installed package must be readable
+        # What the tests run, from outside the checkout.  (A bare ``import ledger`` is not
+        # enough: the wheel's sample_sessions folder makes site-packages/ledger/ an empty
+        # namespace package that imports even when the checkout cannot be read.)
+        probe = subprocess.run([*prefix, sys.executable, "-m", "ledger", "--help"], capture_output=True,
+                               text=True, cwd="/")
         if probe.returncode == 0:
             return prefix
-        why = (probe.stderr.strip().splitlines() or [f"exit {probe.returncode}"])[-1]
-    pytest.skip(f"user nobody cannot import ledger from the checkout {ROOT} (a folder on the way "
+        why = why or (probe.stderr.strip().splitlines() or [f"exit {probe.returncode}"])[-1]
+    pytest.skip(f"user nobody cannot run bigtwo from the checkout {ROOT} (a folder on the way "
                 f"is readable only by its owner): {why}")
 
 
@@ -170,11 +173,15 @@ def test_immutable_file_binds_even_root(shared_dir):
 # --- injected faults ------------------------------------------------------------------------
 
 
+IO_ERROR = ("disk I/O error", "SQLITE_IOERR_WRITE", 778)  # SQLite's text, result code name, code
+
+
 class Faulty(sqlite3.Connection):
-    """A connection whose statements containing ``fail_on`` fail like a bad disk would."""
+    """A connection whose statements containing ``fail_on`` fail like a bad disk would:
+    the error carries SQLite's result code, which is what the ledger reads."""
 
     fail_on: str | None = None
-    error = "disk I/O error"
+    error = IO_ERROR
 
     def execute(self, sql, *args):  # type: ignore[override]
         self._maybe_fail(sql)
@@ -186,7 +193,10 @@ class Faulty(sqlite3.Connection):
 
     def _maybe_fail(self, sql: str) -> None:
         if Faulty.fail_on is not None and Faulty.fail_on in sql:
-            raise sqlite3.OperationalError(Faulty.error)
+            text, name, code = Faulty.error
+            exc = sqlite3.OperationalError(text)
+            exc.sqlite_errorname, exc.sqlite_errorcode = name, code
+            raise exc
 
 
 @pytest.fixture
@@ -200,7 +210,7 @@ def faulty(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[Faulty]]:
     monkeypatch.setattr(sqlite3, "connect", connect)
     yield Faulty
     Faulty.fail_on = None
-    Faulty.error = "disk I/O error"
+    Faulty.error = IO_ERROR
 
 
 @pytest.fixture(scope="module")
@@ -271,7 +281,8 @@ def test_an_io_error_while_reading_is_one_clean_line(cli, played, faulty, args):
 def test_read_only_injected(cli, ledger_path, played, faulty):
     """Where a real read-only file cannot be made, SQLite's own message is injected."""
     before = file_digest(ledger_path)
-    faulty.fail_on, faulty.error = "INSERT INTO entries", "attempt to write a readonly database"
+    faulty.fail_on = "INSERT INTO entries"
+    faulty.error = ("attempt to write a readonly database", "SQLITE_READONLY", 8)
     result = cli(*DEAL)
     assert result.exit_code == 1
     assert "the file or its folder is read-only" in one_clean_line(result.stderr)

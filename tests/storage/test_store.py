@@ -244,7 +244,7 @@ def test_cli_refuses_a_foreign_database(cli, tmp_path):
 def test_audit_gets_a_row_per_action(db):
     with open_ledger(db) as ledger:
         s = book.start_session(ledger, SEATS, load_preset("classic"), 1, "PTS", "", False)
-        assert [r[2] for r in ledger.inspection.audit_rows()] == ["player.add"] * 4 + ["session.start"]
+        assert [r.action for r in ledger.inspection.audit_rows()] == ["player.add"] * 4 + ["session.start"]
         book.record_deal(ledger, s, Deal(cards={"Ann": 0, "Ben": 3, "Cat": 11, "Dan": 8}))
         book.record_deal(ledger, s, Deal(cards={"Ann": 2, "Ben": 0, "Cat": 1, "Dan": 1}))
         book.void_deal(ledger, s, 2)
@@ -255,14 +255,14 @@ def test_audit_gets_a_row_per_action(db):
         # A second session with the same players adds no player rows.
         book.start_session(ledger, SEATS[:2], load_preset("classic"), 1, "PTS", "", False)
         later = ledger.inspection.audit_rows()[len(rows):]
-    actions = [r[2] for r in rows]
+    actions = [r.action for r in rows]
     assert actions == ["player.add"] * 4 + ["session.start", "deal.deal", "deal.deal", "deal.void",
                                              "deal.amend", "deal.void", "session.end"]
-    assert [r[2] for r in later] == ["session.start"]
-    entries_audited = [r[4] for r in rows if r[2].startswith("deal.")]
+    assert [r.action for r in later] == ["session.start"]
+    entries_audited = [r.entry_id for r in rows if r.action.startswith("deal.")]
     assert entries_audited == sorted(entries_audited) and None not in entries_audited
-    assert all(r[3] == s.id for r in rows[4:])
-    assert all(r[1] for r in rows)  # every row is timestamped
+    assert all(r.session_id == s.id for r in rows[4:])
+    assert all(r.at for r in rows)  # every row is timestamped
 
 
 def test_a_rejected_action_writes_no_audit_row(db):
@@ -280,5 +280,5 @@ def test_cli_actions_are_audited(cli, ledger_path):
     cli.ok("undo")
     cli.ok("session", "end")
     with open_ledger(ledger_path) as ledger:
-        actions = [r[2] for r in ledger.inspection.audit_rows()]
+        actions = [r.action for r in ledger.inspection.audit_rows()]
     assert actions[-4:] == ["session.start", "deal.deal", "deal.void", "session.end"]

@@ -20,13 +20,19 @@ LAZY: dict[str, str] = {
     "export": "transfer", "import": "transfer", "check": "transfer",
     "doctor": "care", "backup": "care", "restore": "care",
     "stats": "history", "history": "history", "plot": "history",
+    "serve": "serve",
 }
 FEATURES: tuple[str, ...] = tuple(dict.fromkeys(LAZY.values()))
+
+
+def _group() -> None:
+    """The feature's commands."""
 
 
 def feature_app(name: str) -> typer.Typer:
     """A Typer app holding just the commands of feature module ``name``."""
     app = typer.Typer(rich_markup_mode=None, pretty_exceptions_enable=False, add_completion=False)
+    app.callback()(_group)  # a group even when the feature has one command (serve)
     importlib.import_module(f"ledger.cli.commands.{name}").register(app)
     return app
 

@@ -31,6 +31,10 @@ OutOpt = Annotated[
 ]
 
 
+WideOpt = Annotated[
+    bool, typer.Option("--wide", help="Every column, whatever the screen's width (COLUMNS).")
+]
+
 NO_SESSIONS = "no sessions yet; start one with: bigtwo session start --players Ann,Ben,Cat,Dan"
 
 
@@ -52,6 +56,7 @@ def stats_cmd(
     since: SinceOpt = None,
     until: UntilOpt = None,
     json_out: JsonOpt = False,
+    wide: WideOpt = False,
 ) -> None:
     """Win and fry rates, streaks, records, head to head and skill ratings."""
     from ledger.book import stats
@@ -64,9 +69,10 @@ def stats_cmd(
 
         typer.echo(dumps(st.to_dict()))
         return
+    from ledger.present.fit import report_width
     from ledger.present.stats_text import stats_text
 
-    typer.echo(stats_text(st))
+    typer.echo(stats_text(st, report_width(wide)))
 
 
 def history_cmd(
@@ -77,6 +83,7 @@ def history_cmd(
     since: SinceOpt = None,
     until: UntilOpt = None,
     json_out: JsonOpt = False,
+    wide: WideOpt = False,
 ) -> None:
     """List sessions: date, name, players, rules, deals and money per player (default: all)."""
     from ledger.book import stats
@@ -96,9 +103,10 @@ def history_cmd(
 
         typer.echo(dumps([r.to_dict() for r in rows]))
         return
+    from ledger.present.fit import report_width
     from ledger.present.stats_text import history_text
 
-    typer.echo(history_text(rows))
+    typer.echo(history_text(rows, report_width(wide)))
 
 
 def plot_cmd(

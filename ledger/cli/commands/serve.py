@@ -1,0 +1,45 @@
+"""``bigtwo serve``: the live page for phones at the table (docs/serve.md).
+
+starlette, uvicorn, Jinja2 and segno are imported inside the command only.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ledger.cli.common import SessionOpt, db_path, open_db
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve")(serve_cmd)
+
+
+def serve_cmd(
+    ctx: typer.Context,
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on (0: any free port).")] = 8000,
+    session: SessionOpt = None,
+    lan: Annotated[bool, typer.Option(
+        "--lan", help="Listen on this machine's local network address (phones on the same Wi-Fi)."
+    )] = False,
+    token: Annotated[str | None, typer.Option(
+        "--token", help="The scorekeeper token (default: a new random one each start).")] = None,
+) -> None:
+    """Serve a live scoreboard, deal entry and settlement to phones on the same ledger."""
+    from ledger.book import actions as book
+    from ledger.core.errors import InputError
+    from ledger.web.auth import check_key, new_key
+    from ledger.web.server import lan_address, serve
+
+    key = check_key(token) if token is not None else new_key()
+    if lan:
+        if host != "127.0.0.1":
+            raise InputError("give --lan or --host, not both")
+        host = lan_address()
+    path = db_path(ctx)[0]
+    with open_db(ctx, create=True) as ledger:
+        if session is not None:
+            book.current_session(ledger, session)  # an unknown session is refused up front
+    serve(path, host, port, session, key, typer.echo)

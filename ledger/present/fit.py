@@ -1,0 +1,96 @@
+"""Fitting reports to the screen: the terminal's width (``COLUMNS``), measured in
+display columns, and tables that drop their least needed columns or shorten long
+text to fit.  No tabulate here: the deal path uses it for standings."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Sequence
+from typing import Any
+
+from ledger.present.text import width
+
+NARROW = 40  # a phone held upright: standings and settle fit this
+DEFAULT = 80  # stats, history and log fit this unless --wide
+GAP = 2  # spaces between columns (tabulate's "simple" layout)
+
+
+def screen_width() -> int:
+    """The terminal's width in columns: ``COLUMNS`` if set, else the terminal's, else 80."""
+    return max(shutil.get_terminal_size((DEFAULT, 24)).columns, 20)
+
+
+def report_width(wide: bool) -> int | None:
+    """How wide a long report may be: None (no limit) with ``--wide``."""
+    return None if wide else screen_width()
+
+
+def truncate(text: str, columns: int) -> str:
+    """``text`` cut to ``columns`` display columns, ending in … when cut.
+
+    >>> truncate("陳大文 +33.50, 李小明 +29.50", 12)
+    '陳大文 +33.…'
+    """
+    if width(text) <= columns:
+        return text
+    out, used = "", 0
+    for ch in text:
+        w = width(ch)
+        if used + w > columns - 1:
+            break
+        out += ch
+        used += w
+    return out + "…"
+
+
+def table_width(rows: Sequence[Sequence[str]], headers: Sequence[str], header_pad: int = 2) -> int:
+    """The width tabulate's "simple" layout gives the table (it pads each heading by
+    two; :func:`ledger.present.text.quick_table` does not: ``header_pad`` 0)."""
+    cols = [max([width(h) + header_pad] + [width(r[i]) for r in rows]) for i, h in enumerate(headers)]
+    return sum(cols) + GAP * (len(cols) - 1)
+
+
+def fit_columns(
+    rows: Sequence[Sequence[Any]], headers: Sequence[str], limit: int | None,
+    drop: Sequence[int] = (), shrink: Sequence[int] = (), header_pad: int = 2,
+) -> tuple[list[list[str]], list[str], list[str]]:
+    """Rows and headers that fit ``limit`` columns, and the headers left out.
+
+    Columns in ``drop`` (indexes, least needed first) go one by one until the
+    table fits; then the text columns in ``shrink`` are shortened with … (to no
+    fewer than 6 columns each).  ``limit`` None keeps everything.
+    """
+    cells = [[str(c) for c in r] for r in rows]
+    heads = [str(h) for h in headers]
+    keep = list(range(len(heads)))
+    hidden: list[str] = []
+
+    def current() -> tuple[list[list[str]], list[str]]:
+        return [[r[i] for i in keep] for r in cells], [heads[i] for i in keep]
+
+    if limit is None:
+        return cells, heads, hidden
+    for index in drop:
+        if table_width(*current(), header_pad) <= limit:
+            break
+        if index not in keep:  # a column this table does not have (e.g. best session)
+            continue
+        keep.remove(index)
+        hidden.append(heads[index])
+    body, top = current()
+    over = table_width(body, top, header_pad) - limit
+    for index in shrink:
+        if over <= 0 or index not in keep:
+            continue
+        at = keep.index(index)
+        head = width(top[at]) + header_pad
+        col = max([head] + [width(r[at]) for r in body])
+        target = max(6, head, col - over)
+        for r in body:
+            r[at] = truncate(r[at], target)
+        over -= col - max([head] + [width(r[at]) for r in body])
+    return body, top, hidden
+
+
+def hidden_note(hidden: Sequence[str]) -> str:
+    return f"(not shown to fit the screen: {', '.join(hidden)}; --wide shows every column)" if hidden else ""

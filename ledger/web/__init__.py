@@ -1,0 +1,12 @@
+"""``bigtwo serve``: the live page for phones at the table, over the same ledger.
+
+An ASGI app (Starlette, run by uvicorn) with pages (Jinja2, autoescaped), a JSON API
+and a server-sent-events feed.  Every write calls the same ``ledger.book`` actions as
+the command line (one ``BEGIN IMMEDIATE`` transaction each) and every deal is read by
+the command line's deal grammar (``ledger.core.deal_line``): there is no second
+scoring path.
+
+Imports ``ledger.core``, ``ledger.storage``, ``ledger.book``, ``ledger.formats`` and
+``ledger.present``; never ``ledger.cli``.  Starlette, uvicorn, Jinja2 and segno are
+imported only here, so no other command pays for them.
+"""

@@ -1,0 +1,120 @@
+"""The live feed: one watcher notices every change to the ledger, renders each view
+once per change, and hands the same bytes to every open page (server-sent events).
+
+The change signal is the ledger's last entry id, plus the few session facts that are
+not entries (which session is current, whether it ended), so a deal recorded by the
+command line shows on every phone within one poll interval; a write made through the
+page pokes the watcher so it shows at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+POLL_SECONDS = 0.1
+HEARTBEAT_SECONDS = 15.0
+
+Mark = tuple[Any, ...]
+
+
+class Feed:
+    """Watches ``mark()`` (cheap, run on the event loop) and renders views on demand.
+
+    ``render(view)`` runs in a worker thread and returns a JSON-ready dict; it is
+    called at most once per view per change however many pages are listening.
+    """
+
+    def __init__(self, mark: Callable[[], Mark], render: Callable[[str], dict[str, Any]],
+                 interval: float = POLL_SECONDS) -> None:
+        self._mark = mark
+        self._render = render
+        self.interval = interval
+        self.version = 0
+        self.mark: Mark | None = None
+        self._changed = asyncio.Event()
+        self._poke = asyncio.Event()
+        self._stop = asyncio.Event()
+        self._cache: dict[str, tuple[int, bytes]] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self.listeners = 0
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._announce()
+
+    def poke(self) -> None:
+        """Look now (after a write made here)."""
+        self._poke.set()
+
+    def _announce(self) -> None:
+        done, self._changed = self._changed, asyncio.Event()
+        done.set()
+
+    def check(self) -> bool:
+        """Compare the mark with the last one; announce a change.  True if changed."""
+        mark = self._mark()
+        if mark != self.mark:
+            self.mark = mark
+            self.version += 1
+            self._announce()
+            return True
+        return False
+
+    async def run(self) -> None:
+        while not self._stop.is_set():
+            self.check()
+            self._poke.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._poke.wait(), self.interval)
+
+    async def wait(self, seen: int, timeout: float = HEARTBEAT_SECONDS) -> bool:
+        """Wait until the version differs from ``seen`` (True) or ``timeout`` (False)."""
+        if self.version != seen or self._stop.is_set():
+            return True
+        changed = self._changed
+        try:
+            await asyncio.wait_for(changed.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    async def payload(self, view: str) -> tuple[int, bytes]:
+        """(version, the SSE message) for ``view`` at the current version."""
+        lock = self._locks.setdefault(view, asyncio.Lock())
+        async with lock:
+            version = self.version
+            cached = self._cache.get(view)
+            if cached is not None and cached[0] == version:
+                return cached
+            data = await asyncio.to_thread(self._render, view)
+            data["version"] = version
+            text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+            message = f"event: update\nid: {version}\ndata: {text}\n\n".encode()
+            self._cache[view] = (version, message)
+            return version, message
+
+    async def stream(self, view: str, is_gone: Callable[[], Any]) -> Any:
+        """The SSE stream of one page: the current state, then every change."""
+        self.listeners += 1
+        try:
+            yield b"retry: 1000\n\n"
+            seen = -1
+            while not self._stop.is_set():
+                if self.version != seen:
+                    seen, message = await self.payload(view)
+                    yield message
+                    continue
+                if not await self.wait(seen):
+                    if await is_gone():
+                        return
+                    yield b": ping\n\n"
+        finally:
+            self.listeners -= 1

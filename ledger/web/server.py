@@ -1,0 +1,156 @@
+"""Running the app: the socket, the printed links and QR codes, uvicorn, Ctrl-C."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import socket
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from ledger.core.errors import InputError, LedgerError
+from ledger.web.auth import Tokens
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (the one its default route uses).
+
+    Connecting a UDP socket sends nothing; it only asks the kernel which address it
+    would send from.
+    """
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))
+        address = probe.getsockname()[0]
+    except OSError:
+        address = ""
+    finally:
+        probe.close()
+    if not address or address.startswith("127.") or address == "0.0.0.0":
+        raise LedgerError(
+            "--lan: this machine has no local network address (is Wi-Fi on?); "
+            "give one with --host ADDRESS"
+        )
+    return address
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket, or one clear error (port in use, address not ours)."""
+    if not 0 <= port <= 65535:
+        raise InputError(f"--port {port}: give a port from 1 to 65535 (0 picks a free one)")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as exc:
+        raise InputError(f"--host {host!r}: cannot resolve it ({exc.strerror or exc})") from None
+    family, _, _, _, address = infos[0]
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise LedgerError(f"port {port} on {host} is already in use; pick another with --port") from None
+        if exc.errno == errno.EACCES:
+            raise LedgerError(f"port {port} needs special rights; pick one above 1023 with --port") from None
+        raise LedgerError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def qr_lines(url: str) -> list[str]:
+    """A QR code of ``url`` as text, two modules a character row (half blocks)."""
+    import segno
+
+    rows = [list(r) for r in segno.make(url, error="m").matrix_iter(scale=1, border=2)]
+    if len(rows) % 2:
+        rows.append([0] * len(rows[0]))
+    glyph = {(1, 1): "█", (1, 0): "▀", (0, 1): "▄", (0, 0): " "}
+    return ["".join(glyph[(bool(a), bool(b))] for a, b in zip(top, bottom, strict=True))
+            for top, bottom in zip(rows[::2], rows[1::2], strict=True)]
+
+
+def side_by_side(left: list[str], right: list[str], gap: int = 3) -> list[str]:
+    width = max(len(x) for x in left)
+    height = max(len(left), len(right))
+    left = left + [" " * width] * (height - len(left))
+    right = right + [""] * (height - len(right))
+    return [a.ljust(width) + " " * gap + b for a, b in zip(left, right, strict=True)]
+
+
+def links(base: str, tokens: Tokens) -> tuple[str, str]:
+    """(scorekeeper link, viewer link)."""
+    return f"{base}/entry?t={tokens.key}", f"{base}/?t={tokens.viewer}"
+
+
+def banner(db: str, where: str, keeper: str, viewer: str, colour: bool) -> str:
+    keeper_qr, viewer_qr = qr_lines(keeper), qr_lines(viewer)
+    width = len(keeper_qr[0])
+    if colour:  # black modules on white, whatever the terminal's own colours
+        keeper_qr = [f"\x1b[30;47m{x}\x1b[0m" for x in keeper_qr]
+        viewer_qr = [f"\x1b[30;47m{x}\x1b[0m" for x in viewer_qr]
+    heading = "scorekeeper (can write)".ljust(width) + "   viewers (read only)"
+    return "\n".join([
+        f"bigtwo serve: ledger {db}, {where}",
+        f"scorekeeper link (can write; keep it to yourself): {keeper}",
+        f"viewer link (read only; share it with the table):  {viewer}",
+        "",
+        heading,
+        *side_by_side(keeper_qr, viewer_qr),
+        "",
+        "Ctrl-C stops the server.",
+    ])
+
+
+def serve(db: str, host: str, port: int, session_id: int | None, key: str,
+          echo: Callable[[str], None], *, poll: float = 0.1, ready: Callable[[str], None] | None = None,
+          **uvicorn_options: Any) -> None:
+    """Serve ``db`` until Ctrl-C (or SIGTERM)."""
+    import uvicorn
+
+    from ledger.web.app import Config, create_app, file_identity
+
+    tokens = Tokens.from_key(key)
+    sock = bind(host, port)
+    port = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    base = f"http://{shown}:{port}"
+    hosts = {f"{shown}:{port}"}
+    if host in ("127.0.0.1", "localhost", "::1"):
+        hosts |= {f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"}
+    cfg = Config(db=db, tokens=tokens, session_id=session_id, identity=file_identity(db),
+                 allowed_hosts=sorted(hosts), poll=poll)
+    app = create_app(cfg)
+    keeper, viewer = links(base, tokens)
+    where = f"session {session_id}" if session_id is not None else "the current session"
+    echo(banner(db, where, keeper, viewer, colour=sys.stdout.isatty()))
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
+                            timeout_graceful_shutdown=1, **uvicorn_options)
+    server = _make_server(config, app)
+    if ready is not None:
+        ready(base)
+    # uvicorn stops gracefully on the first Ctrl-C, then raises it again: that is the
+    # way out we asked for, not an interruption.
+    with contextlib.suppress(KeyboardInterrupt):
+        try:
+            server.run(sockets=[sock])
+        finally:
+            sock.close()
+    echo("stopped; every recorded deal is in the ledger")
+
+
+def _make_server(config: Any, app: Any) -> Any:
+    """uvicorn's server, which also ends the live feeds when asked to stop, so that
+    open pages do not hold up a clean exit."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            feed = getattr(app.starlette.state, "feed", None)
+            if feed is not None:
+                feed.stop()
+            super().handle_exit(sig, frame)
+
+    return Server(config)

@@ -1,0 +1,296 @@
+// Entry: taps build a deal line in the command line's grammar; the server scores it.
+"use strict";
+(function () {
+  const form = document.getElementById("entry");
+  const start = document.getElementById("start");
+
+  async function post(path, body) {
+    const response = await fetch(path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body || {}),
+      credentials: "same-origin",
+    });
+    let data = {};
+    try { data = await response.json(); } catch (e) { data = { error: "unreadable answer" }; }
+    if (!response.ok) throw new Error(data.error || ("HTTP " + response.status));
+    return data;
+  }
+
+  // Quote a name like a shell would, so names with spaces or quotes survive the grammar.
+  function quote(text) {
+    return /^[^\s'"\\#=,-][^\s'"\\#=,]*$/.test(text) ? text : "'" + text.replace(/'/g, "'\"'\"'") + "'";
+  }
+  const pair = (name, value) => quote(name) + "=" + value;
+
+  if (start) {
+    start.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const players = [...start.querySelectorAll("input.player")].map((i) => i.value.trim()).filter((v) => v);
+      const error = document.getElementById("start-error");
+      try {
+        await post("/api/session/start", {
+          players: players.join(","),
+          rules: start.elements.rules.value,
+          stake: start.elements.stake.value.trim(),
+          currency: start.elements.currency.value.trim(),
+          name: start.elements.name.value.trim(),
+          teams: start.elements.teams.checked,
+        });
+        window.location.href = "/entry";
+      } catch (e) {
+        error.textContent = e.message;
+        error.hidden = false;
+      }
+    });
+  }
+
+  if (!form) return;
+  const seats = JSON.parse(form.dataset.seats);
+  const mode = form.dataset.mode;
+  const hand = Number(form.dataset.hand);
+  const preview = document.getElementById("preview");
+  const lineBox = document.getElementById("line");
+  const confirm = document.getElementById("confirm");
+  const cancel = document.getElementById("cancel-amend");
+  const title = document.getElementById("entry-title");
+  let winner = null;
+  let order = [];
+  let amending = null;
+  let nextDeal = Number(title.textContent.replace(/\D/g, "")) || 1;
+  let asked = 0;
+
+  const $ = (sel) => form.querySelector(sel);
+  const value = (sel) => { const el = $(sel); return el ? el.value : ""; };
+  const immediate = () => [...form.querySelectorAll("[data-immediate]")].find((b) => b.checked);
+
+  function buildLine() {
+    const words = [];
+    if (mode === "places") {
+      if (order.length) words.push("--order", order.map(quote).join(","));
+      return words.join(" ");
+    }
+    const instant = immediate();
+    if (instant) {
+      if (winner) words.push("--" + instant.dataset.immediate, quote(winner));
+      return words.join(" ");
+    }
+    for (const name of seats) {
+      const input = form.querySelector(`[data-cards="${CSS.escape(name)}"]`);
+      words.push(pair(name, name === winner ? 0 : Number(input.value || 0)));
+    }
+    for (const fact of ["twos", "bombs"]) {
+      for (const input of form.querySelectorAll(`[data-${fact}]`)) {
+        const count = Number(input.value || 0);
+        if (count > 0) words.push("--" + fact, pair(input.dataset[fact], count));
+      }
+    }
+    if (value("#finish")) words.push("--finish", value("#finish"));
+    if (value("#assist")) words.push("--assist", quote(value("#assist")));
+    if ($("#missed-call") && $("#missed-call").checked) words.push("--missed-call");
+    if (value("#shootout")) words.push("--shootout", quote(value("#shootout")));
+    return words.join(" ");
+  }
+
+  function ready() {
+    return mode === "places" ? order.length === seats.length : winner !== null;
+  }
+
+  function render(data) {
+    const table = document.createElement("table");
+    table.className = "preview-table";
+    const head = table.createTHead().insertRow();
+    for (const text of ["", "cards", "penalty", "points"]) {
+      const th = document.createElement("th");
+      th.textContent = text;
+      head.appendChild(th);
+    }
+    const body = table.createTBody();
+    for (const p of data.players) {
+      const row = body.insertRow();
+      const cells = [p.name + (p.win ? " ★" : "") + (p.fried ? " (fried)" : ""), p.cards, p.penalty,
+                     (p.net > 0 ? "+" : "") + p.net];
+      cells.forEach((text, i) => {
+        const cell = row.insertCell();
+        cell.textContent = String(text);
+        if (i > 0) cell.className = "num";
+        if (i === 3) cell.classList.add(p.net > 0 ? "up" : (p.net < 0 ? "down" : "even"));
+      });
+    }
+    preview.replaceChildren(table);
+  }
+
+  function problem(text) {
+    const p = document.createElement("p");
+    p.className = "error";
+    p.setAttribute("role", "alert");
+    p.textContent = text;
+    preview.replaceChildren(p);
+  }
+
+  async function update() {
+    for (const b of form.querySelectorAll("[data-winner]")) {
+      b.setAttribute("aria-checked", String(b.dataset.winner === winner));
+    }
+    for (const row of form.querySelectorAll("#cards-left .stepper")) {
+      row.classList.toggle("is-winner", row.dataset.player === winner);
+      row.hidden = !!immediate();
+    }
+    if (mode === "places") {
+      for (const b of form.querySelectorAll("[data-order]")) {
+        const at = order.indexOf(b.dataset.order);
+        b.setAttribute("aria-pressed", String(at >= 0));
+        b.dataset.place = at >= 0 ? String(at + 1) : "";
+      }
+      document.getElementById("order-text").textContent = order.join(" → ");
+    }
+    const line = buildLine();
+    lineBox.textContent = line;
+    confirm.disabled = true;
+    if (!ready()) {
+      preview.replaceChildren();
+      const p = document.createElement("p");
+      p.className = "meta";
+      p.textContent = mode === "places" ? "Tap every player in finishing order." : "Tap the winner and the cards left.";
+      preview.appendChild(p);
+      return;
+    }
+    const ticket = ++asked;
+    try {
+      const data = await post("/api/preview", { line });
+      if (ticket !== asked) return;
+      render(data);
+      confirm.disabled = false;
+    } catch (e) {
+      if (ticket === asked) problem(e.message);
+    }
+  }
+
+  function reset() {
+    winner = null;
+    order = [];
+    amending = null;
+    for (const input of form.querySelectorAll("input[type=number]")) input.value = "0";
+    for (const box of form.querySelectorAll("input[type=checkbox]")) box.checked = false;
+    for (const sel of form.querySelectorAll("select")) sel.value = "";
+    confirm.textContent = "Record deal";
+    cancel.hidden = true;
+    title.textContent = "Deal " + nextDeal;
+    update();
+  }
+
+  function load(no, facts) {  // a past deal into the form, to amend it
+    reset();
+    amending = no;
+    const cards = facts.cards || {};
+    if (facts.order) order = facts.order.slice();
+    winner = facts.immediate_by || Object.keys(cards).find((n) => cards[n] === 0) || null;
+    if (facts.immediate) {
+      const box = form.querySelector(`[data-immediate="${CSS.escape(facts.immediate)}"]`);
+      if (box) box.checked = true;
+    }
+    for (const [name, count] of Object.entries(cards)) {
+      const input = form.querySelector(`[data-cards="${CSS.escape(name)}"]`);
+      if (input) input.value = String(count);
+    }
+    for (const fact of ["twos", "bombs"]) {
+      for (const [name, count] of Object.entries(facts[fact] || {})) {
+        const input = form.querySelector(`[data-${fact}="${CSS.escape(name)}"]`);
+        if (input) input.value = String(count);
+      }
+    }
+    for (const key of ["finish", "assist", "shootout"]) {
+      if (facts[key] && $("#" + key)) $("#" + key).value = facts[key];
+    }
+    if (facts.missed_call && $("#missed-call")) $("#missed-call").checked = true;
+    title.textContent = "Fix deal " + no;
+    confirm.textContent = "Save deal " + no;
+    cancel.hidden = false;
+    form.scrollIntoView({ behavior: "smooth" });
+    update();
+  }
+
+  form.addEventListener("click", (event) => {
+    const target = event.target.closest("button");
+    if (!target || !form.contains(target)) return;
+    if (target.dataset.winner !== undefined) {
+      winner = target.dataset.winner;
+      const input = form.querySelector(`[data-cards="${CSS.escape(winner)}"]`);
+      if (input) input.value = "0";
+      update();
+    } else if (target.dataset.order !== undefined) {
+      const name = target.dataset.order;
+      order = order.includes(name) ? order.filter((n) => n !== name) : order.concat([name]);
+      update();
+    } else if (target.dataset.step !== undefined) {
+      const input = target.parentElement.querySelector("input");
+      const max = Number(input.max || hand);
+      input.value = String(Math.min(max, Math.max(0, Number(input.value || 0) + Number(target.dataset.step))));
+      update();
+    }
+  });
+  form.addEventListener("input", update);
+  form.addEventListener("change", update);
+  cancel.addEventListener("click", reset);
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (confirm.disabled) return;
+    confirm.disabled = true;
+    try {
+      const line = buildLine();
+      const data = amending === null
+        ? await post("/api/deal", { line })
+        : await post("/api/amend", { deal: amending, line });
+      if (amending === null) nextDeal = data.deal + 1;
+      reset();
+      const note = document.createElement("p");
+      note.className = "ok";
+      note.textContent = (data.kind === "amend" ? "Saved deal " : "Recorded deal ") + data.deal + ". " + data.next.text;
+      preview.replaceChildren(note);
+    } catch (e) {
+      problem(e.message);
+      confirm.disabled = false;
+    }
+  });
+
+  document.getElementById("undo").addEventListener("click", async () => {
+    try {
+      const data = await post("/api/undo");
+      nextDeal = Math.max(1, nextDeal);
+      problemOrNote("Voided deal " + data.deal + ".");
+    } catch (e) { problem(e.message); }
+  });
+
+  document.getElementById("end-session").addEventListener("click", async () => {
+    if (!window.confirm("End this session? No more deals can be added (fixes still can).")) return;
+    try { await post("/api/session/end"); window.location.reload(); } catch (e) { problem(e.message); }
+  });
+
+  function problemOrNote(text) {
+    const note = document.createElement("p");
+    note.className = "ok";
+    note.textContent = text;
+    preview.replaceChildren(note);
+  }
+
+  document.addEventListener("click", async (event) => {
+    const button = event.target.closest("[data-void],[data-amend]");
+    if (!button) return;
+    if (button.dataset.amend) {
+      load(Number(button.dataset.amend), JSON.parse(button.dataset.facts));
+      return;
+    }
+    const no = Number(button.dataset.void);
+    if (!window.confirm("Void deal " + no + "? It stays in the log, marked void.")) return;
+    try { await post("/api/void", { deal: no }); problemOrNote("Voided deal " + no + "."); }
+    catch (e) { problem(e.message); }
+  });
+
+  document.addEventListener("bigtwo:update", (event) => {
+    if (event.detail.next_deal) nextDeal = event.detail.next_deal;
+    if (amending === null) title.textContent = "Deal " + nextDeal;
+  });
+
+  reset();
+})();

@@ -1,0 +1,50 @@
+// Live updates: the server sends the rendered view whenever the ledger changes.
+"use strict";
+(function () {
+  const live = document.getElementById("live");
+  const status = document.getElementById("status");
+  if (!live) return;
+  const view = live.dataset.view;
+  let shownSession = live.dataset.session;
+  let source = null;
+
+  function say(text, bad) {
+    if (!status) return;
+    status.textContent = text;
+    status.classList.toggle("bad", !!bad);
+  }
+
+  function connect() {
+    source = new EventSource("/events/" + view);
+    source.addEventListener("open", () => say("live"));
+    source.addEventListener("update", (event) => {
+      const data = JSON.parse(event.data);
+      const session = data.session === null ? "" : String(data.session);
+      const ended = data.ended ? "1" : "";
+      if (view === "entry" && (session !== shownSession || ended !== (live.dataset.ended || ""))) {
+        window.location.reload();  // another session: the form's seats and rules change
+        return;
+      }
+      shownSession = session;
+      live.dataset.session = session;
+      live.dataset.version = String(data.version);
+      live.innerHTML = data.html;
+      document.dispatchEvent(new CustomEvent("bigtwo:update", { detail: data }));
+      say("live · updated " + new Date().toLocaleTimeString());
+    });
+    source.addEventListener("error", () => say("reconnecting…", true));
+  }
+
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("#copy-text");
+    if (!button) return;
+    const text = document.getElementById("share-text").textContent;
+    navigator.clipboard.writeText(text).then(
+      () => { button.textContent = "Copied"; },
+      () => { window.getSelection().selectAllChildren(document.getElementById("share-text")); }
+    );
+  });
+
+  connect();
+  window.addEventListener("pagehide", () => source && source.close());
+})();

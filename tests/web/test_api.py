@@ -1,0 +1,257 @@
+"""The JSON API over Starlette's TestClient: the CLI's numbers and messages, auth, CSRF,
+escaping, limits.  Nothing here scores a deal itself: results are compared with the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from web.conftest import start
+from web.webhelpers import KEY, bearer, cli_json, ledger_bytes
+
+from ledger.web.auth import Tokens, check_key, viewer_token
+
+KEEP = bearer(KEY)
+VIEW = bearer(viewer_token(KEY))
+EVENING = [
+    "陳大文=0 Ben=3 Cat=11 Dan=8",
+    "陳=5 Ben=0 Cat=2 Dan=13",
+    "陳大文=1 Ben=7 Cat=0 Dan=4 --assist Dan",
+    "陳大文=10 Ben=6 Cat=9 Dan=0 --missed-call",
+    "0 12 3 2",
+]
+
+
+def deal(client, line: str, headers=KEEP):
+    return client.post("/api/deal", json={"line": line}, headers=headers)
+
+
+def test_standings_and_settle_are_the_cli_json(client, db: Path, cli) -> None:
+    for line in EVENING:
+        assert deal(client, line).status_code == 200
+    assert client.post("/api/amend", json={"deal": 2, "line": "陳=5 Ben=0 Cat=3 Dan=13"},
+                       headers=KEEP).status_code == 200
+    assert client.post("/api/void", json={"deal": 4}, headers=KEEP).status_code == 200
+    for what in ("standings", "settle"):
+        page = client.get(f"/api/{what}", headers=VIEW)
+        assert page.status_code == 200
+        assert page.json() == cli_json(db, what)
+    assert client.get("/api/log", headers=VIEW).json() == cli_json(db, "log")
+    assert client.get("/api/sessions", headers=VIEW).json() == cli_json(db, "session", "list")
+
+
+def test_a_deal_posted_is_the_deal_typed_in_the_cli(client, db: Path, tmp_path: Path) -> None:
+    other = tmp_path / "typed.db"
+    start(other)
+    from web.webhelpers import bigtwo
+
+    for line in EVENING:
+        posted = deal(client, line)
+        assert posted.status_code == 200, posted.text
+        bigtwo(other, "deal", *line.split())
+    for what in ("standings", "settle", "log"):
+        web, typed = cli_json(db, what), cli_json(other, what)
+        if what == "log":  # uuids and times differ; the facts and order do not
+            web = [(e["deal"], e["kind"], e["facts"]) for e in web]
+            typed = [(e["deal"], e["kind"], e["facts"]) for e in typed]
+        assert web == typed
+    recorded = deal(client, "Ben=0 陳大文=4 Cat=5 Dan=6").json()
+    assert recorded["deal"] == 6 and recorded["kind"] == "deal"
+    assert {p["name"]: p["net"] for p in recorded["players"]} == {
+        "陳大文": -1, "Ben": 15, "Cat": -5, "Dan": -9}
+    assert recorded["next"]["text"] == "next: Ben deals, Ben leads"  # classic: the winner deals
+
+
+def test_preview_scores_without_writing(client, db: Path) -> None:
+    before = ledger_bytes(db)
+    preview = client.post("/api/preview", json={"line": EVENING[0]}, headers=KEEP)
+    assert preview.status_code == 200
+    assert ledger_bytes(db) == before
+    recorded = deal(client, EVENING[0]).json()
+    assert preview.json()["players"] == recorded["players"]
+
+
+@pytest.mark.parametrize(
+    ("payload", "cli_words"),
+    [
+        ({"line": "陳大文=0 Ben=3 Cat=11"}, ["陳大文=0", "Ben=3", "Cat=11"]),
+        ({"line": "陳大文=0 Ben=3 Cat=11 Dan=8 --bogus"},
+         ["陳大文=0", "Ben=3", "Cat=11", "Dan=8", "--bogus"]),
+        ({"line": "Zed=0 Ben=3 Cat=11 Dan=8"}, ["Zed=0", "Ben=3", "Cat=11", "Dan=8"]),
+        ({"line": "陳大文=0 Ben=0 Cat=11 Dan=8"}, ["陳大文=0", "Ben=0", "Cat=11", "Dan=8"]),
+    ],
+)
+def test_bad_deal_is_400_with_the_cli_message_and_writes_nothing(
+        client, db: Path, cli, payload: dict, cli_words: list[str]) -> None:
+    before = ledger_bytes(db)
+    answer = client.post("/api/deal", json=payload, headers=KEEP)
+    assert answer.status_code == 400
+    assert ledger_bytes(db) == before
+    message = cli.fails("--db", str(db), "deal", *cli_words)
+    assert f"error: {answer.json()['error']}" == message.strip()
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [b"not json", b"[1, 2]", b'{"line": 5}', b'{"nothing": "here"}', b'{"line": "\\u0000"}',
+     b'{"line": "' + b"x" * 3000 + b'"}'],
+)
+def test_malformed_bodies_are_400(client, db: Path, raw: bytes) -> None:
+    before = ledger_bytes(db)
+    answer = client.post("/api/deal", content=raw, headers={**KEEP, "content-type": "application/json"})
+    assert answer.status_code == 400
+    assert set(answer.json()) == {"error"} and answer.json()["error"]
+    assert ledger_bytes(db) == before
+
+
+def test_bad_void_amend_undo_are_400(client, db: Path) -> None:
+    before = ledger_bytes(db)
+    assert client.post("/api/undo", headers=KEEP).json() == {
+        "error": "nothing to undo: session 1 has no deals left"}
+    assert client.post("/api/void", json={"deal": 3}, headers=KEEP).status_code == 400
+    assert client.post("/api/void", json={"deal": "3"}, headers=KEEP).status_code == 400
+    assert client.post("/api/amend", json={"deal": 1}, headers=KEEP).status_code == 400
+    assert ledger_bytes(db) == before
+
+
+def test_writes_need_the_scorekeeper_token(client, db: Path) -> None:
+    before = ledger_bytes(db)
+    assert deal(client, EVENING[0], headers={}).status_code == 401
+    assert deal(client, EVENING[0], headers=VIEW).status_code == 403
+    assert deal(client, EVENING[0], headers=bearer("x" * 24)).status_code == 403
+    assert deal(client, EVENING[0], headers={"Authorization": "Basic abc"}).status_code == 401
+    for path in ("/api/undo", "/api/session/end", "/api/session/start"):
+        assert client.post(path, headers=VIEW, json={}).status_code == 403
+    assert ledger_bytes(db) == before
+
+
+def test_reads_need_a_token(client) -> None:
+    for path in ("/api/standings", "/api/settle", "/api/session", "/api/log", "/", "/settle",
+                 "/history", "/share/settle.txt"):
+        assert client.get(path).status_code == 401, path
+        assert client.get(path, headers=VIEW).status_code == 200, path
+    assert client.get("/entry", headers=VIEW).status_code == 403
+    assert client.get("/events/entry", headers=VIEW).status_code == 403
+
+
+def test_link_token_becomes_a_strict_httponly_cookie(client) -> None:
+    answer = client.get(f"/entry?t={KEY}", follow_redirects=False)
+    assert answer.status_code == 303
+    assert answer.headers["location"] == "/entry"
+    cookie = answer.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=strict" in cookie
+    assert client.get("/?t=wrong-token-000000000", follow_redirects=False).status_code == 403
+
+
+def test_cookie_writes_need_this_servers_origin(client, db: Path) -> None:
+    client.get(f"/entry?t={KEY}")
+    before = ledger_bytes(db)
+    assert deal(client, EVENING[0], headers={}).status_code == 403  # no Origin
+    assert deal(client, EVENING[0], headers={"origin": "http://evil.example"}).status_code == 403
+    assert ledger_bytes(db) == before
+    answer = deal(client, EVENING[0], headers={"origin": "http://testserver"})
+    assert answer.status_code == 200 and answer.json()["deal"] == 1
+    client.cookies.clear()
+    client.get(f"/?t={viewer_token(KEY)}")
+    assert deal(client, EVENING[1], headers={"origin": "http://testserver"}).status_code == 403
+
+
+def test_body_limit(client, db: Path) -> None:
+    before = ledger_bytes(db)
+    big = json.dumps({"line": EVENING[0], "pad": "x" * 20000})
+    answer = client.post("/api/deal", content=big, headers={**KEEP, "content-type": "application/json"})
+    assert answer.status_code == 413 and "larger than" in answer.json()["error"]
+
+    def chunks():  # no Content-Length: counted as it arrives
+        yield big[:10000].encode()
+        yield big[10000:].encode()
+
+    answer = client.post("/api/deal", content=chunks(), headers=KEEP)
+    assert answer.status_code == 413
+    assert ledger_bytes(db) == before
+
+
+def test_session_name_is_shown_as_text(ledger_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from ledger.web.app import Config, create_app
+
+    start(ledger_path, name="<script>alert(1)</script>", players=["<b>x</b>", "Ben", "Cat", "Dan"])
+    app = create_app(Config(db=str(ledger_path), tokens=Tokens.from_key(KEY)))
+    with TestClient(app) as c:
+        assert deal(c, "'<b>x</b>'=0 Ben=3 Cat=11 Dan=8").status_code == 200
+        for path in ("/", "/settle", "/history", "/history/session/1", f"/entry?t={KEY}"):
+            html = c.get(path, headers=KEEP).text
+            assert "<script>alert" not in html and "<b>x</b>" not in html, path
+            assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html or path == f"/entry?t={KEY}"
+        with c.stream("GET", "/events/scoreboard", headers=VIEW) as events:
+            for line in events.iter_lines():
+                if line.startswith("data:"):
+                    html = json.loads(line[5:])["html"]
+                    break
+        assert "&lt;script&gt;" in html and "<script>" not in html
+
+
+def test_security_headers_and_no_directory_listing(client) -> None:
+    page = client.get("/", headers=VIEW)
+    assert "script-src 'self'" in page.headers["content-security-policy"]
+    assert page.headers["x-content-type-options"] == "nosniff"
+    for path in ("/static/", "/static", "/static/../app.py", "/static/%2e%2e/app.py", "/templates/"):
+        assert client.get(path, headers=VIEW).status_code == 404, path
+    assert client.get("/static/app.css").status_code == 200
+
+
+def test_unknown_host_is_refused(db: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from ledger.web.app import Config, create_app
+
+    app = create_app(Config(db=str(db), tokens=Tokens.from_key(KEY), allowed_hosts=["127.0.0.1:8000"]))
+    with TestClient(app, base_url="http://rebound.example:8000") as c:
+        assert c.get("/api/standings", headers=VIEW).status_code == 421
+
+
+def test_start_and_end_a_session(client, db: Path, cli) -> None:
+    started = client.post("/api/session/start", headers=KEEP, json={
+        "players": "李小明,陳大文,Ann", "rules": "three-player", "stake": "2", "currency": "SGD",
+        "name": "Saturday"})
+    assert started.status_code == 200, started.text
+    assert started.json()["id"] == 2 and started.json()["players"] == ["李小明", "陳大文", "Ann"]
+    assert client.get("/api/session", headers=VIEW).json()["id"] == 2
+    assert deal(client, "李小明=0 陳大文=4 Ann=9").status_code == 200
+    assert client.post("/api/session/end", headers=KEEP).json()["ended_at"]
+    ended = deal(client, "李小明=0 陳大文=4 Ann=9")
+    assert ended.status_code == 400 and "ended" in ended.json()["error"]
+    bad = client.post("/api/session/start", headers=KEEP, json={"players": "Ann,Ann,Ben"})
+    assert bad.status_code == 400
+    assert bad.json()["error"] == cli.fails("session", "start", "--players", "Ann,Ann,Ben")[7:].strip()
+    bad = client.post("/api/session/start", headers=KEEP, json={"players": "Ann,Ben", "stake": "-1"})
+    assert bad.status_code == 400 and "stake" in bad.json()["error"]
+    assert cli_json(db, "session", "list")[-1]["id"] == 2
+
+
+def test_a_replaced_ledger_stops_writes(client, db: Path, tmp_path: Path) -> None:
+    assert deal(client, EVENING[0]).status_code == 200
+    copy = tmp_path / "other.db"
+    start(copy, name="elsewhere")
+    shutil.copy(copy, tmp_path / "swap.db")
+    os.replace(tmp_path / "swap.db", db)
+    before = ledger_bytes(db)
+    answer = deal(client, EVENING[1])
+    assert answer.status_code == 503 and "replaced" in answer.json()["error"]
+    assert ledger_bytes(db) == before
+
+
+def test_token_rules() -> None:
+    with pytest.raises(Exception, match="16 to 128"):
+        check_key("short")
+    with pytest.raises(Exception, match="16 to 128"):
+        check_key("has spaces in it but long")
+    tokens = Tokens.from_key(KEY)
+    assert tokens.level(KEY) == "keeper"
+    assert tokens.level(tokens.viewer) == "viewer"
+    assert tokens.level(KEY + "x") is None and tokens.level("") is None
+    assert KEY not in tokens.viewer

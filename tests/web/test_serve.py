@@ -1,0 +1,127 @@
+"""``bigtwo serve`` as a user starts it: links, QR code, the live feed, concurrent
+writers, Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import httpx
+from web.conftest import start
+from web.webhelpers import KEY, Server, bearer, bigtwo, cli_json
+
+
+def read_events(url: str, token: str, want: int, found: list[dict], ready: threading.Event) -> None:
+    with httpx.stream("GET", url, headers=bearer(token), timeout=10) as events:
+        ready.set()
+        for line in events.iter_lines():
+            if line.startswith("data:"):
+                found.append({"at": time.monotonic(), **json.loads(line[5:])})
+                if len(found) >= want:
+                    return
+
+
+def test_serve_prints_links_and_qr_and_stops_on_ctrl_c(db: Path) -> None:
+    server = Server(db)
+    try:
+        text = "".join(server.lines)
+        assert f"/entry?t={KEY}" in server.keeper
+        assert KEY not in server.viewer and server.viewer.startswith("http://127.0.0.1:")
+        assert "█" in text  # the QR codes
+        answer = httpx.get(server.viewer, follow_redirects=True)  # the viewer link as printed
+        assert answer.status_code == 200 and "Friday" in answer.text
+        assert httpx.post(server.base + "/api/undo", headers=bearer(server.viewer_token)).status_code == 403
+    finally:
+        code, out = server.stop()
+    assert code == 0, out
+    assert "stopped" in out and "Traceback" not in out
+
+
+def test_a_cli_deal_reaches_open_pages(db: Path) -> None:
+    server = Server(db)
+    try:
+        found: list[dict] = []
+        ready = threading.Event()
+        reader = threading.Thread(target=read_events, daemon=True, args=(
+            server.base + "/events/scoreboard", server.viewer_token, 2, found, ready))
+        reader.start()
+        assert ready.wait(10)
+        time.sleep(0.3)
+        bigtwo(db, "deal", "陳大文=0", "Ben=3", "Cat=11", "Dan=8")
+        done = time.monotonic()
+        reader.join(10)
+        assert len(found) == 2, found
+        assert found[1]["at"] - done < 1.0
+        assert "陳大文" in found[1]["html"] and "+33" in found[1]["html"]
+    finally:
+        server.stop()
+
+
+def test_cli_and_four_writers_at_once_lose_nothing(db: Path) -> None:
+    server = Server(db)
+    per_writer = 10
+    errors: list[str] = []
+
+    def writer(i: int) -> None:
+        with httpx.Client(base_url=server.base, headers=bearer(KEY), timeout=30) as client:
+            for _ in range(per_writer):
+                answer = client.post("/api/deal", json={"line": f"0 {i + 1} 2 3"})
+                if answer.status_code != 200:
+                    errors.append(answer.text)
+
+    try:
+        threads = [threading.Thread(target=writer, args=(i,)) for i in range(4)]
+        cli = subprocess.Popen(
+            [sys.executable, "-c",
+             "import subprocess, sys\n"
+             "for _ in range(5):\n"
+             f"    subprocess.run([sys.executable, '-m', 'ledger', '--db', {str(db)!r}, 'deal',"
+             " 'Ben=0', '陳大文=1', 'Cat=1', 'Dan=1'], check=True, capture_output=True)\n"])
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        assert cli.wait(120) == 0
+    finally:
+        server.stop()
+    assert errors == []
+    log = cli_json(db, "log")
+    assert [e["deal"] for e in log] == list(range(1, 4 * per_writer + 5 + 1))
+    standings = {p["name"]: p for p in cli_json(db, "standings")["players"]}
+    assert standings["Ben"]["wins"] == 5 and standings["陳大文"]["wins"] == 4 * per_writer
+    # Each writer's deals: Ben holds i+1 cards; sum of Ben's penalty is known exactly.
+    assert standings["Ben"]["penalty"] == per_writer * (1 + 2 + 3 + 4)
+
+
+def test_serve_refuses_bad_options(db: Path, tmp_path: Path) -> None:
+    bad = bigtwo(db, "serve", "--token", "short", check=False)
+    assert bad.returncode != 0 and bad.stderr.startswith("error: --token") and "Traceback" not in bad.stderr
+    bad = bigtwo(db, "serve", "--session", "9", check=False)
+    assert bad.returncode != 0 and "no session 9" in bad.stderr
+    server = Server(db)
+    try:
+        port = server.base.rsplit(":", 1)[1]
+        busy = bigtwo(db, "serve", "--port", port, check=False)
+        assert busy.returncode != 0 and "already in use" in busy.stderr and "Traceback" not in busy.stderr
+    finally:
+        server.stop()
+
+
+def test_serve_a_chosen_session(ledger_path: Path) -> None:
+    start(ledger_path, name="first")
+    start(ledger_path, name="second")
+    server = Server(ledger_path, KEY, "--session", "1")
+    try:
+        answer = httpx.post(server.base + "/api/deal", headers=bearer(KEY),
+                            json={"line": "陳大文=0 Ben=3 Cat=11 Dan=8"})
+        assert answer.json()["session"] == 1
+        assert httpx.get(server.base + "/api/standings", headers=bearer(KEY)).json()["sessions"] == [1]
+    finally:
+        server.stop()
+    assert cli_json(ledger_path, "standings", "--session", "1") == cli_json(
+        ledger_path, "standings", "--session", "1")
+    assert cli_json(ledger_path, "session", "list")[1]["deals"] == 0

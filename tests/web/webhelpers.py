@@ -1,0 +1,96 @@
+"""Shared pieces of the web tests: a ledger with a session, the app, a real server."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+KEY = "test-key-0123456789abcdef"
+PLAYERS = ["陳大文", "Ben", "Cat", "Dan"]
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def ledger_bytes(path: Path) -> bytes:
+    """The ledger file and its write-ahead log, byte for byte."""
+    out = b""
+    for suffix in ("", "-wal"):
+        p = Path(str(path) + suffix)
+        out += p.read_bytes() if p.exists() else b"-"
+    return out
+
+
+def cli_json(db: Path, *args: str) -> Any:
+    """``bigtwo --db DB ARGS --json`` in a child process, parsed."""
+    out = subprocess.run([sys.executable, "-m", "ledger", "--db", str(db), *args, "--json"],
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def bigtwo(db: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "ledger", "--db", str(db), *args],
+                          capture_output=True, text=True, check=check)
+
+
+class Server:
+    """``bigtwo serve --port 0`` in a child process, as a user starts it."""
+
+    def __init__(self, db: Path, key: str = KEY, *extra: str) -> None:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "ledger", "--db", str(db), "serve", "--port", "0",
+             "--token", key, *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        )
+        self.lines: list[str] = []
+        self.keeper = self.viewer = ""
+        deadline = time.monotonic() + 20
+        assert self.proc.stdout is not None
+        while time.monotonic() < deadline:
+            line = self.proc.stdout.readline()
+            if not line:
+                err = self.proc.stderr.read() if self.proc.stderr else ""
+                raise AssertionError("bigtwo serve exited:\n" + err)
+            self.lines.append(line)
+            if line.startswith("scorekeeper link"):
+                self.keeper = line.split(": ", 1)[1].strip()
+            if line.startswith("viewer link"):
+                self.viewer = line.split(":  ", 1)[1].strip()
+            if line.startswith("Ctrl-C"):
+                break
+        assert self.keeper and self.viewer, "".join(self.lines)
+        self.base = self.keeper.split("/entry")[0]
+        self.viewer_token = self.viewer.split("t=")[1]
+        self._wait_ready()
+
+    def _wait_ready(self) -> None:
+        import httpx
+
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                httpx.get(self.base + "/static/app.css", timeout=1)
+                return
+            except httpx.TransportError:
+                time.sleep(0.05)
+        raise AssertionError("bigtwo serve did not answer")
+
+    def stop(self) -> tuple[int, str]:
+        import signal
+
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+        try:
+            out, err = self.proc.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            out, err = self.proc.communicate()
+            raise AssertionError("bigtwo serve did not stop on Ctrl-C") from None
+        return self.proc.returncode, out + err
