@@ -28,6 +28,7 @@ def ledger_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "ledger.db"
     monkeypatch.setenv("BIGTWO_DB", str(path))
     monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.setenv("TZ", "UTC")  # dates as stored; tests of local time set their own
     return path
 
 

@@ -57,8 +57,12 @@ def match_player(text: str, seats: Sequence[str], what: str) -> str:
     prefixed = [s for s in seats if wanted and name_key(s).startswith(wanted)]
     if len(prefixed) == 1:
         return prefixed[0]
-    problem = "matches several players" if prefixed else "is not seated"
-    raise InputError(f"{what}: {text!r} {problem}; players: {shown(', '.join(seats))}")
+    if prefixed:
+        raise InputError(f"{what}: {text!r} matches several players; players: {shown(', '.join(seats))}")
+    from ledger.core.names import did_you_mean
+
+    hint = did_you_mean(text, seats)
+    raise InputError(f"{what}: {text!r} is not seated (players: {shown(', '.join(seats))}){hint}")
 
 
 def _count(text: str, what: str) -> int:

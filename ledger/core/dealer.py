@@ -142,16 +142,25 @@ def next_turn(seats: Sequence[str], rules: RuleSet, deals: Sequence[Deal]) -> Tu
     >>> next_turn(["Ann", "Ben", "Cat"], rules, [Deal(cards={"Ann": 4, "Ben": 0, "Cat": 2})])
     Turn(dealers=('Ben',), leader='Ben', opener='3♦')
     """
+    return next_turn_after(seats, rules, len(deals), deals[-1] if deals else None)
+
+
+def next_turn_after(seats: Sequence[str], rules: RuleSet, count: int, last: Deal | None) -> Turn:
+    """:func:`next_turn` from the number of live deals and the last one only (all it needs).
+
+    >>> last = Deal(cards={"Ann": 4, "Ben": 0, "Cat": 2})
+    >>> next_turn_after(["Ann", "Ben", "Cat"], RuleSet("rotating"), 1, last)
+    Turn(dealers=('Ben',), leader='Ben', opener='3♦')
+    """
     opener = opening_card(rules)
-    if not deals:
+    if last is None or count == 0:
         return Turn((seats[0],), None, opener)
-    last = deals[-1]
     if rules.next_deal == "winner":
         dealers: tuple[str, ...] = (last.winner,)
     elif rules.next_deal == "loser":
         dealers = losers(seats, rules, last)
     else:
-        dealers = (seats[len(deals) % len(seats)],)
+        dealers = (seats[count % len(seats)],)
     leader = last.winner if rules.next_lead == "winner" else None
     return Turn(dealers, leader, opener)
 

@@ -262,7 +262,7 @@ class Importer:
         added = 0
         for chunk in _chunks(entries, CHUNK):
             self.ledger.bulk.import_entries(
-                sid, [ImportedEntry(e.uuid, "deal", e.deal_no, e.facts_json, e.points) for e in chunk]
+                sid, [ImportedEntry(e.uuid, "deal", e.deal_no, e.facts_json, e.points, e.at) for e in chunk]
             )
             added += len(chunk)
             self.progress(len(chunk))

@@ -95,7 +95,17 @@ class SheetSession:
 
     @property
     def started_at(self) -> str | None:
-        return None if self.date is None else f"{self.date}T00:00:00.000000+00:00"
+        # Noon of that date where the sheet is imported (TZ), stored in UTC: the sheet's
+        # date reads as that same date there (ledger.book.clock shows times in the user's
+        # zone), where midnight UTC would be the day before in the Americas.
+        if self.date is None:
+            return None
+        from datetime import UTC, datetime, time
+
+        from ledger.book.clock import zone
+
+        noon = datetime.combine(Date.fromisoformat(self.date), time(12), tzinfo=zone())
+        return noon.astimezone(UTC).isoformat(timespec="microseconds")
 
     @property
     def rules(self) -> RuleSet:

@@ -136,7 +136,8 @@ class _SheetScorer:
                 expected = json.dumps(game.deal().to_dict(), sort_keys=True, ensure_ascii=False)
                 assert facts == expected, (facts, expected)
                 checked = True
-            yield EntrySpec(game.uuid, "deal", game.position, None, None,
+            # A dated sheet's games carry its date, not the time of the import.
+            yield EntrySpec(game.uuid, "deal", game.position, None, spec.started_at,
                             f"{origin} line {game.line} (deal {game.position})", points, facts)
 
 

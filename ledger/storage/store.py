@@ -169,7 +169,10 @@ class Ledger:
         ``ann`` finds ``Ann``); :class:`NotFound` when there is none."""
         found = self.find_player(typed)
         if found is None:
-            raise NotFound(f"no player named {typed!r} in this ledger")
+            from ledger.core.names import did_you_mean
+
+            names = [n for (n,) in self.conn.execute("SELECT name FROM players")]
+            raise NotFound(f"no player named {typed!r} in this ledger{did_you_mean(typed, names)}")
         return found
 
     def find_player(self, typed: str) -> str | None:

@@ -123,7 +123,7 @@ def test_comments_blanks_dates_and_thresholds() -> None:
     assert games[0].session is games[1].session  # restating the same date and names changes nothing
     session = games[0].session
     assert (session.date, session.fry_threshold, session.run) == ("2024-03-01", 11, 0)
-    assert session.started_at == "2024-03-01T00:00:00.000000+00:00"
+    assert session.started_at == "2024-03-01T12:00:00.000000+00:00"  # noon; the tests run in UTC
     assert session.name == "2024-03-01: Ann Ben Cat Dan F=11"
 
 

@@ -40,6 +40,16 @@ def test_standings_and_settle_are_the_cli_json(client, db: Path, cli) -> None:
         assert page.status_code == 200
         assert page.json() == cli_json(db, what)
     assert client.get("/api/log", headers=VIEW).json() == cli_json(db, "log")
+    # Who deals next: the web's shortcut (count + last deal) agrees with every deal's facts.
+    from ledger.book.actions import session_rules
+    from ledger.core.dealer import next_turn_from_facts
+    from ledger.storage.store import open_ledger
+
+    with open_ledger(db) as ledger:
+        s = ledger.journal.session(1)
+        full = next_turn_from_facts(s.seats, session_rules(s),
+                                    [e.facts for e in ledger.journal.live_deals(1)])
+    assert client.get("/api/session", headers=VIEW).json()["next"]["text"] == full.describe()
     assert client.get("/api/sessions", headers=VIEW).json() == cli_json(db, "session", "list")
 
 

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from web.conftest import start
 from web.webhelpers import KEY, Server, bearer, bigtwo, cli_json
 
@@ -61,6 +62,7 @@ def test_a_cli_deal_reaches_open_pages(db: Path) -> None:
         server.stop()
 
 
+@pytest.mark.slow
 def test_cli_and_four_writers_at_once_lose_nothing(db: Path) -> None:
     server = Server(db)
     per_writer = 10
@@ -125,3 +127,30 @@ def test_serve_a_chosen_session(ledger_path: Path) -> None:
     assert cli_json(ledger_path, "standings", "--session", "1") == cli_json(
         ledger_path, "standings", "--session", "1")
     assert cli_json(ledger_path, "session", "list")[1]["deals"] == 0
+
+
+def test_a_client_that_leaves_mid_request_harms_nothing(db: Path) -> None:
+    import socket
+
+    server = Server(db)
+    try:
+        host, port = server.base.removeprefix("http://").rsplit(":", 1)
+        body = json.dumps({"line": "陳大文=0 Ben=3 Cat=11 Dan=8"}).encode()
+        for cut in (0, 5, len(body) - 1):  # the body stops short, then the phone is gone
+            with socket.create_connection((host, int(port))) as sock:
+                sock.sendall(
+                    f"POST /api/deal HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {KEY}\r\n"
+                    f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode()
+                    + body[:cut])
+        with socket.create_connection((host, int(port))) as sock:  # a page leaves its feed
+            sock.sendall(f"GET /events/scoreboard HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                         f"Authorization: Bearer {KEY}\r\n\r\n".encode())
+            sock.recv(100)
+        time.sleep(0.3)
+        assert cli_json(db, "log") == []
+        answer = httpx.post(server.base + "/api/deal", headers=bearer(KEY), json=json.loads(body))
+        assert answer.status_code == 200 and answer.json()["deal"] == 1
+    finally:
+        code, out = server.stop()
+    assert code == 0 and "Traceback" not in out, out
+    assert [e["deal"] for e in cli_json(db, "log")] == [1]

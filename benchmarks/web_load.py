@@ -1,0 +1,227 @@
+"""Load on ``bigtwo serve``: phones watching the live feed while others post deals.
+
+    python benchmarks/web_load.py                 # 50 viewers, 4 writers x 50 deals, 0.25 s apart
+    python benchmarks/web_load.py --viewers 10 --deals 10 --json out.json
+
+Starts ``bigtwo serve`` on a free port of 127.0.0.1 (loopback only) over a fresh
+ledger, opens ``--viewers`` server-sent-event streams on ``/events/scoreboard`` (the
+scoreboard page's own feed: the rendered HTML of every change), then ``--writers``
+clients each post ``--deals`` deals to ``/api/deal``, one after another with
+``--gap`` seconds between them.  It reports
+
+- the p50/p95/max time from sending a POST until *every* viewer has received a
+  scoreboard that includes that deal,
+- the p50/p95/max POST latency (request sent to answer read),
+- the server's peak resident memory (VmHWM) and its memory at the end (VmRSS),
+
+and checks that the ledger holds exactly the deals posted.  Bounded: at most
+``--viewers`` x (``--writers`` x ``--deals``) events, and ``--timeout`` seconds in all.
+The client runs on the same machine, so it shares the CPU with the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+KEY = "benchmark-key-0123456789"
+NEXT_DEAL = re.compile(rb'"next_deal":(\d+)')
+PLAYERS = "陳大文,李小明,Cat,Dan"
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
+    subprocess.run([sys.executable, "-m", "ledger", "--db", str(db), "session", "start",
+                    "--players", PLAYERS, "--stake", "0.5", "--currency", "HKD"],
+                   check=True, capture_output=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ledger", "--db", str(db), "serve", "--host", "127.0.0.1",
+         "--port", "0", "--token", KEY],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if line.startswith("scorekeeper link"):
+            base = line.split(": ", 1)[1].strip().split("/entry")[0]
+            return proc, base
+    raise SystemExit("bigtwo serve did not start:\n" + (proc.stderr.read() if proc.stderr else ""))
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def memory_kib(pid: int) -> dict[str, int]:
+    out = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            out[key] = int(value.split()[0])
+    return out
+
+
+async def viewer(host: str, port: int, arrivals: list[tuple[float, int]], connected: asyncio.Event,
+                 want: int, stop: asyncio.Event) -> None:
+    """One phone on the live feed: (arrival time, next deal number) of every update."""
+    reader, writer = await asyncio.open_connection(host, port)
+    writer.write((f"GET /events/scoreboard HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                  f"Authorization: Bearer {KEY}\r\nAccept: text/event-stream\r\n\r\n").encode())
+    await writer.drain()
+    while (await reader.readline()) not in (b"\r\n", b""):
+        pass  # the response head
+    connected.set()
+    buffer = b""
+    try:
+        while not stop.is_set():
+            chunk = await reader.read(65536)
+            if not chunk:
+                break
+            now = time.perf_counter()
+            buffer += chunk
+            while b"\n\n" in buffer:
+                event, buffer = buffer.split(b"\n\n", 1)
+                found = NEXT_DEAL.search(event)  # no JSON decoding: the client stays light
+                if found:
+                    next_deal = int(found.group(1))
+                    arrivals.append((now, next_deal))
+                    if next_deal > want:
+                        return
+    finally:
+        writer.close()
+
+
+async def poster(base: str, deals: int, gap: float, seat: int,
+                 sent: list[tuple[float, float, int]]) -> None:
+    import httpx
+
+    async with httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {KEY}"},
+                                 timeout=30) as client:
+        for i in range(deals):
+            cards = [str(1 + (i + seat + k) % 12) for k in range(4)]
+            cards[seat % 4] = "0"
+            t0 = time.perf_counter()
+            answer = await client.post("/api/deal", json={"line": " ".join(cards)})
+            t1 = time.perf_counter()
+            answer.raise_for_status()
+            sent.append((t0, t1, answer.json()["deal"]))
+            await asyncio.sleep(gap)
+
+
+async def floor(base: str, count: int = 40) -> dict[str, float]:
+    """The floor, in the same run: one client asking the same server for a small static
+    file, one request at a time (what any answer costs on this machine right now)."""
+    import httpx
+
+    times = []
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        for _ in range(count):
+            t0 = time.perf_counter()
+            (await client.get("/static/app.css")).raise_for_status()
+            times.append((time.perf_counter() - t0) * 1000)
+    return {"p50": pct(times, 0.5), "p95": pct(times, 0.95)}
+
+
+async def load(base: str, viewers: int, writers: int, deals: int, gap: float,
+               timeout: float) -> dict[str, object]:
+    host, port = base.removeprefix("http://").rsplit(":", 1)
+    static = await floor(base)
+    total = writers * deals
+    arrivals: list[list[tuple[float, int]]] = [[] for _ in range(viewers)]
+    stop = asyncio.Event()
+    connected = [asyncio.Event() for _ in range(viewers)]
+    watching = [asyncio.create_task(viewer(host, int(port), arrivals[i], connected[i], total, stop))
+                for i in range(viewers)]
+    await asyncio.wait_for(asyncio.gather(*(c.wait() for c in connected)), timeout)
+    await asyncio.sleep(0.5)  # every viewer has its first scoreboard
+    sent: list[tuple[float, float, int]] = []
+    await asyncio.wait_for(asyncio.gather(*(poster(base, deals, gap, w, sent) for w in range(writers))),
+                           timeout)
+    try:
+        await asyncio.wait_for(asyncio.gather(*watching), 10)
+    except TimeoutError:
+        stop.set()
+    updates = []
+    missed = 0
+    for t0, _t1, deal_no in sent:
+        latest = 0.0
+        for got in arrivals:
+            first = next((at for at, next_deal in got if next_deal > deal_no), None)
+            if first is None:
+                missed += 1
+                continue
+            latest = max(latest, first - t0)
+        updates.append(latest * 1000)
+    posts = [(t1 - t0) * 1000 for t0, t1, _ in sent]
+    return {
+        "posts": len(sent), "viewers": viewers, "missed_updates": missed,
+        "events_received": sum(len(a) for a in arrivals),
+        "update_ms": {"p50": pct(updates, 0.5), "p95": pct(updates, 0.95), "max": max(updates)},
+        "post_ms": {"p50": pct(posts, 0.5), "p95": pct(posts, 0.95), "max": max(posts)},
+        "floor_static_get_ms": static,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--viewers", type=int, default=50)
+    parser.add_argument("--writers", type=int, default=4)
+    parser.add_argument("--deals", type=int, default=50, help="deals each writer posts")
+    parser.add_argument("--gap", type=float, default=0.25, help="seconds between a writer's posts")
+    parser.add_argument("--timeout", type=float, default=300)
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args()
+    if not (1 <= args.viewers <= 500 and 1 <= args.writers <= 16 and 1 <= args.deals <= 1000):
+        raise SystemExit("keep it bounded: 1-500 viewers, 1-16 writers, 1-1000 deals each")
+    folder = Path(tempfile.mkdtemp(prefix="bigtwo-web-load-"))
+    db = folder / "ledger.db"
+    proc, base = start_server(db)
+    try:
+        idle = memory_kib(proc.pid)
+        cpu = cpu_seconds(proc.pid)
+        results = asyncio.run(load(base, args.viewers, args.writers, args.deals, args.gap, args.timeout))
+        memory = memory_kib(proc.pid)
+        cpu = cpu_seconds(proc.pid) - cpu
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(30)
+    log = json.loads(subprocess.run([sys.executable, "-m", "ledger", "--db", str(db), "log", "--json"],
+                                    capture_output=True, text=True, check=True).stdout)
+    results.update({
+        "ledger_deals": len(log), "lost": args.writers * args.deals - len(log),
+        "server_rss_mib": {"idle": round(idle["VmRSS"] / 1024, 1), "end": round(memory["VmRSS"] / 1024, 1),
+                           "peak": round(memory["VmHWM"] / 1024, 1)},
+        "server_cpu_ms_per_deal": round(cpu * 1000 / max(1, len(log)), 1),
+        "load_average": os.getloadavg()[0],
+        "settings": vars(args) | {"json": None},
+        "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+                   f"Python {platform.python_version()}",
+    })
+    met = (results["update_ms"]["p95"] < 200 and results["post_ms"]["p95"] < 50  # type: ignore[index]
+           and results["server_rss_mib"]["peak"] < 150 and results["lost"] == 0  # type: ignore[index]
+           and results["missed_updates"] == 0)
+    results["targets_met"] = met
+    print(json.dumps(results, indent=2, ensure_ascii=False))
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+    sys.exit(0 if met else 1)
+
+
+if __name__ == "__main__":
+    main()

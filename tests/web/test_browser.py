@@ -1,0 +1,204 @@
+"""The pages in a real browser (headless Chromium driven by Playwright) at a phone's
+size, against ``bigtwo serve`` started as a user starts it.
+
+Without Chromium or Playwright these tests skip, except under CI (``CI=true``) where
+they fail: a missing install step must not hide them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web.conftest import start
+from web.webhelpers import PLAYERS, Server, bigtwo, cli_json
+
+PHONE = {"width": 390, "height": 844}
+CHROMIUM = os.environ.get("BIGTWO_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+# A five-deal evening: (winner, cards left of the others, extras) as tapped on the page,
+# and the same deal as typed on the command line.
+EVENING: list[tuple[str, dict[str, int], dict[str, Any], list[str]]] = [
+    ("陳大文", {"Ben": 3, "Cat": 11, "Dan": 8}, {}, ["陳大文=0", "Ben=3", "Cat=11", "Dan=8"]),
+    ("Ben", {"陳大文": 5, "Cat": 2, "Dan": 13}, {}, ["陳大文=5", "Ben=0", "Cat=2", "Dan=13"]),
+    ("Cat", {"陳大文": 1, "Ben": 7, "Dan": 4}, {"assist": "Dan"},
+     ["陳大文=1", "Ben=7", "Cat=0", "Dan=4", "--assist", "Dan"]),
+    ("Dan", {"陳大文": 10, "Ben": 6, "Cat": 9}, {"missed": True},
+     ["陳大文=10", "Ben=6", "Cat=9", "Dan=0", "--missed-call"]),
+    ("陳大文", {"Ben": 12, "Cat": 3, "Dan": 2}, {}, ["0", "12", "3", "2"]),
+]
+
+
+def _need(reason: str) -> None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"browser tests need {reason} (CI installs it: see .ci/run)")
+    pytest.skip(f"needs {reason}")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _need("playwright (pip install -e '.[test]')")
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        _need(f"Chromium at {CHROMIUM} (apt-get install chromium fonts-noto-cjk)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(ledger_path: Path) -> Iterator[Server]:
+    served = Server(ledger_path)
+    yield served
+    code, out = served.stop()
+    assert code == 0, out
+
+
+def phone(browser: Any, link: str, dark: bool = False) -> Any:
+    # bypass_csp: Playwright's wait_for_function evaluates strings, which the page's
+    # Content-Security-Policy (no eval) would refuse; the page's own scripts are unaffected.
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True, color_scheme="dark" if dark else "light",
+                                  bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(link)
+    return page
+
+
+def not_blank(path: Path) -> None:
+    """A screenshot with content: many colours, not one flat fill."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        colours = image.convert("RGB").getcolors(maxcolors=1_000_000)
+        assert colours is not None and len(colours) > 50, f"{path} looks blank"
+        assert max(c for c, _ in colours) < 0.97 * image.width * image.height
+
+
+def tap_deal(page: Any, winner: str, left: dict[str, int], extras: dict[str, Any]) -> None:
+    page.get_by_role("radio", name=winner, exact=True).tap()
+    for name, count in left.items():
+        plus = page.get_by_role("button", name=f"{name}: one card more", exact=True)
+        for _ in range(count):
+            plus.tap()
+    if "assist" in extras:
+        page.locator("#assist").select_option(extras["assist"])
+    if extras.get("missed"):
+        page.locator("#missed-call").check()
+    page.wait_for_function("!document.getElementById('confirm').disabled")
+    assert page.locator("#preview table").count() == 1  # the points before confirming
+    page.locator("#confirm").tap()
+    page.wait_for_function("document.querySelector('#preview .ok') !== null")
+
+
+def start_by_taps(page: Any, base: str, players: list[str]) -> None:
+    page.goto(base + "/start")
+    for i, name in enumerate(players):
+        page.locator(f"input[name=player{i}]").fill(name)
+    page.locator("select[name=rules]").select_option("classic")
+    page.locator("input[name=stake]").fill("0.5")
+    page.locator("input[name=currency]").fill("HKD")
+    page.locator("input[name=name]").fill("Friday")
+    page.get_by_role("button", name="Start").tap()
+    page.wait_for_url(re.compile(r"/entry$"))
+
+
+@pytest.mark.slow
+def test_an_evening_tapped_equals_the_evening_typed(browser: Any, server: Server, ledger_path: Path,
+                                                    tmp_path: Path) -> None:
+    page = phone(browser, server.keeper)
+    start_by_taps(page, server.base, PLAYERS)
+    for winner, left, extras, _ in EVENING:
+        tap_deal(page, winner, left, extras)
+    typed = tmp_path / "typed.db"
+    bigtwo(typed, "session", "start", "--players", ",".join(PLAYERS), "--stake", "0.5",
+           "--currency", "HKD", "--name", "Friday")
+    for *_, words in EVENING:
+        bigtwo(typed, "deal", *words)
+    for what in ("standings", "settle"):
+        assert cli_json(ledger_path, what) == cli_json(typed, what)
+    page.get_by_role("link", name="Settle").tap()
+    page.wait_for_selector(".plan li")
+    plan = page.locator(".plan").inner_text()
+    for payment in cli_json(typed, "settle")["payments"]:
+        assert payment["amount"] in plan
+    page.context.close()
+
+
+def test_a_deal_from_one_phone_shows_on_another_within_a_second(
+        browser: Any, server: Server, ledger_path: Path) -> None:
+    start(ledger_path)
+    keeper = phone(browser, server.keeper)
+    viewer = phone(browser, server.viewer)
+    viewer.wait_for_selector("#live .standings")
+    viewer.wait_for_function("document.getElementById('status').textContent.startsWith('live')")
+    tap_deal(keeper, "Ben", {"陳大文": 2, "Cat": 4, "Dan": 6}, {})
+    viewer.wait_for_function("document.querySelector('#live .deals') !== null", timeout=1000)
+    assert "+12" in viewer.locator("#live .standings").inner_text()
+    # And a deal typed in the terminal:
+    viewer.wait_for_timeout(200)
+    bigtwo(ledger_path, "deal", "陳大文=0", "Ben=5", "Cat=5", "Dan=5")
+    done = time.monotonic()
+    viewer.wait_for_function("document.querySelectorAll('#live .deals tbody tr').length === 2",
+                             timeout=1000)
+    assert time.monotonic() - done < 1.0
+    keeper.wait_for_function("document.querySelectorAll('#live .deals tbody tr').length === 2",
+                             timeout=1000)
+    keeper.context.close()
+    viewer.context.close()
+
+
+def test_the_viewer_link_cannot_write(browser: Any, server: Server, ledger_path: Path) -> None:
+    start(ledger_path)
+    viewer = phone(browser, server.viewer)
+    assert viewer.get_by_role("link", name="Enter").count() == 0
+    answer = viewer.goto(server.base + "/entry")
+    assert answer is not None and answer.status == 403
+    status = viewer.evaluate("""async () => (await fetch('/api/deal', {method: 'POST',
+        headers: {'content-type': 'application/json'},
+        body: JSON.stringify({line: '0 3 11 8'})})).status""")
+    assert status == 403
+    assert cli_json(ledger_path, "log") == []
+    viewer.context.close()
+
+
+@pytest.mark.slow
+def test_amend_void_undo_and_screenshots(browser: Any, server: Server, ledger_path: Path,
+                                         tmp_path: Path) -> None:
+    start(ledger_path)
+    page = phone(browser, server.keeper)
+    for winner, left, extras, _ in EVENING[:3]:
+        tap_deal(page, winner, left, extras)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.locator("[data-amend='1']").tap()
+    page.wait_for_function("document.getElementById('confirm').textContent === 'Save deal 1'")
+    page.get_by_role("button", name="Ben: one card more", exact=True).tap()  # Ben 3 -> 4
+    page.wait_for_function("!document.getElementById('confirm').disabled")
+    page.locator("#confirm").tap()
+    page.wait_for_function("document.querySelector('#preview .ok') !== null")
+    page.locator("[data-void='2']").tap()
+    page.wait_for_function("document.querySelectorAll('#live .deals tbody tr').length === 2")
+    page.locator("#undo").tap()
+    page.wait_for_function("document.querySelectorAll('#live .deals tbody tr').length === 1")
+    log = cli_json(ledger_path, "log")
+    assert [(e["deal"], e["kind"], e["live"]) for e in log] == [
+        (1, "deal", False), (2, "deal", False), (3, "deal", False), (1, "amend", True),
+        (2, "void", False), (3, "void", False)]
+    assert log[3]["facts"]["cards"]["Ben"] == 4
+    for name, path in (("scoreboard", "/"), ("entry", "/entry"), ("settle", "/settle")):
+        page.goto(server.base + path)
+        page.wait_for_selector("#live .card")
+        shot = tmp_path / f"{name}.png"
+        page.screenshot(path=str(shot), full_page=True)
+        not_blank(shot)
+    page.context.close()
