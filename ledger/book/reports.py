@@ -65,20 +65,10 @@ class Standings:
         return out
 
 
-def session_dict(s: SessionRow) -> dict[str, Any]:
-    """A session as ``bigtwo session list --json`` (and the web page) show it."""
-    return {"id": s.id, "uuid": s.uuid, "name": s.name, "players": list(s.seats),
-            "rules": s.rules_name, "stake": s.stake, "currency": s.currency, "teams": s.teams,
-            "started_at": s.started_at, "ended_at": s.ended_at, "deals": s.deals}
-
-
 def log_dicts(ledger: Ledger, session: SessionRow) -> list[dict[str, Any]]:
     """Every entry of a session as ``bigtwo log --json`` (and the web page) show it."""
     live = {e.id for e in ledger.journal.live_deals(session.id)}
-    return [
-        {"seq": e.seq, "uuid": e.uuid, "deal": e.deal_no, "kind": e.kind, "facts": e.facts,
-         "live": e.id in live, "at": e.created_at} for e in ledger.journal.entries(session.id)
-    ]
+    return [{**e.to_dict(), "live": e.id in live} for e in ledger.journal.entries(session.id)]
 
 
 def pick_sessions(ledger: Ledger, session: SessionRow | None, all_sessions: bool) -> list[SessionRow]:

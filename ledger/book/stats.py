@@ -196,11 +196,11 @@ class HistoryRow:
     money: dict[str, Decimal]
 
     def to_dict(self) -> dict[str, Any]:
-        s = self.session
+        s = self.session.to_dict()
         return {
-            "id": s.id, "date": day_of(s), "started_at": s.started_at, "name": s.name,
-            "players": list(s.seats), "rules": s.rules_name, "teams": s.teams,
-            "stake": s.stake, "currency": s.currency or "PTS", "deals": self.deals,
+            "id": s["id"], "date": day_of(self.session), "started_at": s["started_at"],
+            "name": s["name"], "players": s["players"], "rules": s["rules"], "teams": s["teams"],
+            "stake": s["stake"], "currency": s["currency"] or "PTS", "deals": self.deals,
             "net": self.net, "money": {n: format_amount(v) for n, v in self.money.items()},
         }
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -128,7 +128,6 @@ def session_list(
     """List every session."""
     from ledger.book import actions as book
     from ledger.book.clock import local_day
-    from ledger.book.reports import session_dict
     from ledger.present.text import dumps, table
 
     sessions, current = [], None
@@ -137,7 +136,7 @@ def session_list(
             sessions = ledger.journal.sessions()
             current = ledger.journal.get_setting(book.CURRENT_KEY)
     if json_out:
-        typer.echo(dumps([session_dict(s) for s in sessions]))
+        typer.echo(dumps([s.to_dict() for s in sessions]))
         return
     if not sessions:
         typer.echo("no sessions yet; start one with: bigtwo session start --players Ann,Ben,Cat,Dan")
@@ -166,7 +165,7 @@ def session_show(
         s = book.current_session(ledger, session_id)
         st = reports.standings(ledger, [s])
     if json_out:
-        typer.echo(dumps({**reports.session_dict(s), "rules": s.rules, "standings": st.to_dict()}))
+        typer.echo(dumps({**s.to_dict(full_rules=True), "standings": st.to_dict()}))
         return
     from ledger.present.fit import screen_width
     from ledger.present.text import wrap
@@ -223,39 +222,19 @@ WORDS_SETTINGS = {"allow_extra_args": True, "ignore_unknown_options": True}
 WordsArg = Annotated[list[str] | None, typer.Argument(help="The deal: see below.", metavar="DEAL...")]
 
 
-def _print_after(ledger: Any, s: Any, verb: str, recorded: Any) -> None:
-    from ledger.book import reports
-    from ledger.present.text import deal_text, standings_text
-
-    if recorded.score is not None:
-        typer.echo(deal_text(recorded.entry.deal_no, recorded.score, s.seats, verb))
-    else:
-        typer.echo(f"deal {recorded.entry.deal_no} voided")
-    typer.echo(standings_text(reports.standings(ledger, [ledger.journal.session(s.id)])))
-    typer.echo(_next_turn_text(ledger, s))
-
-
-def _next_turn_text(ledger: Any, s: Any) -> str:
-    """``next: Ben deals, Cat leads`` after the session's live deals (ledger.core.dealer)."""
-    from ledger.book.actions import session_rules
-    from ledger.core.dealer import next_turn_from_facts
-
-    facts = [e.facts for e in ledger.journal.live_deals(s.id)]
-    return next_turn_from_facts(s.seats, session_rules(s), facts).describe()
-
-
 @app.command("deal", context_settings=WORDS_SETTINGS, epilog=DEAL_HELP)
 def deal_cmd(ctx: typer.Context, words: WordsArg = None, session: SessionOpt = None) -> None:
     """Record a deal: bigtwo deal Ann=0 Ben=3 Cat=11 Dan=8"""
     from ledger.book import actions as book
     from ledger.core.deal_line import build_deal, split_words
+    from ledger.present.text import after_deal_text
 
     args = split_words(words or [])
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
         deal = build_deal(args, s.seats, book.session_rules(s))
         recorded = book.record_deal(ledger, s, deal)
-        _print_after(ledger, s, "deal", recorded)
+        typer.echo(after_deal_text(ledger, s, recorded, "deal"))
 
 
 @app.command("amend", context_settings=WORDS_SETTINGS, epilog=DEAL_HELP)
@@ -268,13 +247,14 @@ def amend_cmd(
     """Replace a deal's facts with corrected ones (a new entry; the old stays in the log)."""
     from ledger.book import actions as book
     from ledger.core.deal_line import build_deal, split_words
+    from ledger.present.text import after_deal_text
 
     args = split_words(words or [])
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
         deal = build_deal(args, s.seats, book.session_rules(s))
         recorded = book.amend_deal(ledger, s, number, deal)
-        _print_after(ledger, s, "amended deal", recorded)
+        typer.echo(after_deal_text(ledger, s, recorded, "amended deal"))
 
 
 @app.command("void")
@@ -285,20 +265,22 @@ def void_cmd(
 ) -> None:
     """Void a deal (a new entry; the deal stays in the log)."""
     from ledger.book import actions as book
+    from ledger.present.text import after_deal_text
 
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
-        _print_after(ledger, s, "void", book.void_deal(ledger, s, number))
+        typer.echo(after_deal_text(ledger, s, book.void_deal(ledger, s, number), "void"))
 
 
 @app.command("undo")
 def undo_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
     """Void the last deal still standing."""
     from ledger.book import actions as book
+    from ledger.present.text import after_deal_text
 
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
-        _print_after(ledger, s, "undo", book.undo(ledger, s))
+        typer.echo(after_deal_text(ledger, s, book.undo(ledger, s), "undo"))
 
 
 @app.command("log")

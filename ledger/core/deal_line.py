@@ -1,7 +1,10 @@
-"""Turning what the scorekeeper types into deal facts, and deal facts back into those words.
+"""The deal grammar, both ways: what the scorekeeper types into deal facts
+(:func:`parse_deal_line`, :func:`build_deal`), and deal facts back into those words
+(:func:`format_deal`, :func:`facts_text`), so that ``parse(format(deal)) == deal``.
 
 One parser serves ``bigtwo deal``/``amend`` (whose options Typer has already
-split), the quick-entry ``table`` loop and sample session files (whole lines).
+split), the quick-entry ``table`` loop and sample session files (whole lines); one
+writer serves the log, the import report and exports.
 
 >>> seats = ["Ann", "Ben", "Cat", "Dan"]
 >>> parse_deal_line("ann=0 Ben=3 Cat=11 Dan=8 --assist cat", seats).to_dict()
@@ -12,7 +15,6 @@ split), the quick-entry ``table`` loop and sample session files (whole lines).
 
 from __future__ import annotations
 
-import json
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -68,7 +70,10 @@ def match_player(text: str, seats: Sequence[str], what: str) -> str:
 def _count(text: str, what: str) -> int:
     stripped = text.strip()
     if not stripped.isdigit() or not stripped.isascii():
-        raise InputError(f"{what}: {text!r} is not a whole number of 0 or more")
+        raise InputError(f"{what}: {text[:40]!r} is not a whole number of 0 or more")
+    if len(stripped) > 100:  # int() of thousands of digits is refused by Python
+        raise InputError(f"{what}: {stripped[:12]}... ({len(stripped)} digits) is far more "
+                         f"than the {MAX_COUNT} cards in a pack")
     return int(stripped)
 
 
@@ -139,9 +144,10 @@ def build_deal(args: DealArgs, seats: Sequence[str], rules: RuleSet | None = Non
         immediate_by = match_player(args.four_twos, seats, "--four-twos")
     order = None
     if args.order is not None:
-        order = tuple(
-            match_player(n, seats, "--order") for n in args.order.replace(" ", ",").split(",") if n
-        )
+        # Names are separated by commas (a name may hold a space: "Mary Ann,Ben"),
+        # or by spaces when there is no comma at all ("Ann Ben Cat Dan").
+        names = args.order.split(",") if "," in args.order else args.order.split()
+        order = tuple(match_player(n, seats, "--order") for n in names if n.strip())
     return Deal(
         cards=cards,
         twos=twos,
@@ -246,9 +252,32 @@ def parse_deal_line(line: str, seats: Sequence[str], rules: RuleSet | None = Non
     return build_deal(split_line(line), seats, rules)
 
 
+# Characters that a typed line (shlex, with # comments) would read as more than a
+# letter: a word holding one is written in double quotes.
+_SPECIAL = frozenset(" \t\n\r\x0b\x0c'\"\\#")
+
+
+def _word(text: str, always: bool = False) -> str:
+    """``text`` as one word of a typed line: as it is when that is safe, else in double
+    quotes (a backslash before ``"`` and ``\\``), which :func:`split_line` reads back."""
+    if not always and text and not any(ch in _SPECIAL for ch in text):
+        return text
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def format_deal(deal: Deal) -> str:
+    """A deal written the way it is typed: :func:`parse_deal_line` reads it back as the
+    same deal.
+
+    >>> format_deal(Deal(cards={"陳大文": 0, "Mary Ann": 5}, assist="Mary Ann"))
+    '陳大文=0 "Mary Ann"=5 --assist "Mary Ann"'
+    """
+    return facts_text(deal.to_dict())
+
+
 def facts_text(facts: dict[str, Any]) -> str:
-    """A deal's facts (as stored) written back the way they are typed: the inverse of
-    :func:`parse_deal_line` for the ledger's log, the import report and exports.
+    """A deal's facts (as stored) written back the way they are typed, for the ledger's
+    log, the import report and exports (:func:`format_deal` of the stored deal).
 
     >>> facts_text({"cards": {"Ann": 0, "Ben": 3, "Cat": 11, "Dan": 8}, "assist": "Cat"})
     'Ann=0 Ben=3 Cat=11 Dan=8 --assist Cat'
@@ -256,19 +285,96 @@ def facts_text(facts: dict[str, Any]) -> str:
     parts = []
     hands = facts.get("hands", {})
     for name, count in facts.get("cards", {}).items():
-        typed = json.dumps(hands.get(name), ensure_ascii=False)  # ♥ stays ♥
-        parts.append(f"{name}={typed if name in hands else count}")
+        value = _word(hands[name], always=True) if name in hands else str(count)
+        parts.append(f"{_word(name)}={value}")
     for key in ("twos", "bombs"):
         for name, k in facts.get(key, {}).items():
             if name not in hands:
-                parts.append(f"--{key} {name}={k}")
+                parts.append(f"--{key} {_word(name)}={k}")
     for key in ("finish", "assist", "shootout"):
         if key in facts:
-            parts.append(f"--{key} {facts[key]}")
+            parts.append(f"--{key} {_word(facts[key])}")
     if facts.get("missed_call"):
         parts.append("--missed-call")
     if "immediate" in facts:
-        parts.append(f"--{facts['immediate']} {facts['immediate_by']}")
+        parts.append(f"--{facts['immediate']} {_word(facts['immediate_by'])}")
     if "order" in facts:
-        parts.append("--order " + ",".join(facts["order"]))
+        parts.append("--order " + _word(",".join(facts["order"])))
     return " ".join(parts)
+
+
+# --- facts from a file ------------------------------------------------------------
+
+_FACT_TYPES: dict[str, str] = {
+    "cards": "counts", "twos": "counts", "bombs": "counts", "hands": "hands",
+    "finish": "text", "assist": "text", "immediate": "text", "immediate_by": "text",
+    "shootout": "text", "missed_call": "bool", "order": "names",
+}
+MAX_COUNT = 52  # no count in a deal (cards, twos, bombs) can be more than a pack
+
+
+def deal_from_facts(facts: object, seats: Sequence[str], rules: RuleSet | None = None) -> Deal:
+    """A deal's facts as a file (an export) gives them, checked as strictly as ``deal``.
+
+    JSON types are exact (``"missed_call": "false"`` is not false, ``1.0`` is not a
+    count), counts are whole numbers from 0 to 52, every name is a seated player's,
+    and typed hands are read again: each is cards (no card twice in the deal) that
+    agree with the count, twos and bombs stored beside them.  The rules' own checks
+    (``score_deal``) come after.
+    """
+    if not isinstance(facts, dict):
+        raise InputError(f"facts must be a JSON object, not {_kind(facts)}")
+    unknown = sorted(str(k) for k in facts if k not in _FACT_TYPES)
+    if unknown:
+        raise InputError(f"unknown deal fact(s): {', '.join(unknown)}; "
+                         f"known: {', '.join(_FACT_TYPES)}")
+    values: dict[str, object] = {}
+    for key, value in facts.items():
+        kind = _FACT_TYPES[key]
+        if kind == "bool":
+            if type(value) is not bool:
+                raise InputError(f"{key} must be true or false, not {value!r}")
+        elif kind == "text":
+            if value is not None and not isinstance(value, str):
+                raise InputError(f"{key} must be text or null, not {_kind(value)}")
+        elif kind == "names":
+            if value is not None and not (isinstance(value, list)
+                                          and all(isinstance(n, str) for n in value)):
+                raise InputError(f"{key} must be a list of player names, not {_kind(value)}")
+            value = None if value is None else tuple(value)
+        else:
+            if not isinstance(value, dict):
+                raise InputError(f"{key} must be a JSON object of NAME: "
+                                 f"{'COUNT' if kind == 'counts' else 'CARDS'}, not {_kind(value)}")
+            for name, item in value.items():
+                if name not in seats:
+                    raise InputError(f"{key}: {name!r} is not seated; players: {', '.join(seats)}")
+                if kind == "counts" and not (type(item) is int and 0 <= item <= MAX_COUNT):
+                    raise InputError(f"{key} {name}: {item!r} is not a whole number from 0 "
+                                     f"to {MAX_COUNT}")
+                if kind == "hands" and not isinstance(item, str):
+                    raise InputError(f"hands {name}: the cards must be text like \"2S 2H 5D\", "
+                                     f"not {_kind(item)}")
+        values[key] = value
+    deal = Deal(**values)  # type: ignore[arg-type]
+    if deal.hands:
+        _check_hands(deal, rules)
+    return deal
+
+
+def _check_hands(deal: Deal, rules: RuleSet | None) -> None:
+    """The typed hands read again must give the stored count, twos and bombs."""
+    cards = {n: -1 for n in deal.hands}
+    twos = {n: k for n, k in deal.twos.items() if n in deal.hands}
+    bombs = {n: k for n, k in deal.bombs.items() if n in deal.hands}
+    _read_hands(dict(deal.hands), cards, twos, bombs, rules)
+    for name in deal.hands:
+        if deal.cards.get(name) != cards[name]:
+            raise InputError(f"hands {name}: {deal.hands[name]!r} is {cards[name]} cards, but "
+                             f"cards says {deal.cards.get(name)!r}")
+
+
+def _kind(value: object) -> str:
+    names = {bool: "true/false", int: "a number", float: "a number", str: "text",
+             list: "a list", dict: "an object", type(None): "null"}
+    return names.get(type(value), type(value).__name__)

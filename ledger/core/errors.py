@@ -35,3 +35,8 @@ class RuleError(InputError):
 
 class StoreError(LedgerError):
     """The ledger file cannot be opened, read or written."""
+
+
+class LedgerMoved(StoreError):
+    """The ledger's path no longer names the file this command opened (deleted,
+    renamed, or replaced by a sync tool): stop rather than write into nothing."""

@@ -12,14 +12,16 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import uuid as uuidlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import IO, Any
 
 from ledger.book import actions as book
+from ledger.core.deal_line import deal_from_facts
 from ledger.core.errors import InputError
 from ledger.core.rules import rules_from_dict
 from ledger.core.scoring import Deal, score_deal
@@ -44,11 +46,10 @@ CSV_COLUMNS = (
 
 
 def session_header(s: SessionRow) -> dict[str, Any]:
-    return {
-        "uuid": s.uuid, "name": s.name, "rules": s.rules, "stake": s.stake,
-        "currency": s.currency, "teams": s.teams, "started_at": s.started_at,
-        "ended_at": s.ended_at, "players": list(s.seats),
-    }
+    """A session in the file: its frozen rules, without this ledger's own id and count."""
+    head = s.to_dict(full_rules=True)
+    del head["id"], head["deals"]
+    return head
 
 
 def export_json(ledger: Ledger, sessions: Sequence[SessionRow], out: IO[str]) -> int:
@@ -63,9 +64,7 @@ def export_json(ledger: Ledger, sessions: Sequence[SessionRow], out: IO[str]) ->
         head = _json(session_header(s))
         out.write(("\n" if i == 0 else ",\n") + head[:-1] + ', "entries": [')
         for j, e in enumerate(ledger.journal.entries(s.id)):
-            entry = {"uuid": e.uuid, "seq": e.seq, "kind": e.kind, "deal": e.deal_no,
-                     "facts": e.facts, "at": e.created_at}
-            out.write(("\n" if j == 0 else ",\n") + _json(entry))
+            out.write(("\n" if j == 0 else ",\n") + _json(e.to_dict()))
             count += 1
         out.write("\n]}")
     out.write("\n]}\n")
@@ -152,43 +151,168 @@ def _keys(obj: object, where: str, required: Sequence[str]) -> dict[str, Any]:
     return obj
 
 
-def load_json(path: Path, origin: str) -> Any:
-    try:
-        with path.open(encoding="utf-8-sig") as f:
-            return json.load(f)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{origin} is not valid JSON: line {exc.lineno} column {exc.colno}: "
-                         f"{exc.msg}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{origin} is not UTF-8 text") from None
+MAX_DEAL_NO = 1_000_000_000  # a deal number beyond any evening, far from SQLite's limit
+_READ = 1 << 20  # characters read at a time
+_SURROGATE = re.compile(r"\\u[dD][89abcdefABCDEF]")
 
 
-def json_sessions(data: Any, origin: str) -> list[tuple[SessionSpec, list[EntrySpec]]]:
-    """Check a whole export (through the pure core) before anything is written."""
-    top = _keys(data, origin, ())
-    _want(top.get("format") == FORMAT, origin,
-          f"not a {FORMAT} export (format is {top.get('format')!r}); "
+class _JsonStream:
+    """A JSON export read a piece at a time: the top object's keys, and the items of
+    its ``sessions`` list one by one, so memory holds one session, never the file."""
+
+    def __init__(self, f: IO[str], origin: str) -> None:
+        self.f, self.origin = f, origin
+        self.buf, self.pos, self.eof = "", 0, False
+        self.lines_before = 0  # newlines in the text already dropped from buf
+        self.decoder = json.JSONDecoder()
+
+    def _more(self, at_least: int = _READ) -> bool:
+        if self.eof:
+            return False
+        self.lines_before += self.buf.count("\n", 0, self.pos)
+        chunk = self.f.read(max(at_least, _READ))
+        self.buf, self.pos = self.buf[self.pos:] + chunk, 0
+        self.eof = not chunk
+        return bool(chunk)
+
+    def _fail(self, problem: str, pos: int | None = None) -> InputError:
+        pos = self.pos if pos is None else pos
+        line = self.lines_before + self.buf.count("\n", 0, pos) + 1
+        column = pos - self.buf.rfind("\n", 0, pos)
+        return InputError(f"{self.origin} is not valid JSON: line {line} column {column}: {problem}")
+
+    def peek(self) -> str:
+        while True:
+            while self.pos < len(self.buf) and self.buf[self.pos] in " \t\r\n":
+                self.pos += 1
+            if self.pos < len(self.buf):
+                return self.buf[self.pos]
+            if not self._more():
+                return ""
+
+    def take(self, expected: str) -> None:
+        got = self.peek()
+        if got not in expected or not got:
+            raise self._fail(f"expecting {' or '.join(repr(c) for c in expected)}")
+        self.pos += 1
+
+    def value(self) -> Any:
+        """The next JSON value (reading on until it is whole)."""
+        self.peek()
+        grow = _READ
+        while True:
+            try:
+                value, end = self.decoder.raw_decode(self.buf, self.pos)
+            except json.JSONDecodeError as exc:
+                if self._more(grow):
+                    grow *= 2  # a long value: fewer, longer retries
+                    continue
+                raise self._fail(exc.msg, exc.pos) from None
+            except RecursionError:
+                raise self._fail("nested too deeply") from None
+            except ValueError as exc:  # a number of thousands of digits
+                raise self._fail(f"a number that is too long ({exc})") from None
+            if end == len(self.buf) and not self.eof and self._more():
+                continue  # a number may go on in the next piece: read it whole
+            if _SURROGATE.search(self.buf, self.pos, end):
+                try:
+                    json.dumps(value, ensure_ascii=False).encode("utf-8")
+                except UnicodeEncodeError:
+                    raise self._fail("a \\u escape gives half a character (a lone "
+                                     "surrogate)") from None
+            self.pos = end
+            return value
+
+    def top(self) -> Iterator[tuple[str, Any]]:
+        """(key, value) of the top object; ``sessions`` gives ("session", item) per item."""
+        if self.peek() != "{":
+            first = self.peek()
+            if first and first in "[\"0123456789-tfn":  # JSON, but not an object
+                raise InputError(f"{self.origin}: must be a JSON object (a {FORMAT} export)")
+            self.value()  # the JSON error, if it is not JSON at all
+        self.take("{")
+        if self.peek() == "}":
+            self.pos += 1
+        else:
+            while True:
+                key = self.value()
+                if not isinstance(key, str):
+                    raise self._fail("expecting a key in double quotes")
+                self.take(":")
+                if key == "sessions" and self.peek() == "[":
+                    self.take("[")
+                    if self.peek() == "]":
+                        self.pos += 1
+                    else:
+                        while True:
+                            yield "session", self.value()
+                            if self.peek() == "]":
+                                self.pos += 1
+                                break
+                            self.take(",")
+                    yield "sessions", []
+                else:
+                    yield key, self.value()
+                if self.peek() == "}":
+                    self.pos += 1
+                    break
+                self.take(",")
+        if self.peek():
+            raise self._fail("extra text after the export")
+
+
+def _check_format(value: object, origin: str) -> None:
+    _want(value == FORMAT, origin, f"not a {FORMAT} export (format is {value!r}); "
           "write one with: bigtwo export --format json")
-    version = top.get("version")
-    _want(isinstance(version, int) and not isinstance(version, bool), origin,
-          f"version must be a whole number, not {version!r}")
+
+
+def _check_version(version: object, origin: str) -> None:
+    _want(type(version) is int, origin, f"version must be a whole number, not {version!r}")
+    assert isinstance(version, int)
     _want(version == VERSION, origin,
           f"version {version} is not supported: this bigtwo reads version {VERSION}"
           + (" (the file was written by a newer bigtwo)" if version > VERSION else ""))
+
+
+def json_sessions(path: Path, origin: str, seen: tuple[set[int], set[int]] | None = None
+                  ) -> Iterator[tuple[SessionSpec, list[EntrySpec]]]:
+    """Every session of a JSON export, read and checked one at a time (through the
+    pure core).  With ``seen`` (two empty sets), sessions and entries that appear twice
+    in the file are refused; the header is checked once the file is read."""
+    top: dict[str, Any] = {}
+    try:
+        with path.open(encoding="utf-8-sig", errors="strict") as f:
+            index = 0
+            for key, value in _JsonStream(f, origin).top():
+                if key != "session":
+                    top[key] = value
+                    if key == "format":
+                        _check_format(value, origin)
+                    elif key == "version":
+                        _check_version(value, origin)
+                    continue
+                where = f"{origin}: sessions[{index}]"
+                index += 1
+                spec, entries = _json_session(value, where)
+                if seen is not None:
+                    sessions, uuids = seen
+                    number = uuidlib.UUID(spec.uuid).int
+                    _want(number not in sessions, where, f"session {spec.uuid} appears twice")
+                    sessions.add(number)
+                    for e in entries:
+                        number = uuidlib.UUID(e.uuid).int
+                        _want(number not in uuids, e.where,
+                              f"entry {e.uuid} appears twice in the file")
+                        uuids.add(number)
+                yield spec, entries
+    except UnicodeDecodeError:
+        raise InputError(f"{origin} is not UTF-8 text") from None
+    _check_format(top.get("format"), origin)
+    _check_version(top.get("version"), origin)
     _want(isinstance(top.get("sessions"), list), origin, "missing key 'sessions' (a list)")
-    out = []
-    seen_sessions: set[str] = set()
-    seen_entries: set[str] = set()
-    for i, raw in enumerate(top["sessions"]):
-        spec, entries = _json_session(raw, f"{origin}: sessions[{i}]", seen_entries)
-        _want(spec.uuid not in seen_sessions, spec.where, f"session {spec.uuid} appears twice")
-        seen_sessions.add(spec.uuid)
-        out.append((spec, entries))
-    return out
 
 
-def _json_session(raw: object, where: str, seen_entries: set[str]
-                  ) -> tuple[SessionSpec, list[EntrySpec]]:
+def _json_session(raw: object, where: str) -> tuple[SessionSpec, list[EntrySpec]]:
     s = _keys(raw, where, ("uuid", "players", "rules", "entries"))
     try:
         _want(isinstance(s["rules"], dict), where, "rules must be a JSON object")
@@ -227,16 +351,19 @@ def _json_session(raw: object, where: str, seen_entries: set[str]
     seqs = [seq for seq, _ in entries]
     _want(len(set(seqs)) == len(seqs), where, "two entries have the same seq")
     ordered = [e for _, e in sorted(entries, key=lambda pair: pair[0])]
-    deals: set[int] = set()
+    live: dict[int, bool] = {}  # deal number: live (True) or void
+    uuids: set[str] = set()
     for e in ordered:
-        _want(e.uuid not in seen_entries, e.where, f"entry {e.uuid} appears twice in the file")
-        seen_entries.add(e.uuid)
+        _want(e.uuid not in uuids, e.where, f"entry {e.uuid} appears twice in the file")
+        uuids.add(e.uuid)
         if e.kind == "deal":
-            _want(e.deal_no not in deals, e.where, f"deal {e.deal_no} is recorded twice")
+            _want(e.deal_no not in live, e.where, f"deal {e.deal_no} is recorded twice")
         else:
-            _want(e.deal_no in deals, e.where,
+            _want(e.deal_no in live, e.where,
                   f"{an(e.kind)} of deal {e.deal_no}, which no earlier entry records")
-        deals.add(e.deal_no)
+            _want(e.kind != "void" or live[e.deal_no], e.where,
+                  f"a void of deal {e.deal_no}, which an earlier entry already voided")
+        live[e.deal_no] = e.kind != "void"
     return spec, [e if e.facts is None else _checked_facts(spec, e) for e in ordered]
 
 
@@ -245,10 +372,10 @@ def _json_entry(raw: object, where: str, index: int) -> tuple[int, EntrySpec]:
     kind = e["kind"]
     _want(kind in KINDS, where, f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
     deal_no = e["deal"]
-    _want(isinstance(deal_no, int) and not isinstance(deal_no, bool) and 1 <= deal_no <= book.MAX_ID,
-          where, f"deal must be a deal number 1 or more, not {deal_no!r}")
+    _want(type(deal_no) is int and 1 <= deal_no <= MAX_DEAL_NO, where,
+          f"deal must be a deal number from 1 to {MAX_DEAL_NO:,}, not {deal_no!r}")
     seq = e.get("seq", index + 1)
-    _want(isinstance(seq, int) and not isinstance(seq, bool), where, f"seq must be a number, not {seq!r}")
+    _want(type(seq) is int, where, f"seq must be a whole number, not {seq!r}")
     facts = e.get("facts")
     if kind == "void":
         _want(facts is None, where, "a void has no facts (facts: null)")
@@ -263,7 +390,7 @@ def _checked_facts(spec: SessionSpec, e: EntrySpec) -> EntrySpec:
     """Score the facts through the core; they are kept in the ledger's own form."""
     assert e.facts is not None
     try:
-        deal = Deal.from_dict(e.facts)
+        deal = deal_from_facts(e.facts, spec.players, spec.rules)
         score = score_deal(spec.rules, spec.players, deal, spec.teams)
     except InputError as exc:
         raise InputError(f"{e.where} (deal {e.deal_no}): {exc}") from None
@@ -276,11 +403,15 @@ def _checked_facts(spec: SessionSpec, e: EntrySpec) -> EntrySpec:
 
 def import_json(ledger: Ledger, path: Path, origin: str,
                 start_progress: Callable[[int, int], Progress | None] | None = None) -> ImportReport:
-    checked = json_sessions(load_json(path, origin), origin)
+    # Read twice, streamed: once to check everything (a file with an error writes
+    # nothing) and count for the progress bar, once to import, a session at a time.
+    sessions = entries = 0
+    for _, checked in json_sessions(path, origin, (set(), set())):
+        sessions += 1
+        entries += len(checked)
     report = ImportReport(origin, "json")
-    total = sum(len(entries) for _, entries in checked)
-    progress = start_progress(len(checked), total) if start_progress else None
-    return Importer(ledger, report, progress).run(checked)
+    progress = start_progress(sessions, entries) if start_progress else None
+    return Importer(ledger, report, progress).run(json_sessions(path, origin))
 
 
 # --- choosing the reader -------------------------------------------------------------------

@@ -361,6 +361,10 @@ class Importer:
         rows: list[PointsTuple] = []
         if e.kind != "deal":
             rows = _negated(self._live(sid, e.deal_no, live))
+        if e.kind == "void" and not rows:  # nothing left to cancel
+            conflicts.append(Conflict(e.where, e.uuid, (
+                f"a void of deal {e.deal_no}, which is already void in the ledger's session {sid}",)))
+            return None
         if e.kind == "void":
             live[e.deal_no] = None
         else:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.book.clock import local_minute, local_second, zone_label
 from ledger.book.reports import Settlement, Standings
@@ -17,6 +17,10 @@ from ledger.core.scoring import DealScore
 from ledger.core.settlement import format_amount
 from ledger.core.text import json_safe, shown
 from ledger.storage.rows import EntryRow, SessionRow
+
+if TYPE_CHECKING:
+    from ledger.book.actions import Recorded
+    from ledger.storage.store import Ledger
 
 
 def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], align_right: bool = True) -> str:
@@ -148,6 +152,25 @@ def deal_text(deal_no: int, score: DealScore, seats: Sequence[str], verb: str = 
         fried = " fried" if score.fried[name] else ""
         parts.append(f"{name}{mark} {score.penalty[name]}{fried} ({signed(score.net[name])})")
     return shown(f"{verb} {deal_no}: " + ", ".join(parts))
+
+
+
+def after_deal_text(ledger: Ledger, s: SessionRow, recorded: Recorded, verb: str = "deal") -> str:
+    """What is printed after a deal is recorded, amended, voided or undone (``bigtwo deal``
+    and the ``table`` loop alike): the deal's points (or the void), the running
+    standings and who deals and leads next."""
+    from ledger.book.actions import session_rules
+    from ledger.book.reports import standings
+    from ledger.core.dealer import next_turn_from_facts
+
+    if recorded.score is not None:
+        head = deal_text(recorded.entry.deal_no, recorded.score, s.seats, verb)
+    else:
+        head = f"deal {recorded.entry.deal_no} voided"
+    now = ledger.journal.session(s.id)  # with this deal counted
+    facts = [e.facts for e in ledger.journal.live_deals(s.id)]
+    turn = next_turn_from_facts(s.seats, session_rules(s), facts).describe()
+    return "\n".join((head, standings_text(standings(ledger, [now])), turn))
 
 
 def settlement_text(st: Settlement, columns: int | None = None) -> str:

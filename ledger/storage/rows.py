@@ -36,6 +36,17 @@ class SessionRow:
     seats: tuple[str, ...]
     deals: int
 
+    def to_dict(self, full_rules: bool = False) -> dict[str, Any]:
+        """The session as JSON-ready data (``session list --json``, ``show``, export):
+        the rule set's name, or with ``full_rules`` the frozen rules themselves."""
+        return {
+            "id": self.id, "uuid": self.uuid, "name": self.name,
+            "rules": self.rules if full_rules else self.rules_name,
+            "stake": self.stake, "currency": self.currency, "teams": self.teams,
+            "started_at": self.started_at, "ended_at": self.ended_at,
+            "players": list(self.seats), "deals": self.deals,
+        }
+
 
 @dataclass(frozen=True)
 class EntryRow:
@@ -47,6 +58,11 @@ class EntryRow:
     deal_no: int
     facts: dict[str, Any] | None
     created_at: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """The entry as JSON-ready data (export, ``log --json``)."""
+        return {"uuid": self.uuid, "seq": self.seq, "kind": self.kind, "deal": self.deal_no,
+                "facts": self.facts, "at": self.created_at}
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ themselves (sqlite-utils) run only on a new or older file.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from typing import TYPE_CHECKING
 
@@ -207,6 +208,28 @@ def refuse_foreign(conn: sqlite3.Connection, path: str) -> None:
         raise StoreError(f"{path} is an SQLite database of another program; give a new file")
 
 
+def refuse_newer(conn: sqlite3.Connection, path: str) -> None:
+    """Refuse a ledger written by a newer bigtwo before anything is written to it (not
+    even the journal mode, which lives in the file header): it stays byte for byte."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version == SCHEMA_VERSION:
+        return
+    names: list[str] = []
+    # No migrations table: a new file, or another program's (refused elsewhere).
+    with contextlib.suppress(sqlite3.DatabaseError):
+        names = [r[0] for r in conn.execute(
+            "SELECT name FROM _sqlite_migrations WHERE migration_set = 'bigtwo' ORDER BY name")]
+    known = {m.name for m in migrations()._migrations} if names else set()
+    newer = [n for n in names if n not in known]
+    if version > SCHEMA_VERSION or newer:
+        schema = max(version, len(names))
+        raise StoreError(
+            f"{path} was made by a newer bigtwo: schema {schema}, this program knows "
+            f"{SCHEMA_VERSION}{f' (unknown migration {newer[-1]})' if newer else ''}; "
+            "upgrade bigtwo-ledger to open it (the file is left as it is)"
+        )
+
+
 def check_and_migrate(db: Database, path: str) -> None:
     found = migrations()
     tables = set(db.table_names())
@@ -221,10 +244,11 @@ def check_and_migrate(db: Database, path: str) -> None:
         if not applied:
             raise StoreError(f"{path} is an SQLite database of another program; give a new file")
         newer = applied - known
-        if newer:
+        if newer:  # refuse_newer has said so already, before anything was written
             raise StoreError(
-                f"{path} was written by a newer version of {APP} (schema {sorted(newer)[-1]}); "
-                "upgrade bigtwo-ledger to open it"
+                f"{path} was made by a newer bigtwo: schema {len(applied)}, this program knows "
+                f"{SCHEMA_VERSION} (unknown migration {sorted(newer)[-1]}); "
+                "upgrade bigtwo-ledger to open it (the file is left as it is)"
             )
     if len(known) != SCHEMA_VERSION:
         raise AssertionError("SCHEMA_VERSION must equal the number of migrations")

@@ -25,11 +25,17 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ledger.core.errors import InputError, NotFound, StoreError
+from ledger.core.errors import InputError, LedgerMoved, NotFound, StoreError
 from ledger.core.text import name_key
 from ledger.storage.codec import now, to_json
 from ledger.storage.errors import store_error
-from ledger.storage.schema import APPLICATION_ID, SCHEMA_VERSION, check_and_migrate, refuse_foreign
+from ledger.storage.schema import (
+    APPLICATION_ID,
+    SCHEMA_VERSION,
+    check_and_migrate,
+    refuse_foreign,
+    refuse_newer,
+)
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -71,6 +77,7 @@ class Ledger:
         self.path = path
         self.player_cache: dict[str, int] = {}
         self._db: Database | None = None
+        self.identity: tuple[int, int] | None = None  # (device, inode) of the file opened
 
     @property
     def db(self) -> Database:
@@ -128,6 +135,35 @@ class Ledger:
 
         return BulkImport(self)
 
+    # -- the file under us --
+
+    def remember_file(self) -> None:
+        """Note which file the path names now (:func:`open_ledger` does, once open)."""
+        if self.path != ":memory:" and not self.path.startswith("file:"):
+            st = os.stat(self.path)
+            self.identity = (st.st_dev, st.st_ino)
+
+    def check_same_file(self) -> None:
+        """:class:`LedgerMoved` unless the path still names the file this ledger opened.
+
+        A long-running command (``table``, ``import``, ``serve``) whose file is deleted,
+        or replaced by a rename as sync tools do, would otherwise go on writing into a
+        file nobody will read again.  Checked before every write (:meth:`writing`)."""
+        if self.identity is None:
+            return
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            problem = "it was deleted"
+        except OSError as exc:
+            problem = f"it cannot be read ({exc.strerror or exc})"
+        else:
+            if (st.st_dev, st.st_ino) == self.identity:
+                return
+            problem = "another file was put in its place (renamed or replaced)"
+        raise LedgerMoved(f"the ledger {self.path} is no longer the file this command opened: "
+                          f"{problem}; stopped, and this last change was not saved")
+
     # -- transactions --
 
     @contextmanager
@@ -143,7 +179,9 @@ class Ledger:
         except sqlite3.OperationalError as exc:
             raise store_error(exc, self.path) from None
         try:
+            self.check_same_file()  # under the write lock: nothing is written into a lost file
             yield self
+            self.check_same_file()
             conn.execute("COMMIT")
         except sqlite3.OperationalError as exc:
             if conn.in_transaction:
@@ -227,6 +265,7 @@ def open_ledger(path: str | os.PathLike[str], *, create_folder: bool = False) ->
             # Before WAL mode is set: it is kept in the file header, so another
             # program's database must be refused while it is still untouched.
             refuse_foreign(conn, path)
+        refuse_newer(conn, path)  # likewise: a newer bigtwo's ledger is left untouched
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if mode.lower() != "wal" and path != ":memory:":
             raise StoreError(f"cannot open the ledger {path} in WAL mode (got {mode})")
@@ -236,6 +275,7 @@ def open_ledger(path: str | os.PathLike[str], *, create_folder: bool = False) ->
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if (app_id, version) != (APPLICATION_ID, SCHEMA_VERSION):
             check_and_migrate(ledger.db, path)
+        ledger.remember_file()
     except sqlite3.Error as exc:
         conn.close()
         raise store_error(exc, path) from None

@@ -34,7 +34,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from ledger.book import actions as book
 from ledger.book import reports
-from ledger.core.errors import InputError, LedgerError, StoreError
+from ledger.core.errors import InputError, LedgerError, LedgerMoved, StoreError
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger, open_ledger
 from ledger.web import data
@@ -85,6 +85,7 @@ class Config:
 
 
 def file_identity(path: str) -> tuple[int, int] | None:
+    """(device, inode) the path names now, or None if it names nothing."""
     try:
         st = os.stat(path)
     except OSError:
@@ -121,18 +122,22 @@ class Site:
 
     @contextlib.contextmanager
     def writing(self) -> Any:
-        """Open for a write; refuse if the file is no longer the one we started on."""
+        """Open for a write that storage refuses (:class:`LedgerMoved`, inside the write
+        transaction) unless the path still names the file the server started on."""
         with self.write_lock:
-            yield from self._writing()
+            if self.replaced():  # checked before opening too: a stranger's file is not touched
+                raise LedgerMoved(
+                    f"the ledger {self.cfg.db} is no longer the file bigtwo serve started on "
+                    "(deleted, renamed or replaced); nothing was written: restart bigtwo serve "
+                    "to use the new file"
+                )
+            with open_ledger(self.cfg.db) as ledger:
+                yield from self._bound(ledger)
 
-    def _writing(self) -> Any:
-        if self.replaced():
-            raise StoreError(
-                f"the ledger {self.cfg.db} was replaced or removed while bigtwo serve was "
-                "running; nothing was written (restart bigtwo serve to use the new file)"
-            )
-        with open_ledger(self.cfg.db) as ledger:
-            yield ledger
+    def _bound(self, ledger: Ledger) -> Any:
+        if self.cfg.identity is not None:
+            ledger.identity = self.cfg.identity  # the file at start, not the one just opened
+        yield ledger
 
     def session(self, ledger: Ledger, session_id: int | None = None) -> SessionRow:
         return book.current_session(ledger, session_id if session_id is not None else self.session_id)
@@ -404,7 +409,7 @@ async def api_sessions(request: Request) -> Response:
 
     def work() -> Any:
         with site.reading() as ledger:
-            return [reports.session_dict(s) for s in ledger.journal.sessions()]
+            return [s.to_dict() for s in ledger.journal.sessions()]
 
     return JSONResponse(await run_in_threadpool(work))
 

@@ -139,7 +139,7 @@ def board(ledger: Ledger, session: SessionRow, last: int | None = LAST_DEALS) ->
 def session_json(ledger: Ledger, session: SessionRow) -> dict[str, Any]:
     """The served session: ``session list --json`` fields, its rules, and who is next."""
     return {
-        **reports.session_dict(session),
+        **session.to_dict(),
         "rule_set": session.rules,
         "next": turn_dict(next_turn(ledger, session)),
         "last_entry_id": ledger.derived.last_entry_id(),

@@ -189,7 +189,7 @@ def _newer(path: Path) -> str:
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     conn.execute("PRAGMA journal_mode = DELETE")
     conn.close()
-    return "newer version"
+    return "made by a newer bigtwo"
 
 
 def _fails_doctor(path: Path) -> str:

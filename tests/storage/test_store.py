@@ -224,7 +224,7 @@ def test_a_newer_schema_is_refused(db):
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")  # as a newer bigtwo leaves it
     conn.close()
     before = file_digest(db)
-    with pytest.raises(StoreError, match="newer version"):
+    with pytest.raises(StoreError, match="made by a newer bigtwo"):
         open_ledger(db)
     assert file_digest(db) == before
 
@@ -282,3 +282,32 @@ def test_cli_actions_are_audited(cli, ledger_path):
     with open_ledger(ledger_path) as ledger:
         actions = [r.action for r in ledger.inspection.audit_rows()]
     assert actions[-4:] == ["session.start", "deal.deal", "deal.void", "session.end"]
+
+
+@pytest.mark.parametrize("args", [
+    ("standings",), ("session", "list"), ("log",), ("deal", "0", "1", "2", "3"), ("doctor",),
+    ("export",), ("import", "IMPORT"), ("session", "start", "--players", "Ann,Ben"),
+])
+def test_a_newer_ledger_is_left_byte_identical(cli, tmp_path, args):
+    """user_version above ours, no migration this program does not know of, rollback
+    journal: any command refuses it before setting WAL mode or rewriting the version."""
+    db = tmp_path / "newer.db"
+    with open_ledger(db) as ledger:
+        from ledger.book import actions as book
+        from ledger.core.rules import load_preset
+
+        book.start_session(ledger, ["Ann", "Ben", "Cat", "Dan"], load_preset("classic"),
+                           __import__("decimal").Decimal(1), "PTS", None, False)
+    conn = sqlite3.connect(db)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.execute("PRAGMA journal_mode = DELETE")
+    conn.close()
+    export = tmp_path / "e.json"
+    export.write_text('{"format": "bigtwo-ledger", "version": 1, "sessions": []}')
+    before = db.read_bytes()
+    args = tuple(str(export) if a == "IMPORT" else a for a in args)
+    err = cli.fails("--db", str(db), *args)
+    assert f"made by a newer bigtwo: schema {SCHEMA_VERSION + 1}, this program knows " \
+           f"{SCHEMA_VERSION}" in err
+    assert db.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["e.json", "newer.db"]

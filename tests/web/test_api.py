@@ -138,6 +138,13 @@ def test_writes_need_the_scorekeeper_token(client, db: Path) -> None:
     assert ledger_bytes(db) == before
 
 
+def test_only_the_entry_page_offers_fixes(client) -> None:
+    assert deal(client, EVENING[0]).status_code == 200
+    assert "data-void" in client.get("/entry", headers=KEEP).text
+    for path in ("/", "/history/session/1", "/settle"):  # a past session cannot be fixed from here
+        assert "data-void" not in client.get(path, headers=KEEP).text, path
+
+
 def test_reads_need_a_token(client) -> None:
     for path in ("/api/standings", "/api/settle", "/api/session", "/api/log", "/", "/settle",
                  "/history", "/share/settle.txt"):
@@ -265,3 +272,22 @@ def test_token_rules() -> None:
     assert tokens.level(tokens.viewer) == "viewer"
     assert tokens.level(KEY + "x") is None and tokens.level("") is None
     assert KEY not in tokens.viewer
+
+
+def test_a_ledger_replaced_after_the_check_is_still_refused(client, db: Path, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The file swapped between the server's own look and the write: storage's check,
+    inside the write transaction, still refuses it (against the file served at start)."""
+    from helpers import file_digest
+
+    from ledger.web.app import Site
+
+    assert deal(client, EVENING[0]).status_code == 200
+    other = tmp_path / "other.db"
+    start(other, name="elsewhere")
+    os.replace(other, db)
+    monkeypatch.setattr(Site, "replaced", lambda self: False)
+    before = file_digest(db)
+    answer = deal(client, EVENING[1])
+    assert answer.status_code == 503 and "no longer the file" in answer.json()["error"]
+    assert file_digest(db) == before

@@ -145,7 +145,8 @@ def table_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
     undo, standings, settle, help, quit.  Ctrl-D also ends.
     """
     from ledger.book import actions as book
-    from ledger.core.errors import InputError, LedgerError
+    from ledger.core.errors import InputError, LedgerError, LedgerMoved
+    from ledger.core.text import shown
     from ledger.present.text import session_title
 
     with open_db(ctx) as ledger:
@@ -164,8 +165,10 @@ def table_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
             try:
                 if not _table_line(ledger, s.id, line):
                     break
+            except LedgerMoved:
+                raise  # the file is gone from under us: the evening cannot go on here
             except LedgerError as exc:  # the ledger is untouched: every action is one transaction
-                typer.echo(f"error: {exc}", err=True)
+                typer.echo(f"error: {shown(str(exc))}", err=True)
 
 
 def _table_line(ledger: Any, session_id: int, line: str) -> bool:
@@ -174,7 +177,7 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
     from ledger.book import reports
     from ledger.core.deal_line import parse_deal_line
     from ledger.core.errors import InputError
-    from ledger.present.text import settlement_text, standings_text
+    from ledger.present.text import after_deal_text, settlement_text, standings_text
 
     s = ledger.journal.session(session_id)  # fresh: another terminal may have added deals
     words = line.split()
@@ -198,32 +201,17 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
         elif command == "settle":
             typer.echo(settlement_text(reports.settle(ledger, [s])))
         else:
-            _after(ledger, s, book.undo(ledger, s))
+            typer.echo(after_deal_text(ledger, s, book.undo(ledger, s)))
         return True
     rules = book.session_rules(s)
-    _after(ledger, s, book.record_deal(ledger, s, parse_deal_line(line, s.seats, rules)))
+    recorded = book.record_deal(ledger, s, parse_deal_line(line, s.seats, rules))
+    typer.echo(after_deal_text(ledger, s, recorded))
     return True
 
 
 def _looks_like_a_command(word: str) -> bool:
     """A first word that is neither a count, NAME=CARDS nor an --option."""
     return "=" not in word and not word.startswith("-") and not word.isdigit()
-
-
-def _after(ledger: Any, s: Any, recorded: Any) -> None:
-    """The deal's points (or the void), the running standings and who deals next."""
-    from ledger.book import actions as book
-    from ledger.book import reports
-    from ledger.core.dealer import next_turn_from_facts
-    from ledger.present.text import deal_text, standings_text
-
-    if recorded.score is not None:
-        typer.echo(deal_text(recorded.entry.deal_no, recorded.score, s.seats))
-    else:
-        typer.echo(f"deal {recorded.entry.deal_no} voided")
-    typer.echo(standings_text(reports.standings(ledger, [ledger.journal.session(s.id)])))
-    facts = [e.facts for e in ledger.journal.live_deals(s.id)]
-    typer.echo(next_turn_from_facts(s.seats, book.session_rules(s), facts).describe())
 
 
 def _example(seats: Any) -> str:

@@ -145,7 +145,7 @@
       document.getElementById("order-text").textContent = order.join(" → ");
     }
     const line = buildLine();
-    lineBox.textContent = line;
+    lineBox.textContent = ready() ? line : "";
     confirm.disabled = true;
     if (!ready()) {
       preview.replaceChildren();
