@@ -29,6 +29,10 @@ def ledger_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("BIGTWO_DB", str(path))
     monkeypatch.setenv("COLUMNS", "200")
     monkeypatch.setenv("TZ", "UTC")  # dates as stored; tests of local time set their own
+    monkeypatch.setenv("BIGTWO_LANG", "en")  # English whatever the machine's locale; i18n tests set theirs
+    from ledger.core import i18n
+
+    i18n.choose(None)
     return path
 
 

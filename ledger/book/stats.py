@@ -91,12 +91,15 @@ class Scope:
         return sorted({s.currency or "PTS" for s in self.sessions})
 
     def describe(self) -> str:
+        from ledger.core.i18n import _
+
         if len(self.sessions) == 1:
             s = self.sessions[0]
-            return f"session {s.id}" + (f" {s.name!r}" if s.name else "") + f" ({day_of(s)})"
+            return _("session {id}{name} ({date})").format(
+                id=s.id, name=f" {s.name!r}" if s.name else "", date=day_of(s))
         first, last = day_of(self.sessions[0]), day_of(self.sessions[-1])
-        span = first if first == last else f"{first} to {last}"
-        return f"{len(self.sessions):,} sessions, {span}"
+        span = first if first == last else _("{first} to {last}").format(first=first, last=last)
+        return _("{count} sessions, {span}").format(count=f"{len(self.sessions):,}", span=span)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -23,6 +23,7 @@ from ledger.cli.common import (
     open_db,
     scope_sessions,
 )
+from ledger.core.i18n import _
 
 app = group("Keep score and settle money for Big Two played with real cards.")
 session_app = group("Start, list, show, pick and end sessions.")
@@ -40,9 +41,14 @@ def root(
         str | None,
         typer.Option("--db", help=f"Ledger file (default: ${DB_ENV}, else your data folder)."),
     ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option("--lang", help="Interface language: en, zh_Hant (繁體, Hong Kong) or zh_Hans "
+                                    "(简体) (default: $BIGTWO_LANG, else LC_ALL / LC_MESSAGES / LANG)."),
+    ] = None,
 ) -> None:
     """Keep score and settle money for Big Two played with real cards."""
-    ctx.obj = {"db": db}
+    ctx.obj = {"db": db}  # --lang was applied before the arguments were parsed (LedgerGroup)
 
 
 # --- db ---------------------------------------------------------------------
@@ -117,7 +123,7 @@ def session_start(
     name = clean_session_name(name or "")
     with open_db(ctx, create=True) as ledger:
         s = book.start_session(ledger, seats, rule_set, stake_value, currency_code, name, teams)
-        typer.echo("started " + session_title(s))
+        typer.echo(_("started {session}").format(session=session_title(s)))
 
 
 @session_app.command("list")
@@ -139,7 +145,7 @@ def session_list(
         typer.echo(dumps([s.to_dict() for s in sessions]))
         return
     if not sessions:
-        typer.echo("no sessions yet; start one with: bigtwo session start --players Ann,Ben,Cat,Dan")
+        typer.echo(_("no sessions yet; start one with: bigtwo session start --players Ann,Ben,Cat,Dan"))
         return
     rows = [
         ["*" if str(s.id) == current else "", s.id, local_day(s.started_at), s.name, ", ".join(s.seats),
@@ -183,7 +189,8 @@ def session_use(
     from ledger.present.text import session_title
 
     with open_db(ctx) as ledger:
-        typer.echo("now using " + session_title(book.use_session(ledger, session_id)))
+        chosen = book.use_session(ledger, session_id)
+        typer.echo(_("now using {session}").format(session=session_title(chosen)))
 
 
 @session_app.command("end")
@@ -194,7 +201,7 @@ def session_end(ctx: typer.Context, session: SessionOpt = None) -> None:
 
     with open_db(ctx) as ledger:
         s = book.end_session(ledger, book.current_session(ledger, session))
-        typer.echo("ended " + session_title(s))
+        typer.echo(_("ended {session}").format(session=session_title(s)))
 
 
 # --- deals --------------------------------------------------------------------
@@ -307,7 +314,7 @@ def log_cmd(
 
     typer.echo(wrap(session_title(s), screen_width()))
 
-    typer.echo(log_text(entries, live, report_width(wide)) if entries else "no entries yet")
+    typer.echo(log_text(entries, live, report_width(wide)) if entries else _("no entries yet"))
 
 
 # --- reports ------------------------------------------------------------------
@@ -335,7 +342,7 @@ def standings_cmd(
 
         typer.echo(wrap(session_title(st.sessions[0]), screen_width()))
     else:
-        typer.echo(f"all {len(st.session_ids)} sessions (net points added up)")
+        typer.echo(_("all {count} sessions (net points added up)").format(count=len(st.session_ids)))
     typer.echo(standings_text(st))
 
 
@@ -442,5 +449,5 @@ def main() -> None:
     try:
         app(prog_name="bigtwo")
     except KeyboardInterrupt:
-        typer.echo("interrupted; nothing half-written is kept", err=True)
+        typer.echo(_("interrupted; nothing half-written is kept"), err=True)
         sys.exit(130)

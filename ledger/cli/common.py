@@ -16,8 +16,84 @@ DB_ENV = "BIGTWO_DB"
 APP_NAME = "bigtwo-ledger"
 
 
+_HELP_ATTRS = ("help", "short_help", "epilog")
+
+
+def localize(command: Any) -> None:
+    """Put ``command``'s help texts (and its subcommands' and options') in the interface's
+    language (ledger.core.i18n), keeping the English ones to go back to."""
+    from ledger.core.i18n import _, language
+
+    lang = language()
+    if getattr(command, "_bigtwo_lang", "en") == lang:
+        return
+    command._bigtwo_lang = lang
+    if lang != "en":
+        import typer.core
+
+        typer.core._ = _  # Typer's own headings ("Options", "Commands") go through gettext
+    for obj in [command, *getattr(command, "params", [])]:
+        for attr in _HELP_ATTRS:
+            english = obj.__dict__.setdefault(f"_en_{attr}", getattr(obj, attr, None))
+            if isinstance(english, str) and english:
+                setattr(obj, attr, _(english))
+    if "_bigtwo_usage" not in command.__dict__:  # the framework's own words, once per command
+        command._bigtwo_usage = True
+        command.format_usage = _usage(command)
+        command.get_help_option = _help_option(command.get_help_option)
+    for sub in getattr(command, "commands", {}).values():
+        localize(sub)
+
+
+def _usage(command: Any) -> Any:
+    def format_usage(ctx: Any, formatter: Any) -> None:
+        from ledger.core.i18n import _
+
+        pieces = command.collect_usage_pieces(ctx)
+        formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=_("Usage: "))
+
+    return format_usage
+
+
+def _help_option(make: Any) -> Any:
+    def get_help_option(ctx: Any) -> Any:
+        from ledger.core.i18n import _
+
+        option = make(ctx)
+        if option is not None and option.help:
+            option.help = _(option.help)
+        return option
+
+    return get_help_option
+
+
+def _lang_in(args: list[str]) -> str | None:
+    """The value of ``--lang`` among the root's arguments (before the command name)."""
+    for i, arg in enumerate(args):
+        if arg == "--lang" and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+        if not arg.startswith("-") and (i == 0 or args[i - 1] not in ("--db", "--lang")):
+            return None  # the command name: options after it are the command's
+    return None
+
+
 class LedgerGroup(TyperGroup):
-    """Shows every LedgerError as one line on stderr with its exit code, no traceback."""
+    """Shows every LedgerError as one line on stderr with its exit code, no traceback.
+    Help texts follow the interface language (``--lang``, ``BIGTWO_LANG``, the locale)."""
+
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+        if ctx.parent is None:
+            from ledger.core import i18n
+
+            try:
+                i18n.choose(_lang_in(args))  # before --help is shown
+            except LedgerError as exc:
+                typer.echo(f"error: {exc}", err=True)
+                ctx.exit(exc.exit_code)
+        localize(self)
+        return super().parse_args(ctx, args)
 
     def list_commands(self, ctx: typer.Context) -> list[str]:
         names = super().list_commands(ctx)
@@ -33,6 +109,8 @@ class LedgerGroup(TyperGroup):
             from ledger.cli.commands import load
 
             command = load(cmd_name)
+        if command is not None:
+            localize(command)
         return command
 
     def invoke(self, ctx: typer.Context) -> Any:

@@ -19,6 +19,7 @@ from typing import Any
 
 from ledger.core.cards import TWO, Card, format_card, lowest_card
 from ledger.core.errors import InputError
+from ledger.core.i18n import _
 from ledger.core.rules import RuleSet
 from ledger.core.scoring import Deal
 
@@ -123,12 +124,13 @@ class Turn:
     def describe(self) -> str:
         """``next: Ben deals, Cat leads``."""
         if len(self.dealers) == 1:
-            deals = f"{self.dealers[0]} deals"
+            deals = _("{name} deals").format(name=self.dealers[0])
         else:
-            tied = ", ".join(self.dealers[:-1]) + " or " + self.dealers[-1]
-            deals = f"{tied} deals (tied on most cards: a showdown decides)"
-        leads = f"{self.opener} leads" if self.leader is None else f"{self.leader} leads"
-        return f"next: {deals}, {leads}"
+            tied = _("{names} or {last}").format(names=", ".join(self.dealers[:-1]), last=self.dealers[-1])
+            deals = _("{names} deals (tied on most cards: a showdown decides)").format(names=tied)
+        leader = self.opener if self.leader is None else self.leader
+        leads = _("{name} leads").format(name=leader)
+        return _("next: {deals}, {leads}").format(deals=deals, leads=leads)
 
 
 def next_turn(seats: Sequence[str], rules: RuleSet, deals: Sequence[Deal]) -> Turn:

@@ -93,4 +93,9 @@ def fit_columns(
 
 
 def hidden_note(hidden: Sequence[str]) -> str:
-    return f"(not shown to fit the screen: {', '.join(hidden)}; --wide shows every column)" if hidden else ""
+    from ledger.core.i18n import _
+
+    if not hidden:
+        return ""
+    return _("(not shown to fit the screen: {columns}; --wide shows every column)").format(
+        columns=_(", ").join(hidden))

@@ -143,11 +143,14 @@ class Fonts:
     into at most one line through ``notice``: how to get a CJK font, or which characters
     no installed font has."""
 
-    def __init__(self, notice: Callable[[str], None] | None, simplified: bool = False,
+    def __init__(self, notice: Callable[[str], None] | None, simplified: bool | None = None,
                  what: str = "plot") -> None:
+        from ledger.core.i18n import language
+
         self.notice = notice
         self.what = what
-        self.family = font_family(simplified)
+        # Simplified glyph shapes first when the interface is in Simplified Chinese.
+        self.family = font_family(language() == "zh_Hans" if simplified is None else simplified)
         self.has_cjk = any(name in CJK_FONTS for name in self.family)
         self.missing: set[str] = set()
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from ledger.book.clock import local_day
 from ledger.book.reports import Settlement
 from ledger.core.errors import InputError
+from ledger.core.i18n import _
 from ledger.core.settlement import format_amount
 from ledger.present.text import signed
 
@@ -17,16 +18,17 @@ FORMATS = ("table", "text", "markdown", "png")
 
 
 def title(st: Settlement) -> str:
-    return f"Big Two settlement — {subtitle(st)}"
+    return _("Big Two settlement — {what}").format(what=subtitle(st))
 
 
 def subtitle(st: Settlement) -> str:
     if st.working and len(st.working) == 1:
         s = st.working[0].session
-        where = f"session {s.id}" + (f" {s.name}" if s.name else "") + f", {local_day(s.started_at)}"
+        where = _("session {id}{name}, {date}").format(
+            id=s.id, name=f" {s.name}" if s.name else "", date=local_day(s.started_at))
     else:
-        where = f"{st.session_count} sessions"
-    coin = f", in coins of {format_amount(st.coin)}" if st.coin is not None else ""
+        where = _("{count} sessions").format(count=st.session_count)
+    coin = _(", in coins of {coin}").format(coin=format_amount(st.coin)) if st.coin is not None else ""
     return f"{where} ({st.currency}{coin})"
 
 
@@ -35,15 +37,15 @@ def _rounding_lines(st: Settlement) -> list[str]:
     if not extra:
         return []
     parts = ", ".join(f"{k} {signed(v)}" for k, v in extra.items())
-    return [f"rounding to the coin: {parts}"]
+    return [_("rounding to the coin: {changes}").format(changes=parts)]
 
 
 def chat_text(st: Settlement) -> str:
     """One fact a line, no padding: reads the same in any font."""
-    lines = [title(st), "", "net:"]
+    lines = [title(st), "", _("net:")]
     lines += [f"• {name} {signed(v)} {st.currency}" for name, v in st.nets.items()]
     lines += _rounding_lines(st)
-    lines += ["", f"pay ({len(st.payments)}):" if st.payments else "all square"]
+    lines += ["", _("pay ({count}):").format(count=len(st.payments)) if st.payments else _("all square")]
     lines += [f"• {p.payer} → {p.payee}: {format_amount(p.amount)} {st.currency}" for p in st.payments]
     return "\n".join(lines)
 
@@ -54,15 +56,16 @@ def _md(text: str) -> str:
 
 def markdown(st: Settlement) -> str:
     """Markdown tables (the pipe kind chat apps and GitHub render)."""
-    lines = [f"**{_md(title(st))}**", "", f"| player | net {st.currency} |", "|:--|--:|"]
+    lines = [f"**{_md(title(st))}**", "",
+             f"| {_('player')} | {_('net {currency}').format(currency=st.currency)} |", "|:--|--:|"]
     lines += [f"| {_md(name)} | {signed(v)} |" for name, v in st.nets.items()]
     lines += ["", *(_md(x) for x in _rounding_lines(st))] if _rounding_lines(st) else []
     if st.payments:
-        lines += ["", f"| pays | to | {st.currency} |", "|:--|:--|--:|"]
+        lines += ["", f"| {_('pays')} | {_('to')} | {st.currency} |", "|:--|:--|--:|"]
         lines += [f"| {_md(p.payer)} | {_md(p.payee)} | {format_amount(p.amount)} |"
                   for p in st.payments]
     else:
-        lines += ["", "all square"]
+        lines += ["", _("all square")]
     return "\n".join(lines)
 
 
@@ -99,18 +102,19 @@ def card(st: Settlement, out: Path, notice=None) -> Path:  # type: ignore[no-unt
         def put(x: float, text: str, **kw: object) -> None:
             figure.text(x, y, text, va="center", **kw)  # type: ignore[arg-type]
 
-        put(0.05, "Big Two settlement", fontsize=14, weight="bold")
+        put(0.05, _("Big Two settlement"), fontsize=14, weight="bold")
         y -= step
         put(0.05, subtitle(st), fontsize=10, color="#444444")
         y -= 1.5 * step
-        put(0.05, f"net ({st.currency})", fontsize=10, color="#666666")
+        put(0.05, _("net ({currency})").format(currency=st.currency), fontsize=10, color="#666666")
         y -= step
         for name, amount, colour in rows:
             put(0.08, name, fontsize=13)
             put(0.92, amount, fontsize=13, ha="right", color=colour, family="DejaVu Sans Mono")
             y -= step
         y -= 0.5 * step
-        put(0.05, f"pay ({len(pays)})" if pays else "all square", fontsize=10, color="#666666")
+        put(0.05, _("pay ({count})").format(count=len(pays)) if pays else _("all square"), fontsize=10,
+            color="#666666")
         y -= step
         for who, amount in pays:
             put(0.08, who, fontsize=13)

@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from ledger.book.clock import local_day
 from ledger.book.stats import HistoryRow, Loss, PlayerStats, SessionResult, Stats, money_text
+from ledger.core.i18n import _
 from ledger.core.settlement import format_amount
 from ledger.present.text import fitted_table, signed, table, wrap
 
@@ -18,7 +19,9 @@ def _pct(rate: float | None) -> str:
 
 
 def _streak(n: int) -> str:
-    return "-" if n == 0 else f"won {n}" if n > 0 else f"{-n} without a win"
+    if n == 0:
+        return "-"
+    return _("won {n}").format(n=n) if n > 0 else _("{n} without a win").format(n=-n)
 
 
 def _amount(amount: Decimal, currency: str) -> str:
@@ -28,13 +31,15 @@ def _amount(amount: Decimal, currency: str) -> str:
 def _session(r: SessionResult | None) -> str:
     if r is None:
         return "-"
-    return f"{_amount(r.money, r.currency)} (session {r.session}, {r.date})"
+    return _("{money} (session {session}, {date})").format(
+        money=_amount(r.money, r.currency), session=r.session, date=r.date)
 
 
 def _loss(r: Loss | None) -> str:
     if r is None:
         return "-"
-    return f"{r.net} pts, {_amount(r.money, r.currency)} (session {r.session} deal {r.deal})"
+    return _("{net} pts, {money} (session {session} deal {deal})").format(
+        net=r.net, money=_amount(r.money, r.currency), session=r.session, deal=r.deal)
 
 
 def _totals(players: Sequence[PlayerStats], limit: int | None) -> str:
@@ -44,19 +49,20 @@ def _totals(players: Sequence[PlayerStats], limit: int | None) -> str:
          p.assists, signed(p.net), money_text(p.money)]
         for p in players
     ]
-    return fitted_table(rows, ["player", "sessions", "deals", "wins", "win %", "avg penalty", "fried",
-                               "fry %", "assists", "net pts", "money"], limit,
+    return fitted_table(rows, [_("player"), _("sessions"), _("deals"), _("wins"), _("win %"),
+                               _("avg penalty"), _("fried"), _("fry %"), _("assists"), _("net pts"),
+                               _("money")], limit,
                         drop=[8, 7, 5, 1, 4], shrink=[0])
 
 
 def _records(players: Sequence[PlayerStats], sessions: int, limit: int | None) -> str:
     """Streaks and records; best and worst session only when there are several."""
-    head = ["player", "most wins in a row", "most deals without a win", "now",
-            "biggest single loss"]
+    head = [_("player"), _("most wins in a row"), _("most deals without a win"), _("now"),
+            _("biggest single loss")]
     rows = [[p.name, p.runs.win_max, p.runs.loss_max, _streak(p.runs.current),
              _loss(p.biggest_loss)] for p in players]
     if sessions > 1:
-        head += ["best session", "worst session"]
+        head += [_("best session"), _("worst session")]
         for row, p in zip(rows, players, strict=True):
             row += [_session(p.best), _session(p.worst)]
     return fitted_table(rows, head, limit, drop=[6, 5, 4], shrink=[3, 0], align_right=False)
@@ -65,13 +71,13 @@ def _records(players: Sequence[PlayerStats], sessions: int, limit: int | None) -
 def _ratings(players: Sequence[PlayerStats], limit: int | None) -> str:
     rated = sorted((p for p in players if p.rating), key=lambda p: -p.rating.conservative)
     if not rated:
-        return "skill rating: no deals yet"
+        return _("skill rating: no deals yet")
     rows = [[p.name, f"{p.rating.mu:.1f}", f"± {p.rating.sigma:.1f}",
              f"{p.rating.conservative:.1f}", p.rating.deals] for p in rated]
     return (
-        wrap("skill rating (openskill Plackett-Luce over every deal in the ledger; "
-             "mu ± sigma, and mu - 3 sigma, a skill the player very likely has):", limit or 10**6)
-        + "\n" + fitted_table(rows, ["player", "mu", "sigma", "mu - 3 sigma", "rated deals"], limit,
+        wrap(_("skill rating (openskill Plackett-Luce over every deal in the ledger; "
+               "mu ± sigma, and mu - 3 sigma, a skill the player very likely has):"), limit or 10**6)
+        + "\n" + fitted_table(rows, [_("player"), "mu", "sigma", "mu - 3 sigma", _("rated deals")], limit,
                               drop=[4], shrink=[0])
     )
 
@@ -79,7 +85,7 @@ def _ratings(players: Sequence[PlayerStats], limit: int | None) -> str:
 def _head_to_head(st: Stats) -> str:
     pairs = st.head_to_head
     if not pairs:
-        return "head to head: nobody won or lost money against anybody"
+        return _("head to head: nobody won or lost money against anybody")
     names = [p.name for p in st.players]
     one = len(st.scope.currencies) == 1 and len(names) <= MATRIX_MAX and len(names) > 1
     if one:
@@ -91,23 +97,26 @@ def _head_to_head(st: Stats) -> str:
                 amount = pairs.get((a, b), {}).get(cur)
                 cells.append("" if a == b else signed(amount) if amount else "0")
             rows.append(cells)
-        return (f"head to head: {cur} the row player won from the column player\n"
+        return (_("head to head: {currency} the row player won from the column player").format(
+                    currency=cur) + "\n"
                 + table(rows, ["", *names]))
     rows = [[a, b, money_text(m)] for (a, b), m in sorted(pairs.items())]
-    return "head to head: money the player won from the opponent\n" + table(
-        rows, ["player", "opponent", "won"], align_right=False)
+    return _("head to head: money the player won from the opponent") + "\n" + table(
+        rows, [_("player"), _("opponent"), _("won")], align_right=False)
 
 
 def stats_text(st: Stats, limit: int | None = None) -> str:
     """The stats report; ``limit`` columns wide at most (None: every column)."""
     cur = ", ".join(st.scope.currencies)
-    head = wrap(f"{st.scope.describe()}: {st.deals} deals, money in {cur}", limit or 10**6)
+    head = wrap(_("{scope}: {deals} deals, money in {currency}").format(
+        scope=st.scope.describe(), deals=st.deals, currency=cur), limit or 10**6)
     blocks = [head, _totals(st.players, limit), _records(st.players, len(st.scope.sessions), limit),
               _ratings(st.players, limit),
               _head_to_head(st)]
     if len(st.players) > 1 or st.regulars:
-        regulars = ", ".join(st.regulars) or "nobody"
-        blocks.append(wrap(f"regular players (in at least a quarter of the {st.deals} deals): {regulars}",
+        regulars = ", ".join(st.regulars) or _("nobody")
+        blocks.append(wrap(_("regular players (in at least a quarter of the {deals} deals): {names}").format(
+                               deals=st.deals, names=regulars),
                            limit or 10**6))
     return "\n\n".join(blocks)
 
@@ -122,6 +131,7 @@ def history_text(rows: Sequence[HistoryRow], limit: int | None = None) -> str:
             for n, v in sorted(r.money.items(), key=lambda kv: (-kv[1], kv[0]))
         )
         out.append([s.id, local_day(s.started_at), s.name, ", ".join(s.seats),
-                    s.rules_name + (" teams" if s.teams else ""), r.deals, f"{money} {cur}"])
-    return fitted_table(out, ["id", "date", "name", "players", "rules", "deals", "money"], limit,
+                    s.rules_name + (_(" teams") if s.teams else ""), r.deals, f"{money} {cur}"])
+    return fitted_table(out, [_("id"), _("date"), _("name"), _("players"), _("rules"), _("deals"),
+                              _("money")], limit,
                         drop=[4, 2], shrink=[6, 3], align_right=False)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ledger.book.clock import local_minute, local_second, zone_label
 from ledger.book.reports import Settlement, Standings
 from ledger.core.deal_line import facts_text
+from ledger.core.i18n import N_, _
 from ledger.core.scoring import DealScore
 from ledger.core.settlement import format_amount
 from ledger.core.text import json_safe, shown
@@ -82,14 +83,15 @@ def dumps(data: Any) -> str:
 
 def session_title(s: SessionRow) -> str:
     name = f" '{shown(s.name)}'" if s.name else ""
-    mode = ", teams" if s.teams else ""
-    ended = f", ended {local_minute(s.ended_at)}" if s.ended_at else ""
+    mode = _(", teams") if s.teams else ""
+    ended = _(", ended {when}").format(when=local_minute(s.ended_at)) if s.ended_at else ""
     per_unit = _points_per_unit(s)
-    unit = f" ({per_unit} points a unit)" if per_unit != 1 else ""
-    return shown(
-        f"session {s.id}{name}: {', '.join(s.seats)} — rules {s.rules_name}{mode}, "
-        f"stake {s.stake} {s.currency or 'PTS'} per point{unit}, {s.deals} deals{ended}"
-    )
+    unit = _(" ({n} points a unit)").format(n=per_unit) if per_unit != 1 else ""
+    return shown(_(
+        "session {id}{name}: {players} — rules {rules}{mode}, "
+        "stake {stake} {currency} per point{unit}, {deals} deals{ended}"
+    ).format(id=s.id, name=name, players=", ".join(s.seats), rules=s.rules_name, mode=mode,
+             stake=s.stake, currency=s.currency or "PTS", unit=unit, deals=s.deals, ended=ended))
 
 
 def _points_per_unit(s: SessionRow) -> int:
@@ -107,17 +109,19 @@ def standings_text(st: Standings, columns: int | None = None) -> str:
     from ledger.present.fit import screen_width
 
     limit = screen_width() if columns is None else columns
-    head = ["player", "deals", "wins", "fried", "penalty", "net"]
+    head = [_("player"), _("deals"), _("wins"), _("fried"), _("penalty"), _("net")]
     rows = [[p.name, p.deals, p.wins, p.fried, p.penalty, signed(p.net)] for p in st.players]
     out = _fitted_standings(rows, head, limit)
     if st.teams:
         rows = [[t.name, t.deals, t.wins, t.fried, t.penalty, signed(t.net)] for t in st.teams]
-        out = _fitted_standings(rows, ["team", *head[1:]], limit) + "\n\n" + out + "\n" + wrap(
-            "(each member carries the team's net points; money is split in half)", limit)
+        out = _fitted_standings(rows, [_("team"), *head[1:]], limit) + "\n\n" + out + "\n" + wrap(
+            _("(each member carries the team's net points; money is split in half)"), limit)
     return out
 
 
-SHORT_HEADINGS = {"deals": "d", "wins": "w", "fried": "f", "penalty": "pen"}
+def _short_headings() -> list[tuple[str, str]]:
+    """(short, long) headings of the narrow standings, in the interface language."""
+    return [(_("d"), _("deals")), (_("w"), _("wins")), (_("f"), _("fried")), (_("pen"), _("penalty"))]
 
 
 def _fitted_standings(rows: list[list[Any]], head: list[str], limit: int) -> str:
@@ -126,9 +130,10 @@ def _fitted_standings(rows: list[list[Any]], head: list[str], limit: int) -> str
     text_rows = [[str(c) for c in r] for r in rows]
     if table_width(text_rows, head, 0) <= limit:
         return quick_table(text_rows, head)
-    short = [SHORT_HEADINGS.get(h, h) for h in head]
-    body, top, _ = fit_columns(text_rows, short, limit, shrink=[0], header_pad=0)
-    key = ", ".join(f"{v} {k}" for k, v in SHORT_HEADINGS.items())
+    pairs = _short_headings()
+    short = [head[0], *(s for s, _long in pairs), head[5]]
+    body, top, _hidden = fit_columns(text_rows, short, limit, shrink=[0], header_pad=0)
+    key = _(", ").join(f"{s} {long}" for s, long in pairs)
     return quick_table(body, top) + "\n\n" + wrap(f"({key})", limit)
 
 
@@ -136,7 +141,18 @@ def wrap(text: str, columns: int) -> str:
     """``text`` broken at spaces into lines of at most ``columns`` display columns."""
     lines: list[str] = []
     line = ""
+    words: list[str] = []
     for word in text.split(" "):
+        while width(word) > columns:  # Chinese has no spaces: a long run breaks anywhere
+            cut = ""
+            for ch in word:
+                if width(cut + ch) > columns:
+                    break
+                cut += ch
+            words.append(cut)
+            word = word[len(cut):]
+        words.append(word)
+    for word in words:
         if line and width(line) + 1 + width(word) > columns:
             lines.append(line)
             line = word
@@ -145,13 +161,22 @@ def wrap(text: str, columns: int) -> str:
     return "\n".join([*lines, line])
 
 
+DEAL_HEADS = {  # deal_text's first words, by the verb its callers pass
+    "deal": N_("deal {number}: {scores}"), "amended deal": N_("amended deal {number}: {scores}"),
+    "void": N_("void {number}: {scores}"), "undo": N_("undo {number}: {scores}"),
+}
+
+
 def deal_text(deal_no: int, score: DealScore, seats: Sequence[str], verb: str = "deal") -> str:
     parts = []
     for name in seats:
         mark = "*" if score.wins[name] else ""
-        fried = " fried" if score.fried[name] else ""
+        fried = _(" fried") if score.fried[name] else ""
         parts.append(f"{name}{mark} {score.penalty[name]}{fried} ({signed(score.net[name])})")
-    return shown(f"{verb} {deal_no}: " + ", ".join(parts))
+    head = DEAL_HEADS.get(verb)
+    if head is None:
+        return shown(f"{verb} {deal_no}: " + ", ".join(parts))
+    return shown(_(head).format(number=deal_no, scores=", ".join(parts)))
 
 
 
@@ -166,7 +191,7 @@ def after_deal_text(ledger: Ledger, s: SessionRow, recorded: Recorded, verb: str
     if recorded.score is not None:
         head = deal_text(recorded.entry.deal_no, recorded.score, s.seats, verb)
     else:
-        head = f"deal {recorded.entry.deal_no} voided"
+        head = _("deal {number} voided").format(number=recorded.entry.deal_no)
     now = ledger.journal.session(s.id)  # with this deal counted
     facts = [e.facts for e in ledger.journal.live_deals(s.id)]
     turn = next_turn_from_facts(s.seats, session_rules(s), facts).describe()
@@ -181,57 +206,65 @@ def settlement_text(st: Settlement, columns: int | None = None) -> str:
     limit = screen_width() if columns is None else columns
 
     def tbl(rows: list[list[Any]], headers: list[str], shrink: Sequence[int] = (0,)) -> str:
-        body, top, _ = fit_columns(rows, headers, limit, shrink=shrink)
+        body, top, _hidden = fit_columns(rows, headers, limit, shrink=shrink)
         return table(body, top)
 
     cur = st.currency
     blocks = []
     if not st.working:
         blocks.append(wrap(
-            f"all {st.session_count} sessions: money added up session by session at each one's stake",
+            _("all {count} sessions: money added up session by session at each one's stake").format(
+                count=st.session_count),
             limit))
     for w in st.working:
         stake = format_amount(w.stake)
         if w.method in ("pay-the-winner", "ranked"):
             rows = [[n, w.totals[n], signed(w.net_points[n])] for n in w.totals]
             per_unit = _points_per_unit(w.session)
-            how = "each loser pays the winner their penalty"
             if w.method == "ranked":
-                how = "losers pay the winner by rank of cards left" + (
-                    f" (a point is 1/{per_unit} unit)" if per_unit != 1 else "")
-            label = "ranked" if w.method == "ranked" else "pay the winner"
+                head = _("session {id} (ranked, stake {stake}): losers pay the winner by rank "
+                         "of cards left").format(id=w.session.id, stake=stake)
+                if per_unit != 1:
+                    head += _(" (a point is 1/{n} unit)").format(n=per_unit)
+            else:
+                head = _("session {id} (pay the winner, stake {stake}): "
+                         "each loser pays the winner their penalty").format(id=w.session.id,
+                                                                             stake=stake)
             blocks.append(wrap(
-                f"session {w.session.id} ({label}, stake {stake}): {how}", limit) + "\n"
-                + tbl(rows, ["player", "penalty s", "net points"])
+                head, limit) + "\n"
+                + tbl(rows, [_("player"), _("penalty s"), _("net points")])
             )
         else:
             n = w.n
             rows = [[k, v, n * v, signed(w.sum_s - n * v)] for k, v in w.totals.items()]
-            label = "teams, " if w.method == "teams" else ""
+            label = _("teams, ") if w.method == "teams" else ""
             blocks.append(wrap(
-                f"session {w.session.id} ({label}pairwise, stake {stake}): "
-                f"Σs = {w.sum_s}, net = Σs − {n}·s", limit) + "\n"
-                + tbl(rows, ["player" if w.method != "teams" else "team", "s",
-                             f"{n}·s", "net points"])
+                _("session {id} ({label}pairwise, stake {stake}): "
+                  "Σs = {sum}, net = Σs − {n}·s").format(id=w.session.id, label=label, stake=stake,
+                                                         sum=w.sum_s, n=n), limit) + "\n"
+                + tbl(rows, [_("player") if w.method != "teams" else _("team"), "s",
+                             f"{n}·s", _("net points")])
             )
     if st.coin is not None and st.exact_nets is not None:
         extra = st.remainder()
-        nets = wrap(f"rounded to coins of {format_amount(st.coin)} {cur} (largest remainder: "
-                    "the nets still add up to 0):", limit) + "\n" + tbl(
+        nets = wrap(_("rounded to coins of {coin} {currency} (largest remainder: "
+                      "the nets still add up to 0):").format(coin=format_amount(st.coin), currency=cur),
+                    limit) + "\n" + tbl(
             [[k, signed(v), signed(st.exact_nets[k]), signed(extra[k])] for k, v in st.nets.items()],
-            ["player", f"net {cur}", "exact", "rounding"])
-        pair_title = "pair by pair (exact):"
+            [_("player"), _("net {currency}").format(currency=cur), _("exact"), _("rounding")])
+        pair_title = _("pair by pair (exact):")
     else:
-        nets = tbl([[k, signed(v)] for k, v in st.nets.items()], ["player", f"net {cur}"])
-        pair_title = "pair by pair:"
+        nets = tbl([[k, signed(v)] for k, v in st.nets.items()],
+                   [_("player"), _("net {currency}").format(currency=cur)])
+        pair_title = _("pair by pair:")
     pair = tbl([[p.payer, p.payee, format_amount(p.amount)] for p in st.pairwise],
-               ["pays", "to", cur], shrink=(0, 1)) if st.pairwise else "(nobody owes anybody)"
+               [_("pays"), _("to"), cur], shrink=(0, 1)) if st.pairwise else _("(nobody owes anybody)")
     plan = tbl([[p.payer, p.payee, format_amount(p.amount)] for p in st.payments],
-               ["pays", "to", cur], shrink=(0, 1)) if st.payments else "(all square)"
+               [_("pays"), _("to"), cur], shrink=(0, 1)) if st.payments else _("(all square)")
     count = len(st.payments)
     return "\n\n".join(
         [*blocks, nets, pair_title + "\n" + pair,
-         f"fewest payments ({count}):\n" + plan]
+         _("fewest payments ({count}):").format(count=count) + "\n" + plan]
     )
 
 
@@ -247,6 +280,9 @@ def fitted_table(rows: Sequence[Sequence[Any]], headers: Sequence[str], limit: i
     return table(body, top, align_right=align_right) + note
 
 
+ENTRY_KINDS = {"deal": N_("deal"), "amend": N_("amend"), "void": N_("void")}
+
+
 def log_text(entries: Sequence[EntryRow], live: set[int], limit: int | None = None) -> str:
     rows = []
     next_kind: dict[int, str] = {}  # what came next for each entry's deal, going backwards
@@ -258,10 +294,12 @@ def log_text(entries: Sequence[EntryRow], live: set[int], limit: int | None = No
     for e in entries:
         status = ""
         if e.kind != "void" and e.id not in live:
-            status = "voided" if next_kind.get(e.id) == "void" else "amended"
+            status = _("voided") if next_kind.get(e.id) == "void" else _("amended")
         facts = "" if e.facts is None else facts_text(e.facts)
-        rows.append([e.seq, e.deal_no, e.kind, facts, status, local_second(e.created_at)])
-    return fitted_table(rows, ["#", "deal", "entry", "facts", "", f"at ({zone_label()})"], limit,
+        kind = _(ENTRY_KINDS.get(e.kind, e.kind))
+        rows.append([e.seq, e.deal_no, kind, facts, status, local_second(e.created_at)])
+    return fitted_table(rows, ["#", _("deal"), _("entry"), _("facts"), "",
+                               _("at ({zone})").format(zone=zone_label())], limit,
                         drop=[5], shrink=[3], align_right=False)
 
 

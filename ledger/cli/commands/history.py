@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from ledger.cli.common import AllOpt, JsonOpt, SessionOpt, ledger_exists, open_db
+from ledger.core.i18n import N_, _
 
 PlayerOpt = Annotated[
     str | None, typer.Option("--player", help="Only this player (name as in the ledger).")
@@ -35,7 +36,7 @@ WideOpt = Annotated[
     bool, typer.Option("--wide", help="Every column, whatever the screen's width (COLUMNS).")
 ]
 
-NO_SESSIONS = "no sessions yet; start one with: bigtwo session start --players Ann,Ben,Cat,Dan"
+NO_SESSIONS = N_("no sessions yet; start one with: bigtwo session start --players Ann,Ben,Cat,Dan")
 
 
 def register(app: typer.Typer) -> None:
@@ -89,11 +90,11 @@ def history_cmd(
     from ledger.book import stats
 
     if not ledger_exists(ctx):
-        typer.echo("[]" if json_out else NO_SESSIONS)
+        typer.echo("[]" if json_out else _(NO_SESSIONS))
         return
     with open_db(ctx) as ledger:
         if not ledger.journal.session_ids():
-            typer.echo("[]" if json_out else NO_SESSIONS)
+            typer.echo("[]" if json_out else _(NO_SESSIONS))
             return
         scope = stats.select(ledger, session, all_sessions, since, until, player=player,
                              default_all=True)

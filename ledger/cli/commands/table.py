@@ -14,6 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from ledger.cli.common import JsonOpt, SessionOpt, db_path, open_db
+from ledger.core.i18n import _
 
 RulesOpt = Annotated[
     str | None,
@@ -154,10 +155,10 @@ def table_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
         if s.ended_at is not None:
             raise InputError(f"session {s.id} ended at {s.ended_at}; start a new session to play on")
         typer.echo(session_title(s))
-        typer.echo("one line per deal (e.g. " + _example(s.seats) + "); help, undo, standings, "
-                   "settle, quit")
+        typer.echo(_("one line per deal (e.g. {example}); help, undo, standings, settle, quit").format(
+            example=_example(s.seats)))
         while True:
-            typer.echo(f"deal {ledger.journal.next_deal_no(s.id)}> ", nl=False)
+            typer.echo(_("deal {number}> ").format(number=ledger.journal.next_deal_no(s.id)), nl=False)
             line = sys.stdin.readline()
             if not line:  # end of input (Ctrl-D)
                 typer.echo("")
@@ -228,16 +229,18 @@ def _help_text(s: Any) -> str:
     pairs = " ".join(f"{n}={c}" for n, c in zip(s.seats, [0, 3, 11, 8], strict=False))
     typed = f'{s.seats[1]}="2S 2H 5D"'
     column = max(27, width(pairs), width(typed))  # display columns: 陳大文 takes six
-    extras = ", ".join(rules.extras) or "none"
+    extras = ", ".join(rules.extras) or _("none")
     return "\n".join([
-        "a deal, one line (exactly what follows `bigtwo deal`):",
-        f"  {ljust(_example(s.seats), column)} cards left in seat order ({seats}); the winner has 0",
-        f"  {ljust(pairs, column)} or NAME=CARDS pairs (a unique start of a name will do)",
-        f"  {ljust(typed, column)} a loser's cards instead of a count",
-        "  options: --twos NAME=K --bombs NAME=K --finish two|quads|straight-flush --assist NAME",
+        _("a deal, one line (exactly what follows `bigtwo deal`):"),
+        f"  {ljust(_example(s.seats), column)} "
+        + _("cards left in seat order ({seats}); the winner has 0").format(seats=seats),
+        f"  {ljust(pairs, column)} " + _("or NAME=CARDS pairs (a unique start of a name will do)"),
+        f"  {ljust(typed, column)} " + _("a loser's cards instead of a count"),
+        "  " + _("options:")
+        + " --twos NAME=K --bombs NAME=K --finish two|quads|straight-flush --assist NAME",
         "           --missed-call --dragon NAME --four-twos NAME --shootout NAME --order A,B,C,D",
-        f"  (rules {rules.name} score: {extras})",
-        "commands: undo (void the last deal), standings, settle, help, quit (or Ctrl-D)",
+        "  " + _("(rules {name} score: {extras})").format(name=rules.name, extras=extras),
+        _("commands: undo (void the last deal), standings, settle, help, quit (or Ctrl-D)"),
     ])
 
 

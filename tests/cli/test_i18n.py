@@ -1,0 +1,155 @@
+"""The interface in Traditional (Hong Kong) and Simplified Chinese (issue 12):
+complete catalogs, the language chosen by --lang / BIGTWO_LANG / the locale, aligned
+tables in every language, and JSON that is the same in every language."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from aligned import assert_aligned
+from helpers import ROOT
+
+from ledger.core import i18n
+
+JOSE = "Jose\u0301"
+SEATS = ["陳大文", "李小明", JOSE, "🐉Dragon"]
+LANGS = ["en", "zh_Hant", "zh_Hans"]
+
+
+def catalogs_script():
+    spec = importlib.util.spec_from_file_location("i18n_script", ROOT / "scripts" / "i18n.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_message_is_translated_in_both_catalogs_and_compiled():
+    script = catalogs_script()
+    template = script.build_template()
+    assert len(template) > 150  # help texts, report headings, messages
+    for lang in script.LANGS:
+        assert script.untranslated(template, lang) == [], lang
+        compiled = script.mo_path(lang).read_bytes()
+        assert compiled == script.mo_bytes(script.read(script.po_path(lang), lang)), (
+            f"{lang}: the .mo is stale; run scripts/i18n.py compile")
+
+
+def test_the_catalog_check_fails_on_a_missing_translation(tmp_path, monkeypatch):
+    script = catalogs_script()
+    template = script.build_template()
+    template.add("a message nobody translated")
+    assert script.untranslated(template, "zh_Hant") == ["a message nobody translated"]
+
+
+@pytest.fixture
+def evening(cli):
+    cli.ok("session", "start", "--players", ",".join(SEATS), "--stake", "0.5", "--currency", "HKD")
+    cli.ok("deal", "0", "3", "11", "8")
+    cli.ok("deal", "5", "0", "2", "13")
+    cli.ok("deal", "9", "1", "0", "4")
+    return cli
+
+
+WORDS = {"en": ("player", "net"), "zh_Hant": ("玩家", "淨分"), "zh_Hans": ("玩家", "净分")}
+REPORTS = [(["standings"], 1), (["settle"], 3), (["settle", "--round", "5"], 3), (["stats"], 4),
+           (["history"], 1), (["session", "list"], 1), (["log"], 1)]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("args", "tables"), REPORTS, ids=[" ".join(a) for a, _ in REPORTS])
+def test_tables_align_in_every_language(evening, lang, args, tables):
+    out = evening.ok("--lang", lang, *args)
+    assert_aligned(out, expect_tables=tables)
+    if args == ["standings"]:
+        assert all(word in out for word in WORDS[lang])
+
+
+@pytest.mark.parametrize("lang", ["zh_Hant", "zh_Hans"])
+def test_forty_columns_in_chinese(evening, monkeypatch, lang):
+    from ledger.present.text import width
+
+    monkeypatch.setenv("COLUMNS", "40")
+    for args in (["standings"], ["settle", "--round", "1"]):
+        out = evening.ok("--lang", lang, *args)
+        assert max(width(line) for line in out.splitlines()) <= 40, out
+        assert_aligned(out)
+
+
+@pytest.mark.parametrize("args", [["standings", "--json"], ["settle", "--json"],
+                                  ["settle", "--round", "5", "--json"], ["stats", "--json"],
+                                  ["history", "--json"], ["log", "--json"],
+                                  ["session", "list", "--json"], ["rules", "list", "--json"]])
+def test_json_is_the_same_in_every_language(evening, monkeypatch, args):
+    english = evening.ok("--lang", "en", *args)
+    assert evening.ok("--lang", "zh_Hant", *args) == english
+    monkeypatch.setenv("BIGTWO_LANG", "zh_Hans")
+    assert evening.ok(*args) == english
+    json.loads(english)
+
+
+def test_the_language_comes_from_lang_then_bigtwo_lang_then_the_locale(evening, monkeypatch):
+    for key in ("BIGTWO_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(key, raising=False)
+    assert "player" in evening.ok("standings")
+    monkeypatch.setenv("LANG", "zh_HK.UTF-8")
+    assert "淨分" in evening.ok("standings")
+    monkeypatch.setenv("LC_MESSAGES", "zh_CN.UTF-8")
+    assert "净分" in evening.ok("standings")
+    monkeypatch.setenv("LC_ALL", "en_US.UTF-8")
+    assert "player" in evening.ok("standings")
+    monkeypatch.setenv("BIGTWO_LANG", "zh_TW")
+    assert "淨分" in evening.ok("standings")
+    assert "净分" in evening.ok("--lang", "zh-Hans", "standings")
+    assert "player" in evening.ok("--lang", "en", "standings")
+
+
+def test_an_unknown_language_is_one_error_line(evening):
+    err = evening.fails("--lang", "klingon", "standings", code=2)
+    assert err == "error: unknown language 'klingon'; choose en, zh_Hant (繁體) or zh_Hans (简体)\n"
+
+
+def run(*args: str, lang: str) -> str:
+    env = {**os.environ, "BIGTWO_LANG": lang}
+    done = subprocess.run([sys.executable, "-m", "ledger", *args], env=env, capture_output=True,
+                          text=True, check=True)
+    return done.stdout
+
+
+def test_help_is_translated():
+    hant = run("--help", lang="zh_Hant")
+    assert "鋤大D" in hant and "用法：" in hant and "選項" in hant and "指令" in hant
+    hans = run("settle", "--help", lang="zh_Hans")
+    assert "最少转账" in hans and "显示此说明并退出。" in hans
+    assert "Usage:" in run("--help", lang="en")
+
+
+def test_the_table_loop_speaks_chinese(evening):
+    out = evening.ok("--lang", "zh_Hant", "table", input="help\n0 3 11 8\nquit\n")
+    assert "第 4 鋪> " in out and "贏家係 0" in out and "下一鋪：" in out
+
+
+def test_choosing_chinese_keeps_the_deal_path_light(tmp_path):
+    db = str(tmp_path / "l.db")
+    subprocess.run([sys.executable, "-m", "ledger", "--db", db, "session", "start", "--players",
+                    "陳大文,李小明,Ann,Ben"], check=True, capture_output=True)
+    code = (
+        "import sys, json; from typer.testing import CliRunner; from ledger.cli.app import app; "
+        f"db = {db!r}; r = CliRunner(); "
+        "out = r.invoke(app, ['--db', db, '--lang', 'zh_Hant', 'deal', '0', '3', '11', '8']); "
+        "assert '下一鋪' in out.output, out.output; "
+        "print(json.dumps([m for m in ('babel', 'tabulate', 'matplotlib', 'sqlite_utils') "
+        "if m in sys.modules]))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout) == []
+
+
+def test_normalize_reads_locales():
+    assert i18n.normalize("zh_TW.Big5") == "zh_Hant"
+    assert i18n.normalize("zh_SG") == "zh_Hans"
+    assert i18n.normalize("de_DE") is None
