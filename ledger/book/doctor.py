@@ -263,7 +263,7 @@ def check_cached_totals(
                    for t in totals}
     have_flows = {(f.session_id, f.player, f.payee): f.net for f in flows}
     zero = (0,) * len(POINT_COLUMNS)
-    found = []
+    found: list[Finding] = []
     for key in sorted(set(want_totals) | set(have_totals)):
         want, have = tuple(want_totals.get(key, zero)), have_totals.get(key, zero)
         found.extend(
@@ -271,24 +271,30 @@ def check_cached_totals(
                     want[i], have[i])
             for i, column in enumerate(POINT_COLUMNS) if want[i] != have[i]
         )
-    for key in sorted(set(want_flows) | set(have_flows)):
-        if want_flows.get(key, 0) != have_flows.get(key, 0):
-            found.append(Finding("totals", f"session {key[0]} cached flows",
-                                 f"{key[1]} net with {key[2]}", want_flows.get(key, 0),
-                                 have_flows.get(key, 0)))
+    for flow in sorted(set(want_flows) | set(have_flows)):
+        if want_flows.get(flow, 0) != have_flows.get(flow, 0):
+            found.append(Finding("totals", f"session {flow[0]} cached flows",
+                                 f"{flow[1]} net with {flow[2]}", want_flows.get(flow, 0),
+                                 have_flows.get(flow, 0)))
     return found
 
 
 # --- the ledger -------------------------------------------------------------------
 
 
-def check_ledger(ledger: Ledger, full: bool = False) -> Report:
-    """Run every check on an open ledger (reads only)."""
+def check_ledger(ledger: Ledger, full: bool = False, schema: bool = True) -> Report:
+    """Run every check on an open ledger (reads only); ``schema``: compare the whole
+    schema (tables, indexes, triggers, views, by their SQL) with this program's."""
     report = Report(integrity=ledger.inspection.integrity(full))
-    report.findings.extend(
-        Finding("schema", f"trigger {name}", "is missing: recorded entries are no longer "
-                "protected from being changed") for name in ledger.inspection.missing_guards()
-    )
+    if schema:
+        report.findings.extend(
+            Finding("schema", what, how) for what, how in ledger.inspection.schema_differences()
+        )
+    else:
+        report.findings.extend(
+            Finding("schema", f"trigger {name}", "is missing: recorded entries are no longer "
+                    "protected from being changed") for name in ledger.inspection.missing_guards()
+        )
     report.findings.extend(
         Finding("orphan", row, problem) for row, problem in ledger.inspection.orphans()
     )
@@ -311,3 +317,11 @@ def check_ledger(ledger: Ledger, full: bool = False) -> Report:
 def problems(ledger: Ledger) -> list[str]:
     """Every problem of an open ledger, one line each (``restore`` refuses any)."""
     return check_ledger(ledger).problems()
+
+
+def data_problems(ledger: Ledger) -> list[str]:
+    """The problems of a backup's rows as they are stored (its schema is not compared:
+    ``restore`` rebuilds it, and an older release's backup has an older one)."""
+    report = check_ledger(ledger, schema=False)
+    return [f.text() for f in report.findings if f.check != "schema"] + (
+        [] if report.integrity == ["ok"] else [f"integrity: {x}" for x in report.integrity])

@@ -216,8 +216,8 @@ def _session_money(
         team_net = {team_name(t): per_player[t[0]].net for t in teams}
         exact = {m: Decimal(team_net[team_name(t)]) * stake / 2 for t in teams for m in t}
         (a, ta), (b, tb) = totals.items()
-        flows = [(a, b, Decimal(ta - tb) * stake)] if ta != tb else []
-        return exact, flows, Working(s, "teams", totals, team_net, stake)
+        team_flows = [(a, b, Decimal(ta - tb) * stake)] if ta != tb else []
+        return exact, team_flows, Working(s, "teams", totals, team_net, stake)
     nets = {n: per_player[n].net for n in s.seats}
     exact = {n: Decimal(v) * stake for n, v in nets.items()}
     totals = {n: per_player[n].penalty for n in s.seats}

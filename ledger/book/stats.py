@@ -492,8 +492,8 @@ def _add_digests(ledger: Ledger, scope: Scope, lines: dict[str, PlayerStats],
                 key = r.worst_net * share.rate if one_currency else r.worst_net
                 if name not in worst or key < worst[name][0]:
                     worst[name] = (key, s, r.worst_net, r.worst_deal)
-    for name, r in runs.items():
-        lines[name].runs = digest.Runs(*r)
+    for name, folded in runs.items():
+        lines[name].runs = digest.Runs(*folded)
     for name, (_key, s, net, deal_no) in worst.items():
         share = Share.of(s, shares)
         money = round_amount(net * share.amount, share.currency)

@@ -446,6 +446,11 @@ def demo_cmd(ctx: typer.Context) -> None:
 
 def main() -> None:
     """Console-script entry point."""
+    import signal
+
+    # A terminated command (kill, a closing terminal) unwinds like Ctrl-C: its open
+    # transaction rolls back and its temporary files are removed.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         app(prog_name="bigtwo")
     except KeyboardInterrupt:

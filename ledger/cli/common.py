@@ -83,7 +83,7 @@ class LedgerGroup(TyperGroup):
     """Shows every LedgerError as one line on stderr with its exit code, no traceback.
     Help texts follow the interface language (``--lang``, ``BIGTWO_LANG``, the locale)."""
 
-    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:  # type: ignore[override]
         if ctx.parent is None:
             from ledger.core import i18n
 
@@ -95,7 +95,8 @@ class LedgerGroup(TyperGroup):
         localize(self)
         return super().parse_args(ctx, args)
 
-    def list_commands(self, ctx: typer.Context) -> list[str]:
+    # Typer hands its commands its own Context (a subclass of the one these methods declare).
+    def list_commands(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]
         names = super().list_commands(ctx)
         if ctx.parent is None:  # the root: feature commands load on demand
             from ledger.cli.commands import LAZY
@@ -103,7 +104,7 @@ class LedgerGroup(TyperGroup):
             names += [n for n in LAZY if n not in names]
         return names
 
-    def get_command(self, ctx: typer.Context, cmd_name: str) -> Any:
+    def get_command(self, ctx: typer.Context, cmd_name: str) -> Any:  # type: ignore[override]
         command = super().get_command(ctx, cmd_name)
         if command is None and ctx.parent is None:
             from ledger.cli.commands import load
@@ -113,7 +114,7 @@ class LedgerGroup(TyperGroup):
             localize(command)
         return command
 
-    def invoke(self, ctx: typer.Context) -> Any:
+    def invoke(self, ctx: typer.Context) -> Any:  # type: ignore[override]
         try:
             return super().invoke(ctx)
         except LedgerError as exc:

@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ledger.core.errors import InputError
-from ledger.core.scoring import FINISHES, Deal
+from ledger.core.scoring import FINISHES, Deal, is_finish
 from ledger.core.text import name_key, shown
 
 if TYPE_CHECKING:
-    from ledger.core.rules import RuleSet
+    from ledger.core.rules import ImmediateWin, RuleSet
 
 FLAG_OPTIONS = ("--missed-call",)
 VALUE_OPTIONS = (
@@ -132,9 +132,11 @@ def build_deal(args: DealArgs, seats: Sequence[str], rules: RuleSet | None = Non
     bombs = _pairs(args.bombs, seats, "--bombs")
     if hands:
         _read_hands(hands, cards, twos, bombs, rules)
-    if args.finish is not None and args.finish not in FINISHES:
-        raise InputError(f"unknown finish {args.finish!r}; allowed: {', '.join(FINISHES)}")
-    immediate = immediate_by = None
+    finish = args.finish
+    if finish is not None and not is_finish(finish):
+        raise InputError(f"unknown finish {finish!r}; allowed: {', '.join(FINISHES)}")
+    immediate: ImmediateWin | None = None
+    immediate_by: str | None = None
     if args.dragon is not None and args.four_twos is not None:
         raise InputError("one immediate win per deal: give --dragon or --four-twos, not both")
     if args.dragon is not None:
@@ -152,7 +154,7 @@ def build_deal(args: DealArgs, seats: Sequence[str], rules: RuleSet | None = Non
         cards=cards,
         twos=twos,
         bombs=bombs,
-        finish=args.finish,
+        finish=finish,
         assist=None if args.assist is None else match_player(args.assist, seats, "--assist"),
         missed_call=args.missed_call,
         immediate=immediate,

@@ -219,14 +219,14 @@ def explain(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES) -> list[str]:
     'A-2-3-4-5 is straight 10 of 10, 2-3-4-5-6 is 9: A-2-3-4-5 ranks higher'
     """
     a, b = classify(a.cards, rules), classify(b.cards, rules)
+    steps: list[str] = []
     if len(a.cards) != len(b.cards):
-        steps = [f"sizes: {_cards(len(a.cards))} against {len(b.cards)}; "
-                 "a play is beaten only by one with as many cards"]
+        steps.append(f"sizes: {_cards(len(a.cards))} against {len(b.cards)}; "
+                     "a play is beaten only by one with as many cards")
         if rules.bombs == "beat-anything":
             steps.append("bombs beat-anything: four of a kind + 1 or a straight flush beats any "
                          "single, pair or triple" + (" (A is one)" if is_bomb(a) else " (A is none)"))
         return steps
-    steps: list[str] = []
     if len(a.cards) == 5:
         order = KIND_ORDERS[rules.five_card_order]
         steps.append(
@@ -265,7 +265,8 @@ def explain(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES) -> list[str]:
         return steps
     elif a.kind in ("full-house", "four-of-a-kind"):
         part = "triple" if a.kind == "full-house" else "four"
-        steps.append(f"the {part} decides: {RANK_NAMES[a.key[1]]} against {RANK_NAMES[b.key[1]]}"
+        big_a, big_b = (Counter(c.rank for c in p.cards).most_common(1)[0][0] for p in (a, b))
+        steps.append(f"the {part} decides: {RANK_NAMES[big_a]} against {RANK_NAMES[big_b]}"
                      " (2 high, 3 low)")
         return steps
     else:

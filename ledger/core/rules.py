@@ -28,16 +28,24 @@ from ledger.core.text import clean_name, shown
 if TYPE_CHECKING:
     from ledger.core.plays import PlayRules
 
-FACTOR_CHOICES = ("off", "each", "once")
-SETTLEMENTS = ("pairwise", "pay-the-winner", "ranked")
-MODES = ("cards", "places")
-IMMEDIATE_WINS = ("dragon", "four-twos")
-NEXT_DEALS = ("rotate", "winner", "loser")  # who deals the next deal (default first)
+# The fixed choices of a rule set: each a Literal type, and its values as a tuple.
+Factor = Literal["off", "each", "once"]  # how unplayed twos / bombs multiply the penalty
+Settlement = Literal["pairwise", "pay-the-winner", "ranked"]
+Mode = Literal["cards", "places"]
+ImmediateWin = Literal["dragon", "four-twos"]
+NextDeal = Literal["rotate", "winner", "loser"]  # who deals the next deal (default first)
 # Who leads it: the last winner, the holder of the lowest card under the suit order, or
 # (sessions frozen before lowest-card existed) the holder of 3♦ whatever the suits.
-NEXT_LEADS = ("winner", "lowest-card", "three-of-diamonds")
-FourTwos = Literal["tiers", "tripled"]
-FinishTwo = Literal["double", "plain", "forbidden"]
+NextLead = Literal["winner", "lowest-card", "three-of-diamonds"]
+FourTwos = Literal["tiers", "tripled"]  # a four-twos immediate win: by the tiers, or x3
+FinishTwo = Literal["double", "plain", "forbidden"]  # going out on a two
+
+FACTOR_CHOICES: tuple[Factor, ...] = get_args(Factor)
+SETTLEMENTS: tuple[Settlement, ...] = get_args(Settlement)
+MODES: tuple[Mode, ...] = get_args(Mode)
+IMMEDIATE_WINS: tuple[ImmediateWin, ...] = get_args(ImmediateWin)
+NEXT_DEALS: tuple[NextDeal, ...] = get_args(NextDeal)
+NEXT_LEADS: tuple[NextLead, ...] = get_args(NextLead)
 FOUR_TWOS: tuple[FourTwos, ...] = get_args(FourTwos)
 FINISH_TWO: tuple[FinishTwo, ...] = get_args(FinishTwo)
 MAX_HAND = 26  # two players splitting a whole pack
@@ -53,20 +61,20 @@ class RuleSet:
     source: str = ""
     hand_size: int = 13
     tiers: tuple[tuple[int, int], ...] = ((1, 1), (10, 2), (13, 3))
-    twos: str = "off"
-    bombs: str = "off"
+    twos: Factor = "off"
+    bombs: Factor = "off"
     finish_double: bool = False
     assist: bool = False
     missed_call: bool = False
-    immediate_wins: tuple[str, ...] = IMMEDIATE_WINS
-    settlement: str = "pairwise"
-    mode: str = "cards"
+    immediate_wins: tuple[ImmediateWin, ...] = IMMEDIATE_WINS
+    settlement: Settlement = "pairwise"
+    mode: Mode = "cards"
     place_points: tuple[int, ...] = (0, 1, 2, 3)
     # Play options (docs/plays.md), kept as validated plain data; see ledger.core.plays.
     plays: tuple[tuple[str, Any], ...] = field(default=())
     # Who deals and who leads the next deal (docs/at-the-table.md); see ledger.core.dealer.
-    next_deal: str = "rotate"
-    next_lead: str = "winner"
+    next_deal: NextDeal = "rotate"
+    next_lead: NextLead = "winner"
     # Wikipedia: assistance excludes "the case of more than one card played".
     assist_single_only: bool = False
     # Wikipedia scores four twos as the losers' count "tripled"; tiers: the rule set's own.

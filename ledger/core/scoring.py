@@ -19,14 +19,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal, TypeGuard, get_args
 
 from ledger.core.errors import InputError
-from ledger.core.rules import RuleSet
+from ledger.core.rules import IMMEDIATE_WINS, ImmediateWin, RuleSet
 
-FINISHES = ("two", "quads", "straight-flush")
+Finish = Literal["two", "quads", "straight-flush"]  # the winner's last play, when it doubles
+FINISHES: tuple[Finish, ...] = get_args(Finish)
+IMMEDIATE = IMMEDIATE_WINS
+
+
+def is_finish(text: str) -> TypeGuard[Finish]:
+    """Whether ``text`` names a finish (narrows it to :data:`Finish` for the type checker)."""
+    return text in FINISHES
+
 MULTI_CARD_FINISHES = ("quads", "straight-flush")  # five cards: never an assisted single
-IMMEDIATE = ("dragon", "four-twos")
 TWOS_IN_PACK = 4
 
 
@@ -37,10 +44,10 @@ class Deal:
     cards: Mapping[str, int] = field(default_factory=dict)
     twos: Mapping[str, int] = field(default_factory=dict)
     bombs: Mapping[str, int] = field(default_factory=dict)
-    finish: str | None = None
+    finish: Finish | None = None
     assist: str | None = None
     missed_call: bool = False
-    immediate: str | None = None
+    immediate: ImmediateWin | None = None
     immediate_by: str | None = None
     order: tuple[str, ...] | None = None
     shootout: str | None = None
@@ -139,7 +146,7 @@ def validate(rules: RuleSet, seats: Sequence[str], deal: Deal, teams: bool = Fal
 
 def _validate_places(rules: RuleSet, seats: Sequence[str], deal: Deal) -> None:
     said = [
-        deal.immediate if k == "immediate" else k
+        (deal.immediate or k) if k == "immediate" else k
         for k in ("cards", "twos", "bombs", "finish", "assist", "missed_call", "immediate")
         if getattr(deal, k)
     ]
@@ -478,5 +485,5 @@ def _score_teams(
     owed = sum(penalty.values())
     net = {n: owed if n in winners else -owed for n in seats}
     wins = {n: n in winners for n in seats}
-    payee = {n: None for n in seats}
+    payee: dict[str, str | None] = {n: None for n in seats}
     return DealScore(cards, wins, fried, base, penalty, net, payee)

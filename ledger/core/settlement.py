@@ -35,6 +35,13 @@ class Payment:
         return {"from": self.payer, "to": self.payee, "amount": format_amount(self.amount)}
 
 
+def _exponent(amount: Decimal) -> int:
+    """The power of ten of ``amount``'s last digit (``Decimal("2.50")``: -2); 0 for NaN or
+    infinity, which stake and coin parsing never let through."""
+    exponent = amount.as_tuple().exponent
+    return exponent if isinstance(exponent, int) else 0
+
+
 def parse_stake(text: str) -> Decimal:
     """A stake per point: a positive decimal like ``0.25`` (no exponent, no sign)."""
     allowed = "a stake is a positive amount per point such as 1, 0.25 or 10"
@@ -47,7 +54,7 @@ def parse_stake(text: str) -> Decimal:
         raise InputError(f"bad stake {text!r}: {allowed}") from None
     if stake <= 0 or stake > MAX_STAKE:
         raise InputError(f"bad stake {text!r}: {allowed}, at most {MAX_STAKE}")
-    if -stake.as_tuple().exponent > 6:
+    if -_exponent(stake) > 6:
         raise InputError(f"bad stake {text!r}: at most 6 decimal places")
     return stake
 
@@ -104,7 +111,7 @@ def parse_coin(text: str) -> Decimal:
         coin = Decimal(cleaned)
     except InvalidOperation:
         raise InputError(f"bad --round {text!r}: {allowed}") from None
-    if coin <= 0 or coin > MAX_STAKE or -coin.as_tuple().exponent > 6:
+    if coin <= 0 or coin > MAX_STAKE or -_exponent(coin) > 6:
         raise InputError(f"bad --round {text!r}: {allowed} (at most {MAX_STAKE}, 6 decimal places)")
     return coin
 
@@ -127,7 +134,7 @@ def round_to_coin(nets: Mapping[str, Decimal], coin: Decimal) -> dict[str, Decim
     by_remainder = sorted(nets, key=lambda k: (-(nets[k] - floors[k] * coin), k))
     for name in by_remainder[:leftover]:
         floors[name] += 1
-    places = Decimal(1).scaleb(min(coin.as_tuple().exponent, 0))  # type: ignore[operator]
+    places = Decimal(1).scaleb(min(_exponent(coin), 0))
     return {k: (floors[k] * coin).quantize(places) for k in nets}
 
 

@@ -10,6 +10,7 @@ the session's frozen rules.
 from __future__ import annotations
 
 import csv
+import errno
 import json
 import os
 import re
@@ -367,6 +368,18 @@ def _json_session(raw: object, where: str) -> tuple[SessionSpec, list[EntrySpec]
     return spec, [e if e.facts is None else _checked_facts(spec, e) for e in ordered]
 
 
+def check_session(raw: object, where: str) -> tuple[SessionSpec, list[EntrySpec]]:
+    """One session as an export holds it, checked (``restore`` checks a backup's rows
+    with it too): its header, and every entry through the pure core."""
+    return _json_session(raw, where)
+
+
+def check_entry(spec: SessionSpec, raw: object, where: str) -> EntrySpec:
+    """One entry of the checked session ``spec``, checked, its points derived."""
+    _, e = _json_entry(raw, where, 0)
+    return e if e.facts is None else _checked_facts(spec, e)
+
+
 def _json_entry(raw: object, where: str, index: int) -> tuple[int, EntrySpec]:
     e = _keys(raw, where, ("uuid", "kind", "deal"))
     kind = e["kind"]
@@ -451,7 +464,8 @@ def write_file(path: Path, write: Callable[[IO[str]], int]) -> int:
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
+        why = "the disk is full" if exc.errno == errno.ENOSPC else exc.strerror or exc
+        raise InputError(f"cannot write {path}: {why}") from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

@@ -261,9 +261,10 @@ class Importer:
         sid = self._add_session(spec)
         added = 0
         for chunk in _chunks(entries, CHUNK):
-            self.ledger.bulk.import_entries(
-                sid, [ImportedEntry(e.uuid, "deal", e.deal_no, e.facts_json, e.points, e.at) for e in chunk]
-            )
+            self.ledger.bulk.import_entries(sid, [
+                ImportedEntry(e.uuid, "deal", e.deal_no, e.facts_json, e.points or (), e.at)
+                for e in chunk
+            ])
             added += len(chunk)
             self.progress(len(chunk))
         self._done(sid, True, added, 0, added)

@@ -257,6 +257,7 @@ def read_sheet(lines: Iterable[str], origin: str = "sheet") -> Iterator[SheetGam
             if new_threshold != threshold:
                 threshold, session = new_threshold, None
             continue
+        numbers: tuple[list[int], list[int]] | None
         if not words[0][0].isdigit():
             numbers = None
         elif len(words) == PLAYERS and len(raw) < 100 and raw.isascii() and "".join(words).isdigit():

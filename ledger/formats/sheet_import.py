@@ -103,7 +103,7 @@ class _SheetScorer:
         score = score_deal(spec.rules, names, game.deal())
         rank = {names[seat]: j for j, seat in enumerate(order)}
         return [(1, int(score.wins[n]), int(score.fried[n]), score.cards[n], score.penalty[n],
-                 score.net[n], None if score.payee[n] is None else rank[score.payee[n]])
+                 score.net[n], None if (payee := score.payee[n]) is None else rank[payee])
                 for n in (names[seat] for seat in order)]
 
     def entries(self, spec: SessionSpec, games: Iterable[SheetGame], origin: str) -> Iterator[EntrySpec]:

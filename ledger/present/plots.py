@@ -16,13 +16,18 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.book import digest, stats
 from ledger.core.errors import InputError
 from ledger.core.scoring import teams_of
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+    from matplotlib.typing import RcKeyType
 
 KINDS = {
     "net": "cumulative net points over the deals of one session",
@@ -126,7 +131,7 @@ def installed_fonts(wanted: Sequence[str]) -> list[str]:
 def font_family(simplified: bool = False) -> list[str]:
     """rcParams["font.family"] for charts: DejaVu Sans, then the first CJK font found
     (a Simplified one first when ``simplified``), then an emoji outline font if any."""
-    order = CJK_FONTS
+    order: tuple[str, ...] = CJK_FONTS
     if simplified:
         order = tuple(sorted(CJK_FONTS, key=lambda n: 0 if ("SC" in n or "YaHei" in n) else 1))
     return [BASE_FONT, *installed_fonts(order)[:1], *installed_fonts(EMOJI_FONTS)[:1]]
@@ -154,7 +159,7 @@ class Fonts:
         self.has_cjk = any(name in CJK_FONTS for name in self.family)
         self.missing: set[str] = set()
 
-    def rc(self) -> dict[str, Any]:
+    def rc(self) -> dict[RcKeyType, Any]:
         return {"font.family": self.family, "svg.fonttype": "none",  # SVG keeps text as text
                 "pdf.fonttype": 42, "svg.hashsalt": "bigtwo"}  # SVG ids: the same every time
 
@@ -210,7 +215,7 @@ class Canvas:
 
     ledger: Ledger
     scope: stats.Scope
-    figure: Any
+    figure: Figure
     ids: dict[str, int]
     notice: Callable[[str], None] | None = None
 
@@ -225,7 +230,7 @@ class Canvas:
         return "net points (the sessions use different currencies)", False
 
 
-def _finish(ax: Any, title: str, xlabel: str, ylabel: str, legend: bool = True) -> None:
+def _finish(ax: Axes, title: str, xlabel: str, ylabel: str, legend: bool = True) -> None:
     ax.set_title(title, fontsize=13, loc="left")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
@@ -257,7 +262,13 @@ def _net(c: Canvas) -> None:
     ax.axhline(0, color="black", lw=0.8)
     stake = float(Decimal(s.stake) / (2 if s.teams else 1))
     if stake != 1 or (s.currency or "PTS") != "PTS":
-        side = ax.secondary_yaxis("right", functions=(lambda y: y * stake, lambda m: m / stake))
+        def to_money(points: Any) -> Any:  # numbers or numpy arrays, as matplotlib gives
+            return points * stake
+
+        def to_points(money: Any) -> Any:
+            return money / stake
+
+        side = ax.secondary_yaxis("right", functions=(to_money, to_points))
         side.set_ylabel(f"money ({s.currency or 'PTS'}, stake {s.stake}"
                         + (", half each partner)" if s.teams else ")"))
     every = f" (summed every {bucket} deals)" if bucket > 1 else ""
@@ -276,10 +287,10 @@ def _timeline(c: Canvas) -> None:
     running: dict[str, float] = {}
     lines: dict[str, list[tuple[date, float]]] = {}
     for day_text in sorted(by_day):
-        day = date.fromisoformat(day_text)
+        when = date.fromisoformat(day_text)
         for name, v in by_day[day_text].items():
             running[name] = running.get(name, 0.0) + v
-            lines.setdefault(name, []).append((day, running[name]))
+            lines.setdefault(name, []).append((when, running[name]))
     ax = c.figure.subplots()
     for name, points in sorted(lines.items(), key=lambda kv: -kv[1][-1][1]):
         points = thin(points)
@@ -292,7 +303,7 @@ def _timeline(c: Canvas) -> None:
     _finish(ax, f"Cumulative {what} per player, {c.scope.describe()}", "date", label)
 
 
-def _date_axis(ax: Any, days: Sequence[str]) -> None:
+def _date_axis(ax: Axes, days: Sequence[str]) -> None:
     import matplotlib.dates as mdates
 
     locator = mdates.AutoDateLocator()
@@ -300,7 +311,7 @@ def _date_axis(ax: Any, days: Sequence[str]) -> None:
     ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
     if days and days[0] == days[-1]:
         one = date.fromisoformat(days[0])
-        ax.set_xlim(one - timedelta(days=1), one + timedelta(days=1))
+        ax.set_xlim(mdates.date2num(one - timedelta(days=1)), mdates.date2num(one + timedelta(days=1)))
 
 
 def group_results(
@@ -367,7 +378,7 @@ def _weighted_box(values: Counter[int]) -> dict[str, Any]:
             "whishi": float(max(inside)), "mean": mean, "fliers": []}
 
 
-def _cards_left(c: Canvas, ax: Any, cards: dict[str, Counter[int]]) -> None:
+def _cards_left(c: Canvas, ax: Axes, cards: dict[str, Counter[int]]) -> None:
     """Share of each player's deals lost with 1, 2, ... cards: bars, or lines for many players."""
     top = max((k for counts in cards.values() for k in counts), default=0)
     if top == 0:
@@ -490,7 +501,7 @@ def plot(ledger: Ledger, scope: stats.Scope, kind: str, out: Path,
     return out
 
 
-def save(figure: Any, out: Path, suffix: str) -> None:
+def save(figure: Figure, out: Path, suffix: str) -> None:
     try:
         figure.savefig(out, format=suffix[1:], metadata=_METADATA[suffix])
     except OSError as exc:

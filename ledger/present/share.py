@@ -5,6 +5,7 @@ drawn with matplotlib (CJK names through the chart fonts of ledger.present.plots
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from ledger.book.clock import local_day
@@ -74,7 +75,7 @@ def default_card_path(st: Settlement, folder: Path | None = None) -> Path:
     return (folder or Path.cwd()) / f"bigtwo-settle-{where}.png"
 
 
-def card(st: Settlement, out: Path, notice=None) -> Path:  # type: ignore[no-untyped-def]
+def card(st: Settlement, out: Path, notice: Callable[[str], None] | None = None) -> Path:
     """A PNG card: the title, each player's net, and who pays whom."""
     from ledger.present import plots
 

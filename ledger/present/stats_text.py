@@ -69,11 +69,12 @@ def _records(players: Sequence[PlayerStats], sessions: int, limit: int | None) -
 
 
 def _ratings(players: Sequence[PlayerStats], limit: int | None) -> str:
-    rated = sorted((p for p in players if p.rating), key=lambda p: -p.rating.conservative)
+    rated = sorted(((p.name, p.rating) for p in players if p.rating),
+                   key=lambda pr: -pr[1].conservative)
     if not rated:
         return _("skill rating: no deals yet")
-    rows = [[p.name, f"{p.rating.mu:.1f}", f"± {p.rating.sigma:.1f}",
-             f"{p.rating.conservative:.1f}", p.rating.deals] for p in rated]
+    rows = [[name, f"{r.mu:.1f}", f"± {r.sigma:.1f}", f"{r.conservative:.1f}", r.deals]
+            for name, r in rated]
     return (
         wrap(_("skill rating (openskill Plackett-Luce over every deal in the ledger; "
                "mu ± sigma, and mu - 3 sigma, a skill the player very likely has):"), limit or 10**6)

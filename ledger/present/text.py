@@ -193,7 +193,7 @@ def after_deal_text(ledger: Ledger, s: SessionRow, recorded: Recorded, verb: str
     else:
         head = _("deal {number} voided").format(number=recorded.entry.deal_no)
     now = ledger.journal.session(s.id)  # with this deal counted
-    facts = [e.facts for e in ledger.journal.live_deals(s.id)]
+    facts = [e.facts for e in ledger.journal.live_deals(s.id) if e.facts is not None]
     turn = next_turn_from_facts(s.seats, session_rules(s), facts).describe()
     return "\n".join((head, standings_text(standings(ledger, [now])), turn))
 

@@ -7,14 +7,16 @@ half-way into the WAL.  See docs/reliability.md.
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
-from ledger.core.errors import StoreError
+from ledger.core.errors import LedgerError, StoreError
 from ledger.storage.codec import new_uuid
 from ledger.storage.errors import reason, store_error
 from ledger.storage.store import Ledger, open_ledger
@@ -45,28 +47,160 @@ def backup_ledger(ledger: Ledger, dest: str | os.PathLike[str], *, overwrite: bo
                          "does not exist")
     if target.exists() and not overwrite:
         raise StoreError(f"{target} already exists; give a new file name (or --force to replace it)")
+    remove_stale_temp_files(target.parent, target.name)
     _snapshot(ledger.conn, target, "backup")
     return target
+
+
+STALE_SECONDS = 60  # a temporary file older than this is an earlier run's, killed half-way
+
+
+def remove_stale_temp_files(folder: Path, name: str) -> None:
+    """Remove the temporary files a killed ``backup`` or ``restore`` left in ``folder``
+    (``.NAME.restore-XXXXXXXX.tmp``, ``.NAME.XXXXXXXX.tmp``), if older than a minute so
+    that a running one's are left alone."""
+    import time
+
+    now = time.time()
+    stem = Path(name).stem
+    for pattern in (f".{name}.restore-*.tmp*", f".{name}.*.tmp", f".{name}.*.tmp-journal",
+                    f".{stem}.before-restore-*.tmp", f".{stem}.before-restore-*.tmp-journal"):
+        for leftover in folder.glob(pattern):
+            try:
+                if now - leftover.stat().st_mtime > STALE_SECONDS:
+                    leftover.unlink()
+            except OSError:
+                pass
+
+
+class BackupReader:
+    """A backup file, read-only and trusted in nothing but its rows: what ``restore``
+    copies into a fresh ledger (through the import's checks, in ledger.formats.rebuild).
+
+    Opening refuses an empty file, a file that is not SQLite, another program's
+    database and a newer bigtwo's ledger, each with one line naming the file."""
+
+    def __init__(self, src: Path) -> None:
+        self.src = src
+        self.name = str(src)
+        self.conn: sqlite3.Connection | None = None
+        try:
+            size = src.stat().st_size
+            with src.open("rb") as f:
+                head = f.read(100)
+        except OSError as exc:
+            raise StoreError(f"cannot read the backup {src}: {exc.strerror or exc}") from None
+        if size == 0:
+            raise StoreError(f"{src} is empty (0 bytes), not a bigtwo backup; nothing was restored")
+        if not head.startswith(b"SQLite format 3\x00"):
+            raise StoreError(f"{src} is not a bigtwo ledger (not an SQLite database); "
+                             "nothing was restored")
+        try:
+            self.conn = sqlite3.connect(f"{src.resolve().as_uri()}?mode=ro", uri=True)
+            self.conn.execute("PRAGMA trusted_schema = OFF")  # its triggers and views: data only
+            self._check_kind(self.conn)
+        except sqlite3.Error as exc:
+            self.close()
+            raise StoreError(f"{src} cannot be read as a bigtwo backup ({reason(exc)}); "
+                             "nothing was restored") from None
+        except StoreError:
+            self.close()
+            raise
+
+    def _check_kind(self, conn: sqlite3.Connection) -> None:
+        from ledger.storage.schema import APPLICATION_ID, refuse_newer
+
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        names: list[str] = []
+        if "_sqlite_migrations" in tables:
+            names = [r[0] for r in conn.execute(
+                "SELECT name FROM _sqlite_migrations WHERE migration_set = 'bigtwo'")]
+        if app_id not in (APPLICATION_ID, 0) or not names:
+            what = f"tables: {', '.join(sorted(tables)[:5])}" if tables else "no tables"
+            raise StoreError(f"{self.src} is not a bigtwo ledger: an SQLite database of another "
+                             f"program ({what}); nothing was restored")
+        refuse_newer(conn, str(self.src))  # a newer schema, or a migration this one lacks
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+    def __enter__(self) -> BackupReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _c(self) -> sqlite3.Connection:
+        assert self.conn is not None
+        return self.conn
+
+    def ledger(self) -> Ledger:
+        """The backup as a read-only :class:`Ledger`, for the self-check's data checks."""
+        return Ledger(self._c(), self.name)
+
+    def sessions(self) -> list[dict[str, Any]]:
+        """Every session as an export header (rules as stored text), by id."""
+        seats: dict[int, list[str]] = {}
+        for sid, name in self._c().execute(
+            "SELECT t.session_id, p.name FROM seats t JOIN players p ON p.id = t.player_id "
+            "ORDER BY t.session_id, t.seat"
+        ):
+            seats.setdefault(sid, []).append(name)
+        keys = ("id", "uuid", "name", "rules", "stake", "currency", "teams", "started_at",
+                "ended_at")
+        rows = self._c().execute(f"SELECT {', '.join(keys)} FROM sessions ORDER BY id")
+        return [dict(zip(keys, r, strict=True)) | {"players": seats.get(r[0], [])} for r in rows]
+
+    _ENTRY = "session_id, uuid, seq, kind, deal_no, facts, created_at"
+
+    def entries(self, session_id: int) -> list[tuple[Any, ...]]:
+        """(session_id, uuid, seq, kind, deal, facts text, at) of a session, by seq."""
+        return self._c().execute(
+            f"SELECT {self._ENTRY} FROM entries WHERE session_id = ? ORDER BY seq, id",
+            [session_id]).fetchall()
+
+    def all_entries(self) -> Iterator[tuple[Any, ...]]:
+        """The same for every entry, in the order they were recorded (by id)."""
+        return self._c().execute(f"SELECT {self._ENTRY} FROM entries ORDER BY id")
+
+    def setting(self, key: str) -> Any:
+        try:
+            row = self._c().execute("SELECT value FROM settings WHERE key = ?", [key]).fetchone()
+        except sqlite3.Error:
+            return None
+        return None if row is None else row[0]
 
 
 def restore_ledger(
     path: str | os.PathLike[str],
     source: str | os.PathLike[str],
     *,
+    rebuild: Callable[[BackupReader, Ledger], None],
     check: Callable[[Ledger], Sequence[str]],
+    check_backup: Callable[[Ledger], Sequence[str]] | None = None,
     create_folder: bool = False,
 ) -> Restored:
     """Replace the ledger at ``path`` with the backup ``source``, never losing either.
 
-    1. ``source`` is read (read-only: the backup itself is never changed) into a
-       staging file beside the ledger, opened there as a ledger (which refuses a
-       file that is not SQLite, another program's database or a newer schema, and
-       migrates an older one) and self-checked with ``check``: any problem refuses
-       the restore.
-    2. The current ledger, if there is one, is locked (other terminals wait) and
-       saved first to a timestamped sibling, ``NAME.before-restore-<UTC time>.db``.
-    3. The checked copy is written into the ledger under that same lock, so no deal
-       recorded elsewhere can fall between the saved copy and the restored one.
+    The backup's schema is never trusted (a crafted trigger or a dropped index would
+    come along with a file copy):
+
+    1. ``source`` is opened read-only (:class:`BackupReader`: an empty file, another
+       program's database or a newer bigtwo's ledger is refused) and, with
+       ``check_backup``, its rows are self-checked as they are stored.
+    2. A fresh ledger is made beside the ledger with this program's own schema, and
+       ``rebuild`` copies the backup's rows into it through the import's checks (points
+       are derived again from the facts, never copied); it is then self-checked with
+       ``check``.  Any problem refuses the restore.
+    3. The current ledger, if there is one, is locked (other terminals wait) and saved
+       first to a timestamped sibling, ``NAME.before-restore-<UTC time>.db``; the
+       checked copy is written into it under that same lock, so no deal recorded
+       elsewhere can fall between the saved copy and the restored one.
+
+    Temporary files a killed restore or backup left beside the ledger are removed.
     """
     path = os.fspath(path)
     src = Path(source)
@@ -79,43 +213,37 @@ def restore_ledger(
         folder.mkdir(parents=True, exist_ok=True)
     elif not folder.is_dir():
         raise StoreError(f"cannot restore into {path}: the folder {folder} does not exist")
+    remove_stale_temp_files(folder, Path(path).name)
     staged = folder / f".{Path(path).name}.restore-{new_uuid()[:8]}.tmp"
+
+    def refuse(found: Sequence[str]) -> None:
+        if found:
+            raise StoreError(
+                f"{src} fails the self-check, so nothing was restored "
+                f"({len(found)} problem{'s' if len(found) != 1 else ''}; the first: {found[0]})"
+            )
+
     try:
-        _stage(src, staged)
-        try:
-            checked = open_ledger(staged)
-        except StoreError as exc:
-            raise StoreError(str(exc).replace(str(staged), str(src))) from None
-        with checked:
-            found = check(checked)
-            if found:
-                raise StoreError(
-                    f"{src} fails the self-check, so nothing was restored "
-                    f"({len(found)} problem{'s' if len(found) != 1 else ''}; the first: {found[0]})"
-                )
+        with BackupReader(src) as reader:
+            if check_backup is not None:
+                refuse(check_backup(reader.ledger()))
+            with open_ledger(staged) as fresh:
+                try:
+                    rebuild(reader, fresh)
+                except StoreError:
+                    raise
+                except LedgerError as exc:
+                    raise StoreError(f"{src} cannot be restored, so nothing was: {exc}") from None
+        with open_ledger(staged) as checked:
+            refuse(check(checked))
             counts = checked.inspection.counts()
             previous = _replace(checked.conn, path, create_folder)
+    except sqlite3.Error as exc:
+        raise store_error(exc, str(staged)) from None
     finally:
         for suffix in ("", "-wal", "-shm", "-journal"):
             Path(f"{staged}{suffix}").unlink(missing_ok=True)
     return Restored(counts["sessions"], counts["entries"], previous)
-
-
-def _stage(src: Path, staged: Path) -> None:
-    try:
-        reader = sqlite3.connect(f"{src.resolve().as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error as exc:
-        raise store_error(exc, str(src)) from None
-    try:
-        writer = sqlite3.connect(staged)
-        try:
-            reader.backup(writer)
-        finally:
-            writer.close()
-    except sqlite3.Error as exc:
-        raise store_error(exc, str(src)) from None
-    finally:
-        reader.close()
 
 
 def _replace(checked: sqlite3.Connection, path: str, create_folder: bool) -> Path | None:
@@ -162,9 +290,10 @@ def _snapshot(source: sqlite3.Connection, target: Path, what: str) -> None:
         os.replace(tmp, target)
         _fsync_folder(target.parent)
     except sqlite3.Error as exc:
-        raise StoreError(f"cannot write the {what} {target}: {reason(exc)}") from None
+        raise StoreError(f"cannot write the {what} {target}: {reason(exc, str(target))}") from None
     except OSError as exc:
-        raise StoreError(f"cannot write the {what} {target}: {exc.strerror or exc}") from None
+        why = "the disk is full" if exc.errno == errno.ENOSPC else exc.strerror or exc
+        raise StoreError(f"cannot write the {what} {target}: {why}") from None
     finally:
         for leftover in (tmp, Path(f"{tmp}-journal")):
             leftover.unlink(missing_ok=True)

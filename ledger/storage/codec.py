@@ -6,7 +6,10 @@ import json
 import uuid as uuidlib
 from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import sqlite3
 
 
 def now() -> str:
@@ -18,6 +21,14 @@ def new_uuid() -> str:
     return str(uuidlib.uuid4())
 
 
+def inserted_id(cursor: sqlite3.Cursor) -> int:
+    """The id the INSERT run on ``cursor`` gave its row."""
+    rowid = cursor.lastrowid
+    if rowid is None:  # SQLite sets it on every INSERT into a rowid table
+        raise RuntimeError("an INSERT gave no row id")
+    return rowid
+
+
 def to_json(value: Any) -> str:
     """The JSON text stored for facts, rules and audit details (sorted keys, UTF-8 text)."""
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
@@ -26,4 +37,4 @@ def to_json(value: Any) -> str:
 @lru_cache(maxsize=256)
 def rules_dict(text: str) -> dict[str, Any]:
     """Frozen rules JSON, parsed once per distinct text (sessions share them; read-only)."""
-    return json.loads(text)  # type: ignore[no-any-return]
+    return json.loads(text)

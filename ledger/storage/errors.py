@@ -8,6 +8,7 @@ not promise to keep.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from enum import StrEnum
 
@@ -67,6 +68,9 @@ def store_error(exc: sqlite3.Error, path: str) -> StoreError:
     if failure is Failure.NOT_A_DATABASE:
         return StoreError(f"{path} is not a bigtwo ledger (not an SQLite database)")
     if failure is Failure.IO:
+        if disk_full(path):  # a full disk can reach SQLite as an I/O error (WAL, -shm)
+            return StoreError(f"cannot write to the ledger {path}: the disk is full; "
+                              "nothing was saved")
         return StoreError(f"cannot write to the ledger {path}: disk I/O error; nothing was saved")
     if failure is Failure.CANNOT_OPEN:
         return StoreError(
@@ -89,6 +93,19 @@ _REASONS = {
 }
 
 
-def reason(exc: sqlite3.Error) -> str:
-    """Why writing a copy (a backup) failed, in a few words."""
-    return _REASONS.get(classify(exc), str(exc))
+def reason(exc: sqlite3.Error, path: str | None = None) -> str:
+    """Why writing a copy (a backup) to ``path`` failed, in a few words."""
+    failure = classify(exc)
+    if failure is Failure.IO and path is not None and disk_full(path):
+        return _REASONS[Failure.FULL]
+    return _REASONS.get(failure, str(exc))
+
+
+def disk_full(path: str, room: int = 1 << 20) -> bool:
+    """Is there less than ``room`` bytes free on the disk where ``path`` is (or would be)?"""
+    folder = os.path.dirname(os.path.abspath(path)) or "."
+    try:
+        st = os.statvfs(folder)
+    except (OSError, AttributeError):  # no such folder, or no statvfs (Windows)
+        return False
+    return st.f_bavail * st.f_frsize < room

@@ -45,6 +45,13 @@ class Inspection:
         ).fetchone()
         return dict(zip(tables, row, strict=True))
 
+    def schema_differences(self) -> list[tuple[str, str]]:
+        """Each table, index, trigger or view that differs from this program's schema
+        (compared by SQL, so a guard trigger replaced by a no-op of the same name shows)."""
+        from ledger.storage.schema import schema_differences
+
+        return schema_differences(self.ledger.conn)
+
     def missing_guards(self) -> list[str]:
         """The append-only triggers (made by m001) that are no longer in the file."""
         have = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}

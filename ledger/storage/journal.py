@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ledger.core.errors import NotFound
-from ledger.storage.codec import new_uuid, now, rules_dict, to_json
+from ledger.storage.codec import inserted_id, new_uuid, now, rules_dict, to_json
 from ledger.storage.rows import EntryRow, PointsRow, SessionRow
 
 if TYPE_CHECKING:
@@ -67,13 +67,12 @@ class Journal:
         session_uuid: str | None = None,
     ) -> int:
         """Insert a session with its seats (inside ``ledger.writing()``)."""
-        sid = self.conn.execute(
+        sid = inserted_id(self.conn.execute(
             "INSERT INTO sessions (uuid, name, rules_name, rules, stake, currency, teams, "
             "started_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)",
             [session_uuid or new_uuid(), name, rules.get("name", ""),
-             to_json(rules), stake, currency,
-             int(teams), started_at or now()],
-        ).lastrowid
+             to_json(rules), stake, currency, int(teams), started_at or now()],
+        ))
         self.conn.executemany(
             "INSERT INTO seats (session_id, seat, player_id) VALUES (?, ?, ?)",
             [(sid, i + 1, self.ledger.player_id(n, create=True)) for i, n in enumerate(seats)],
@@ -167,11 +166,11 @@ class Journal:
             "facts": None if facts is None else to_json(facts),
             "created_at": created_at or now(),
         }
-        entry_id = self.conn.execute(
+        entry_id = inserted_id(self.conn.execute(
             "INSERT INTO entries (uuid, session_id, seq, kind, deal_no, facts, created_at) "
             "VALUES (:uuid, :session_id, :seq, :kind, :deal_no, :facts, :created_at)",
             row,
-        ).lastrowid
+        ))
         self.conn.executemany(
             "INSERT INTO points (entry_id, session_id, player_id, deals, wins, fried, cards, "
             "penalty, net, payee_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

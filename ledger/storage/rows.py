@@ -18,7 +18,7 @@ _T = TypeVar("_T", bound=tuple[Any, ...])
 
 def typed(cls: type[_T], rows: Iterable[Sequence[Any]]) -> Iterator[_T]:
     """``rows`` (tuples in ``cls``'s field order, e.g. a cursor) as ``cls`` named tuples."""
-    return map(partial(tuple.__new__, cls), rows)  # type: ignore[arg-type]
+    return map(partial(tuple.__new__, cls), rows)
 
 
 @dataclass(frozen=True)

@@ -32,11 +32,11 @@ def migrations() -> Migrations:
 
     @migrations(name="m001_initial")
     def m001_initial(db: Database) -> None:
-        db["players"].create(
+        db.table("players").create(
             {"id": int, "name": str, "created_at": str}, pk="id", not_null={"name", "created_at"}
         )
-        db["players"].create_index(["name"], unique=True)
-        db["sessions"].create(
+        db.table("players").create_index(["name"], unique=True)
+        db.table("sessions").create(
             {
                 "id": int, "uuid": str, "name": str, "rules_name": str, "rules": str,
                 "stake": str, "currency": str, "teams": int, "started_at": str, "ended_at": str,
@@ -44,16 +44,16 @@ def migrations() -> Migrations:
             pk="id",
             not_null={"uuid", "name", "rules_name", "rules", "stake", "teams", "started_at"},
         )
-        db["sessions"].create_index(["uuid"], unique=True)
-        db["seats"].create(
+        db.table("sessions").create_index(["uuid"], unique=True)
+        db.table("seats").create(
             {"session_id": int, "seat": int, "player_id": int},
             pk=("session_id", "seat"),
             foreign_keys=[("session_id", "sessions", "id"), ("player_id", "players", "id")],
             not_null={"player_id"},
         )
-        db["seats"].create_index(["session_id", "player_id"], unique=True)
-        db["seats"].create_index(["player_id"])
-        db["entries"].create(
+        db.table("seats").create_index(["session_id", "player_id"], unique=True)
+        db.table("seats").create_index(["player_id"])
+        db.table("entries").create(
             {
                 "id": int, "uuid": str, "session_id": int, "seq": int, "kind": str,
                 "deal_no": int, "facts": str, "created_at": str,
@@ -62,10 +62,10 @@ def migrations() -> Migrations:
             foreign_keys=[("session_id", "sessions", "id")],
             not_null={"uuid", "session_id", "seq", "kind", "deal_no", "created_at"},
         )
-        db["entries"].create_index(["uuid"], unique=True)
-        db["entries"].create_index(["session_id", "seq"], unique=True)
-        db["entries"].create_index(["session_id", "deal_no", "id"])
-        db["points"].create(
+        db.table("entries").create_index(["uuid"], unique=True)
+        db.table("entries").create_index(["session_id", "seq"], unique=True)
+        db.table("entries").create_index(["session_id", "deal_no", "id"])
+        db.table("points").create(
             {
                 "id": int, "entry_id": int, "session_id": int, "player_id": int,
                 "deals": int, "wins": int, "fried": int, "cards": int, "penalty": int,
@@ -81,19 +81,19 @@ def migrations() -> Migrations:
             not_null={"entry_id", "session_id", "player_id", *POINT_COLUMNS},
         )
         # Covering index: standings are one aggregate over it.
-        db["points"].create_index(
+        db.table("points").create_index(
             ["session_id", "player_id", "deals", "wins", "fried", "penalty", "net"]
         )
-        db["points"].create_index(["entry_id"])
-        db["points"].create_index(["player_id"])
-        db["points"].create_index(["payee_id"])
-        db["audit"].create(
+        db.table("points").create_index(["entry_id"])
+        db.table("points").create_index(["player_id"])
+        db.table("points").create_index(["payee_id"])
+        db.table("audit").create(
             {"id": int, "at": str, "action": str, "session_id": int, "entry_id": int,
              "detail": str},
             pk="id",
             not_null={"at", "action", "detail"},
         )
-        db["settings"].create({"key": str, "value": str}, pk="key", not_null={"value"})
+        db.table("settings").create({"key": str, "value": str}, pk="key", not_null={"value"})
         for table in ("entries", "points", "audit"):
             for op in ("UPDATE", "DELETE"):
                 db.execute(
@@ -264,3 +264,45 @@ def check_and_migrate(db: Database, path: str) -> None:
                 db.conn.execute("ROLLBACK")
             raise
 
+
+
+SchemaRow = tuple[str, str, str]  # (type, name, SQL with its white space collapsed)
+
+
+def schema_rows(conn: sqlite3.Connection) -> dict[tuple[str, str], str]:
+    """Every table, index, trigger and view of a file by (type, name): its SQL, white
+    space collapsed (indexes SQLite makes itself, which have none, as "(automatic)")."""
+    return {
+        (kind, name): " ".join(sql.split()) if sql else "(automatic)"
+        for kind, name, sql in conn.execute(
+            "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_stat%'")
+    }
+
+
+_EXPECTED: dict[tuple[str, str], str] = {}
+
+
+def expected_schema() -> dict[tuple[str, str], str]:
+    """:func:`schema_rows` of a new ledger made by this program's migrations."""
+    if not _EXPECTED:
+        from ledger.storage.store import open_ledger
+
+        with open_ledger(":memory:") as fresh:
+            _EXPECTED.update(schema_rows(fresh.conn))
+    return dict(_EXPECTED)
+
+
+def schema_differences(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    """(what, how it differs) for every table, index, trigger or view that is missing,
+    extra or written differently from this program's own schema."""
+    have, want = schema_rows(conn), expected_schema()
+    out = []
+    for key in sorted(set(want) | set(have)):
+        kind, name = key
+        if key not in have:
+            out.append((f"{kind} {name}", f"is missing (expected: {want[key]})"))
+        elif key not in want:
+            out.append((f"{kind} {name}", f"is not part of this program's schema: {have[key]}"))
+        elif have[key] != want[key]:
+            out.append((f"{kind} {name}", f"differs: expected {want[key]}, found {have[key]}"))
+    return out

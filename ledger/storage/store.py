@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from ledger.core.errors import InputError, LedgerMoved, NotFound, StoreError
 from ledger.core.text import name_key
-from ledger.storage.codec import now, to_json
+from ledger.storage.codec import inserted_id, now, to_json
 from ledger.storage.errors import store_error
 from ledger.storage.schema import (
     APPLICATION_ID,
@@ -235,13 +235,13 @@ class Ledger:
             if known is not None:  # one player, two spellings: the ledger's is kept
                 raise InputError(f"player {name!r} is {known!r} in this ledger "
                                  f"(the same name); write it as {known!r}")
-            pid = self.conn.execute(
-                "INSERT INTO players (name, created_at) VALUES (?, ?)", [name, now()]
-            ).lastrowid
+            pid = inserted_id(self.conn.execute(
+                "INSERT INTO players (name, created_at) VALUES (?, ?)", [name, now()]))
             self.audit("player.add", {"name": name})
-            row = (pid,)
-        self.player_cache[name] = row[0]
-        return row[0]
+        else:
+            pid = row[0]
+        self.player_cache[name] = pid
+        return pid
 
 
 def open_ledger(path: str | os.PathLike[str], *, create_folder: bool = False) -> Ledger:

@@ -240,7 +240,7 @@ def need_write(request: Request) -> None:
 
 
 def site_of(request: Request) -> Site:
-    return request.app.state.site  # type: ignore[no-any-return]
+    return request.app.state.site
 
 
 async def body(request: Request) -> dict[str, Any]:

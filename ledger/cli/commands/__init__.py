@@ -41,5 +41,5 @@ def load(command: str) -> Any:
     """The click command for ``command``, built from its feature module (None if unknown)."""
     if command not in LAZY:
         return None
-    built = typer.main.get_command(feature_app(LAZY[command]))
+    built = typer.main.get_group(feature_app(LAZY[command]))
     return built.commands.get(command)

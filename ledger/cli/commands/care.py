@@ -78,13 +78,18 @@ def restore_cmd(
 ) -> None:
     """Replace the ledger with a backup that passes the self-check.
 
+    The backup's rows are copied into a fresh ledger through the import's checks
+    (its schema, triggers and points are never taken over).
+
     The current ledger is first saved beside it as NAME.before-restore-<time>.db.
     """
-    from ledger.book.doctor import problems
+    from ledger.book.doctor import data_problems, problems
+    from ledger.formats.rebuild import rebuild
     from ledger.storage.backup import restore_ledger
 
     path, is_default = db_path(ctx)
-    done = restore_ledger(path, file, check=problems, create_folder=is_default)
+    done = restore_ledger(path, file, rebuild=rebuild, check=problems, check_backup=data_problems,
+                          create_folder=is_default)
     typer.echo(f"restored {path} from {file}: {done.sessions} sessions, {done.entries} entries")
     if done.previous is not None:
         typer.echo(f"the ledger it replaced was saved as {done.previous}")

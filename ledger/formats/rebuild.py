@@ -1,0 +1,97 @@
+"""``restore``'s copy of a backup into a fresh ledger, through the import's checks.
+
+A backup is a file like any other: its sessions and entries are read as rows (never
+its schema, triggers or points) and checked exactly as a JSON export's are
+(:func:`ledger.formats.exchange.check_session`: clean names, frozen rules, strict
+facts, corrections of live deals only).  They are then written by the importer in
+the order they were recorded, so entry ids, and with them anything that follows
+recording order (ratings), come out as they were.  Points are derived again from the
+facts.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from ledger.core.errors import InputError
+from ledger.formats.exchange import check_entry, check_session
+from ledger.formats.merge import EntrySpec, Importer, ImportReport, SessionSpec
+from ledger.storage.backup import BackupReader
+from ledger.storage.store import Ledger
+
+CURRENT_KEY = "current_session"
+
+
+def _facts(text: Any, where: str) -> Any:
+    if text is None:
+        return None
+    if not isinstance(text, str):
+        raise InputError(f"{where}: facts must be JSON text, not {text!r}")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise InputError(f"{where}: facts are not valid JSON") from None
+
+
+def _entry(row: tuple[Any, ...], where: str) -> dict[str, Any]:
+    _, uuid, seq, kind, deal, facts, at = row
+    return {"uuid": uuid, "seq": seq, "kind": kind, "deal": deal,
+            "facts": _facts(facts, where), "at": at}
+
+
+def _header(raw: dict[str, Any], where: str) -> dict[str, Any]:
+    head = dict(raw)
+    try:
+        head["rules"] = json.loads(raw["rules"]) if isinstance(raw["rules"], str) else None
+    except (ValueError, RecursionError):
+        raise InputError(f"{where}: its frozen rules are not valid JSON") from None
+    teams = raw["teams"]
+    if teams not in (0, 1) or isinstance(teams, float):
+        raise InputError(f"{where}: teams must be 0 or 1, not {teams!r}")
+    head["teams"] = bool(teams)
+    return head
+
+
+def rebuild(reader: BackupReader, ledger: Ledger) -> None:
+    """Copy ``reader``'s sessions and entries into the fresh ``ledger`` (checked)."""
+    origin = reader.src.name
+    specs: dict[int, SessionSpec] = {}
+    for raw in reader.sessions():
+        sid = raw["id"]
+        where = f"{origin}: session {sid}"
+        entries = [_entry(r, f"{where}, entry {r[2]}") for r in reader.entries(sid)]
+        spec, _ = check_session({**_header(raw, where), "entries": entries}, where)
+        specs[sid] = spec
+    report = ImportReport(origin, "restore")
+    Importer(ledger, report).run(_in_recorded_order(reader, specs, origin))
+    current = reader.setting(CURRENT_KEY)  # the backup's current session stays current
+    if isinstance(current, str) and current.isdigit() and int(current) in specs:
+        new_id = ledger.bulk.session_id_by_uuid(specs[int(current)].uuid)
+        if new_id is not None:
+            with ledger.writing():
+                ledger.journal.set_setting(CURRENT_KEY, str(new_id))
+
+
+def _in_recorded_order(reader: BackupReader, specs: dict[int, SessionSpec], origin: str
+                       ) -> Iterator[tuple[SessionSpec, list[EntrySpec]]]:
+    """Every session first (empty, by id), then runs of entries in the order they were
+    recorded, each run one session's: the importer merges them into their session."""
+    for spec in specs.values():
+        yield spec, []
+    run: list[EntrySpec] = []
+    run_sid = None
+    for row in reader.all_entries():
+        sid = row[0]
+        if sid not in specs:
+            raise InputError(f"{origin}: entry {row[1]!r} belongs to session {sid!r}, "
+                             "which the backup does not have")
+        if sid != run_sid and run:
+            yield specs[run_sid], run  # type: ignore[index]
+            run = []
+        run_sid = sid
+        where = f"{origin}: session {sid}, entry {row[2]}"
+        run.append(check_entry(specs[sid], _entry(row, where), where))
+    if run:
+        yield specs[run_sid], run  # type: ignore[index]
