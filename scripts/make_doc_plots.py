@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ledger.book import actions as book
 from ledger.book import stats
+from ledger.core import i18n
 from ledger.core.rules import load_preset
 from ledger.formats import samples
 from ledger.present import plots
@@ -94,6 +95,10 @@ def card_of_the_evening(ledger: Ledger) -> None:
         samples.apply_line(ledger, session, line)
     st = reports.settle(ledger, [ledger.journal.session(sid)]).rounded(Decimal(5))
     print(share.card(st, IMG / "settle-card.png").relative_to(ROOT))
+    for lang in ("zh_Hant", "zh_Hans"):  # docs/i18n.md: the same card in Chinese
+        i18n.choose(lang)
+        print(share.card(st, IMG / f"settle-card-{lang}.png").relative_to(ROOT))
+    i18n.choose(None)
 
 
 def main() -> None:
@@ -112,6 +117,12 @@ def main() -> None:
                 print(out.relative_to(ROOT))
         with open_ledger(Path(folder) / "card.db") as ledger:
             card_of_the_evening(ledger)
+        with open_ledger(db) as ledger:  # docs/i18n.md: a season chart in Traditional Chinese
+            i18n.choose("zh_Hant")
+            out = plots.plot(ledger, stats.select(ledger, None, True), "timeline",
+                             IMG / "timeline-zh_Hant.png")
+            i18n.choose(None)
+            print(out.relative_to(ROOT))
         if args.keep:
             shutil.copy(db, args.keep)
 

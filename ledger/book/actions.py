@@ -137,10 +137,12 @@ def current_session(ledger: Ledger, session_id: int | None = None) -> SessionRow
         return _session(ledger, session_id)
     value = ledger.journal.get_setting(CURRENT_KEY)
     if value is None:
-        raise InputError(
+        from ledger.core.i18n import _
+
+        raise InputError(_(
             "no current session: start one with "
             "bigtwo session start --players Ann,Ben,Cat,Dan (or pick one with session use ID)"
-        )
+        ))
     return _session(ledger, int(value))
 
 

@@ -155,10 +155,12 @@ def open_db(ctx: typer.Context, create: bool = False):
 
     path, is_default = db_path(ctx)
     if not create and not os.path.exists(path) and (is_default or Path(path).parent.is_dir()):
-        raise InputError(
-            f"no current session (no sessions yet: there is no ledger at {path}); start one with "
+        from ledger.core.i18n import _
+
+        raise InputError(_(
+            "no current session (no sessions yet: there is no ledger at {path}); start one with "
             "bigtwo session start --players Ann,Ben,Cat,Dan (or bigtwo import FILE)"
-        )
+        ).format(path=path))
     return open_ledger(path, create_folder=is_default)
 
 

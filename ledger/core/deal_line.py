@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ledger.core.errors import InputError
+from ledger.core.i18n import _
 from ledger.core.scoring import FINISHES, Deal, is_finish
 from ledger.core.text import name_key, shown
 
@@ -60,17 +61,20 @@ def match_player(text: str, seats: Sequence[str], what: str) -> str:
     if len(prefixed) == 1:
         return prefixed[0]
     if prefixed:
-        raise InputError(f"{what}: {text!r} matches several players; players: {shown(', '.join(seats))}")
+        raise InputError(_("{what}: {name} matches several players; players: {players}").format(
+            what=what, name=repr(text), players=shown(", ".join(seats))))
     from ledger.core.names import did_you_mean
 
     hint = did_you_mean(text, seats)
-    raise InputError(f"{what}: {text!r} is not seated (players: {shown(', '.join(seats))}){hint}")
+    raise InputError(_("{what}: {name} is not seated (players: {players}){hint}").format(
+        what=what, name=repr(text), players=shown(", ".join(seats)), hint=hint))
 
 
 def _count(text: str, what: str) -> int:
     stripped = text.strip()
     if not stripped.isdigit() or not stripped.isascii():
-        raise InputError(f"{what}: {text[:40]!r} is not a whole number of 0 or more")
+        raise InputError(_("{what}: {text} is not a whole number of 0 or more").format(
+            what=what, text=repr(text[:40])))
     if len(stripped) > 100:  # int() of thousands of digits is refused by Python
         raise InputError(f"{what}: {stripped[:12]}... ({len(stripped)} digits) is far more "
                          f"than the {MAX_COUNT} cards in a pack")
@@ -103,10 +107,10 @@ def build_deal(args: DealArgs, seats: Sequence[str], rules: RuleSet | None = Non
     positional = args.positional
     if positional and all("=" not in p for p in positional):
         if len(positional) != len(seats):
-            raise InputError(
-                f"{len(positional)} numbers for {len(seats)} players: give one count per seat "
-                f"in seat order ({', '.join(seats)}) or NAME=CARDS pairs"
-            )
+            raise InputError(_(
+                "{count} numbers for {players} players: give one count per seat "
+                "in seat order ({seats}) or NAME=CARDS pairs"
+            ).format(count=len(positional), players=len(seats), seats=", ".join(seats)))
         positional = [f"{s}={p}" for s, p in zip(seats, positional, strict=True)]
     for item in positional:
         name, sep, value = item.partition("=")
@@ -117,7 +121,7 @@ def build_deal(args: DealArgs, seats: Sequence[str], rules: RuleSet | None = Non
             )
         player = match_player(name, seats, "cards")
         if player in cards:
-            raise InputError(f"{player} is given cards more than once")
+            raise InputError(_("{player} is given cards more than once").format(player=player))
         if value.strip().isdigit():
             cards[player] = _count(value, player)
         elif any(ch.isalpha() or ch in "♠♥♣♦" for ch in value):
@@ -229,7 +233,8 @@ def split_words(words: Sequence[str]) -> DealArgs:
                 continue
             if option not in VALUE_OPTIONS:
                 allowed = ", ".join((*VALUE_OPTIONS, *FLAG_OPTIONS))
-                raise InputError(f"unknown option {option!r}; allowed: {allowed}")
+                raise InputError(_("unknown option {option}; allowed: {allowed}").format(
+                    option=repr(option), allowed=allowed))
             if sep:
                 value = inline
             elif i + 1 < len(words):

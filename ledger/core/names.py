@@ -30,4 +30,6 @@ def did_you_mean(typed: str, names: Iterable[str]) -> str:
     found = close_names(typed, names)
     if not found:
         return ""
-    return "; did you mean " + " or ".join(repr(shown(n)) for n in found) + "?"
+    from ledger.core.i18n import _
+
+    return _("; did you mean {names}?").format(names=_(" or ").join(repr(shown(n)) for n in found))

@@ -103,16 +103,19 @@ def round_nets(nets: Mapping[str, Decimal], currency: str | None) -> dict[str, D
 
 def parse_coin(text: str) -> Decimal:
     """The coin to settle in for ``settle --round``: a positive amount such as 1, 5 or 0.05."""
-    allowed = "give the smallest coin you pay with, a positive amount such as 1, 5, 0.5 or 0.05"
+    from ledger.core.i18n import _
+
+    bad = _("bad --round {coin}: give the smallest coin you pay with, a positive amount such as "
+            "1, 5, 0.5 or 0.05 (at most {most}, 6 decimal places)").format(coin=repr(text), most=MAX_STAKE)
     cleaned = text.strip()
     if not cleaned or not all(ch.isdigit() or ch == "." for ch in cleaned):
-        raise InputError(f"bad --round {text!r}: {allowed}")
+        raise InputError(bad)
     try:
         coin = Decimal(cleaned)
     except InvalidOperation:
-        raise InputError(f"bad --round {text!r}: {allowed}") from None
+        raise InputError(bad) from None
     if coin <= 0 or coin > MAX_STAKE or -_exponent(coin) > 6:
-        raise InputError(f"bad --round {text!r}: {allowed} (at most {MAX_STAKE}, 6 decimal places)")
+        raise InputError(bad)
     return coin
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ledger.book import digest, stats
 from ledger.core.errors import InputError
+from ledger.core.i18n import N_, _
 from ledger.core.scoring import teams_of
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
@@ -226,8 +227,8 @@ class Canvas:
         """The money axis label, and whether money can be shown (one currency)."""
         currencies = self.scope.currencies
         if len(currencies) == 1:
-            return f"money ({currencies[0]})", True
-        return "net points (the sessions use different currencies)", False
+            return _("money ({currency})").format(currency=currencies[0]), True
+        return _("net points (the sessions use different currencies)"), False
 
 
 def _finish(ax: Axes, title: str, xlabel: str, ylabel: str, legend: bool = True) -> None:
@@ -260,6 +261,9 @@ def _net(c: Canvas) -> None:
         ax.plot(xs, ys, color=c.colour(label), lw=2, marker="o" if len(xs) <= 40 else None,
                 ms=3, label=f"{label} ({ys[-1]:+d})")
     ax.axhline(0, color="black", lw=0.8)
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # deals are whole numbers
     stake = float(Decimal(s.stake) / (2 if s.teams else 1))
     if stake != 1 or (s.currency or "PTS") != "PTS":
         def to_money(points: Any) -> Any:  # numbers or numpy arrays, as matplotlib gives
@@ -269,12 +273,14 @@ def _net(c: Canvas) -> None:
             return money / stake
 
         side = ax.secondary_yaxis("right", functions=(to_money, to_points))
-        side.set_ylabel(f"money ({s.currency or 'PTS'}, stake {s.stake}"
-                        + (", half each partner)" if s.teams else ")"))
-    every = f" (summed every {bucket} deals)" if bucket > 1 else ""
+        side.set_ylabel((_("money ({currency}, stake {stake}, half each partner)") if s.teams
+                         else _("money ({currency}, stake {stake})")).format(
+                             currency=s.currency or "PTS", stake=s.stake))
+    every = _(" (summed every {n} deals)").format(n=bucket) if bucket > 1 else ""
     name = f" {s.name!r}" if s.name else ""
-    _finish(ax, f"Session {s.id}{name}, {stats.day_of(s)}: cumulative net points",
-            f"deal{every}", "net points")
+    _finish(ax, _("Session {id}{name}, {date}: cumulative net points").format(
+                id=s.id, name=name, date=stats.day_of(s)),
+            _("deal") + every, _("net points"))
 
 
 def _timeline(c: Canvas) -> None:
@@ -299,8 +305,9 @@ def _timeline(c: Canvas) -> None:
                 marker="o" if len(xs) <= 30 else None, ms=4, label=f"{name} ({ys[-1]:+,.2f})")
     ax.axhline(0, color="black", lw=0.8)
     _date_axis(ax, sorted(by_day))
-    what = "money" if money else "net points"
-    _finish(ax, f"Cumulative {what} per player, {c.scope.describe()}", "date", label)
+    title = (_("Cumulative money per player, {scope}") if money
+             else _("Cumulative net points per player, {scope}"))
+    _finish(ax, title.format(scope=c.scope.describe()), _("date"), label)
 
 
 def _date_axis(ax: Axes, days: Sequence[str]) -> None:
@@ -351,10 +358,12 @@ def _sessions(c: Canvas) -> None:
     ax.set_xticks(range(len(keys)), labels, fontsize=8, rotation=0 if few else 45,
                   ha="center" if few else "right", rotation_mode="anchor")
     ax.axhline(0, color="black", lw=0.8)
-    per = f"per {period}" if period else "per session"
-    shown = f" (the last {len(keys)})" if len(groups) > len(keys) else ""
-    _finish(ax, f"Results {per}{shown}, {c.scope.describe()}",
-            period or "session (id and date)", label)
+    periods = {"week": N_("week"), "month": N_("month"), "quarter": N_("quarter"), "year": N_("year")}
+    per = _("per {period}").format(period=_(periods[period])) if period else _("per session")
+    shown = _(" (the last {n})").format(n=len(keys)) if len(groups) > len(keys) else ""
+    _finish(ax, _("Results {per}{shown}, {scope}").format(per=per, shown=shown,
+                                                           scope=c.scope.describe()),
+            _(periods[period]) if period else _("session (id and date)"), label)
 
 
 def _weighted_box(values: Counter[int]) -> dict[str, Any]:
@@ -372,7 +381,7 @@ def _weighted_box(values: Counter[int]) -> dict[str, Any]:
 
     q1, med, q3 = quantile(0.25), quantile(0.5), quantile(0.75)
     reach = 1.5 * (q3 - q1)
-    inside = [v for v, _ in ordered if q1 - reach <= v <= q3 + reach]
+    inside = [v for v, _count in ordered if q1 - reach <= v <= q3 + reach]
     mean = sum(v * n for v, n in ordered) / total
     return {"q1": q1, "med": med, "q3": q3, "whislo": float(min(inside)),
             "whishi": float(max(inside)), "mean": mean, "fliers": []}
@@ -409,7 +418,7 @@ def _distribution(c: Canvas) -> None:
     order = sorted(cards, key=lambda n: (c.ids.get(n, 0), n))
     left, right = c.figure.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
     _cards_left(c, left, {n: cards[n] for n in order})
-    _finish(left, "Cards left when losing", "cards left", "% of the player's deals")
+    _finish(left, _("Cards left when losing"), _("cards left"), _("% of the player's deals"))
     boxes = [(n, _weighted_box(penalty[n])) for n in order if penalty[n]]
     if boxes:
         stats_list = [{**b, "label": n} for n, b in boxes]
@@ -421,9 +430,10 @@ def _distribution(c: Canvas) -> None:
             patch.set_facecolor(c.colour(name))
             patch.set_alpha(0.75)
         right.tick_params(axis="x", labelrotation=45 if len(boxes) > 6 else 0)
-    _finish(right, "Penalty per deal", "player (box: middle half; diamond: mean)",
-            "penalty points", legend=False)
-    c.figure.suptitle(f"Distributions, {c.scope.describe()}", fontsize=13, x=0.01, ha="left")
+    _finish(right, _("Penalty per deal"), _("player (box: middle half; diamond: mean)"),
+            _("penalty points"), legend=False)
+    c.figure.suptitle(_("Distributions, {scope}").format(scope=c.scope.describe()), fontsize=13,
+                      x=0.01, ha="left")
 
 
 def _player_totals(c: Canvas) -> dict[str, list[int]]:
@@ -445,12 +455,14 @@ def _rates(c: Canvas) -> None:
         deals, wins, fried = totals[name][:3]
         rates = [100 * wins / deals, 100 * fried / deals]
         xs = [g + (i - (len(names) - 1) / 2) * width for g in range(2)]
-        bars = ax.bar(xs, rates, width=width, color=c.colour(name), label=f"{name} ({deals} deals)")
+        bars = ax.bar(xs, rates, width=width, color=c.colour(name),
+                      label=_("{name} ({deals} deals)").format(name=name, deals=deals))
         if len(names) <= 8:
             ax.bar_label(bars, fmt="%.0f%%", fontsize=8, padding=2)
-    ax.set_xticks([0, 1], ["win rate (deals won)", "fry rate (deals fried)"])
+    ax.set_xticks([0, 1], [_("win rate (deals won)"), _("fry rate (deals fried)")])
     ax.yaxis.set_major_formatter("{x:.0f}%")
-    _finish(ax, f"Win and fry rates, {c.scope.describe()}", "", "% of the player's deals")
+    _finish(ax, _("Win and fry rates, {scope}").format(scope=c.scope.describe()), "",
+            _("% of the player's deals"))
 
 
 def _rating(c: Canvas) -> None:
@@ -466,11 +478,11 @@ def _rating(c: Canvas) -> None:
                     capsize=4, lw=2)
         ax.annotate(f"{r.mu:.1f} ± {r.sigma:.1f}", (r.mu, y), xytext=(0, 8),
                     textcoords="offset points", ha="center", fontsize=8)
-    ax.axvline(25, color="grey", lw=0.8, ls="--", label="starting rating (25)")
-    ax.set_yticks(range(len(rated)), [n for n, _ in rated])
+    ax.axvline(25, color="grey", lw=0.8, ls="--", label=_("starting rating (25)"))
+    ax.set_yticks(range(len(rated)), [n for n, _r in rated])
     ax.set_ylim(-0.7, len(rated) - 0.3)
-    _finish(ax, "Skill rating (openskill Plackett-Luce, every deal in the ledger)",
-            "mu (dot) with mu ± 2 sigma (bar): higher is stronger", "", legend=False)
+    _finish(ax, _("Skill rating (openskill Plackett-Luce, every deal in the ledger)"),
+            _("mu (dot) with mu ± 2 sigma (bar): higher is stronger"), "", legend=False)
 
 
 CHARTS: dict[str, Callable[[Canvas], None]] = {

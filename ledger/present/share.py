@@ -30,7 +30,7 @@ def subtitle(st: Settlement) -> str:
     else:
         where = _("{count} sessions").format(count=st.session_count)
     coin = _(", in coins of {coin}").format(coin=format_amount(st.coin)) if st.coin is not None else ""
-    return f"{where} ({st.currency}{coin})"
+    return _("{where} ({currency}{coin})").format(where=where, currency=st.currency, coin=coin)
 
 
 def _rounding_lines(st: Settlement) -> list[str]:

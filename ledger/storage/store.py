@@ -210,7 +210,10 @@ class Ledger:
             from ledger.core.names import did_you_mean
 
             names = [n for (n,) in self.conn.execute("SELECT name FROM players")]
-            raise NotFound(f"no player named {typed!r} in this ledger{did_you_mean(typed, names)}")
+            from ledger.core.i18n import _
+
+            raise NotFound(_("no player named {name} in this ledger{hint}").format(
+                name=repr(typed), hint=did_you_mean(typed, names)))
         return found
 
     def find_player(self, typed: str) -> str | None:

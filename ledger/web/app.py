@@ -426,8 +426,9 @@ async def api_events(request: Request) -> Response:
             if feed.version != seen:
                 seen = feed.version
                 mark = feed.mark or ()
+                sid = mark[2] if len(mark) > 2 else None
                 payload = {"version": seen, "last_entry_id": mark[0] if len(mark) > 1 else None,
-                           "session": mark[2] if len(mark) > 2 else None}
+                           "session": None if sid is None else int(sid)}
                 yield f"event: change\ndata: {json.dumps(payload)}\n\n".encode()
             elif not await feed.wait(seen):
                 if await request.is_disconnected():

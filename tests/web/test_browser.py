@@ -202,3 +202,26 @@ def test_amend_void_undo_and_screenshots(browser: Any, server: Server, ledger_pa
         page.screenshot(path=str(shot), full_page=True)
         not_blank(shot)
     page.context.close()
+
+
+@pytest.mark.slow
+def test_places_and_teams_sessions_show_only_their_controls(browser: Any, server: Server,
+                                                             ledger_path: Path) -> None:
+    bigtwo(ledger_path, "session", "start", "--players", "陳大文,Ben,Cat", "--rules", "places")
+    page = phone(browser, server.keeper)
+    page.wait_for_selector("#order")
+    assert page.locator("#cards-left, #assist, #missed-call, [data-immediate]").count() == 0
+    for name in ("Ben", "陳大文", "Cat"):  # the finishing order, first out first
+        page.locator(f"[data-order='{name}']").tap()
+    page.wait_for_function("!document.getElementById('confirm').disabled")
+    page.locator("#confirm").tap()
+    page.wait_for_function("document.querySelector('#preview .ok') !== null")
+    assert cli_json(ledger_path, "log")[0]["facts"] == {"order": ["Ben", "陳大文", "Cat"]}
+    bigtwo(ledger_path, "session", "start", "--players", "陳大文,Ben,Cat,Dan", "--teams",
+           "--rules", "doubling")
+    page.wait_for_selector("#shootout")  # the page reloads itself for the new session
+    assert page.locator("[data-twos]").count() == 4 and page.locator("#finish").count() == 1
+    tap_deal(page, "Cat", {"陳大文": 2, "Ben": 5, "Dan": 3}, {})
+    page.locator("[data-amend='1']").wait_for()
+    assert cli_json(ledger_path, "standings") == cli_json(ledger_path, "standings", "--session", "2")
+    page.context.close()

@@ -154,3 +154,37 @@ def test_a_client_that_leaves_mid_request_harms_nothing(db: Path) -> None:
         code, out = server.stop()
     assert code == 0 and "Traceback" not in out, out
     assert [e["deal"] for e in cli_json(db, "log")] == [1]
+
+
+def test_the_json_change_feed(db: Path) -> None:
+    server = Server(db)
+    try:
+        found: list[dict] = []
+        ready = threading.Event()
+        reader = threading.Thread(target=read_events, daemon=True, args=(
+            server.base + "/api/events", server.viewer_token, 2, found, ready))
+        reader.start()
+        assert ready.wait(10)
+        time.sleep(0.3)
+        bigtwo(db, "deal", "陳大文=0", "Ben=3", "Cat=11", "Dan=8")
+        reader.join(10)
+        assert [f["last_entry_id"] for f in found] == [0, 1]
+        assert found[1]["session"] == 1
+    finally:
+        server.stop()
+
+
+def test_the_qr_code_is_the_link() -> None:
+    import segno
+
+    from ledger.web.server import qr_lines
+
+    url = "http://192.168.1.20:8000/entry?t=abcdefghijklmnop1234"
+    lines = qr_lines(url)
+    top = {"█": (1, 1), "▀": (1, 0), "▄": (0, 1), " ": (0, 0)}
+    rows: list[list[int]] = []
+    for line in lines:
+        rows.append([top[ch][0] for ch in line])
+        rows.append([top[ch][1] for ch in line])
+    expected = [list(r) for r in segno.make(url, error="m").matrix_iter(scale=1, border=2)]
+    assert rows[:len(expected)] == [[int(bool(x)) for x in r] for r in expected]

@@ -78,9 +78,6 @@ def restore_cmd(
 ) -> None:
     """Replace the ledger with a backup that passes the self-check.
 
-    The backup's rows are copied into a fresh ledger through the import's checks
-    (its schema, triggers and points are never taken over).
-
     The current ledger is first saved beside it as NAME.before-restore-<time>.db.
     """
     from ledger.book.doctor import data_problems, problems
