@@ -259,9 +259,82 @@ def amend_deal(ledger: Ledger, session: SessionRow, deal_no: int, deal: Deal) ->
     return Recorded(entry, result)
 
 
-def undo(ledger: Ledger, session: SessionRow) -> Recorded:
-    with ledger.writing():  # the last live deal, found and voided under one lock
-        last = ledger.journal.last_live_deal(session.id)
-        if last is None:
-            raise InputError(f"nothing to undo: session {session.id} has no deals left")
-        return _void(ledger, session, last)
+@dataclass(frozen=True)
+class Undone:
+    """What one ``undo`` took back.
+
+    ``action`` is ``deal``, ``amend``, ``void``, ``session end`` or ``session start``.
+    For the deal actions, ``facts`` are what the undone entry had written (None for a
+    void), ``restored`` the facts deal ``deal_no`` has again (None: it does not count
+    now) and ``recorded`` the correction entry the undo wrote.  ``current`` is the
+    current session after undoing a session start (None if there is none)."""
+
+    action: str
+    session: SessionRow
+    deal_no: int | None = None
+    facts: dict[str, object] | None = None
+    restored: dict[str, object] | None = None
+    recorded: Recorded | None = None
+    current: SessionRow | None = None
+
+
+def undo_marks(ledger: Ledger, session_id: int) -> dict[int, int]:
+    """Entry id -> seq of the entry it undid, for the entries an undo wrote."""
+    from ledger.storage import undo as marks
+
+    return marks.undo_marks(ledger, session_id)
+
+
+def undo(ledger: Ledger, session: SessionRow, *, session_start: bool = True) -> Undone:
+    """Take back the last action on ``session`` that is not undone yet.
+
+    Entries stay append-only: undoing a deal writes a void, undoing an amend or a
+    void writes an amend that brings back the version before it.  That entry is
+    marked as an undo, so undoing again walks further back.  An ended session is
+    reopened; a session without any entry is taken back whole (unless
+    ``session_start`` is False: the phone page never removes a session)."""
+    from ledger.storage import undo as marks
+
+    with ledger.writing():  # found and written under one lock
+        s = ledger.journal.session(session.id)  # fresh: another terminal may have acted
+        if s.ended_at is not None and marks.last_session_event(ledger, s.id) == "session.end":
+            marks.reopen_session(ledger, s)
+            return Undone("session end", s)
+        entries = ledger.journal.entries(s.id)
+        undos = marks.undo_marks(ledger, s.id)
+        stack: list[EntryRow] = []
+        for e in entries:
+            if e.id in undos:
+                if stack:
+                    stack.pop()
+            else:
+                stack.append(e)
+        if not stack:
+            if not entries and not session_start:
+                raise InputError(f"nothing to undo: session {s.id} has no deals yet")
+            if entries:
+                raise InputError(
+                    f"nothing left to undo in session {s.id}: every deal and correction in it "
+                    "is undone already (see: bigtwo log)"
+                )
+            marks.drop_empty_session(ledger, s)
+            current = marks.latest_open_session(ledger)
+            if current is None:
+                marks.clear_setting(ledger, CURRENT_KEY)
+            else:
+                ledger.journal.set_setting(CURRENT_KEY, str(current))
+            return Undone("session start", s,
+                          current=None if current is None else ledger.journal.session(current))
+        target = stack[-1]
+        earlier = [e for e in entries if e.deal_no == target.deal_no and e.seq < target.seq]
+        before = earlier[-1].facts if earlier else None  # a void's facts are None too
+        live = ledger.journal.current_version(s.id, target.deal_no)
+        rows = [] if live is None or live.kind == "void" else _reversal(ledger, live)
+        result = None
+        if before is not None:
+            result = score(s, Deal.from_dict(before))
+            rows += points_rows(s.seats, result)
+        entry = ledger.journal.add_entry(s.id, "void" if before is None else "amend", target.deal_no,
+                                 before, rows)
+        marks.mark_undo(ledger, s.id, entry.id, target.seq)
+    return Undone(target.kind, s, target.deal_no, target.facts, before, Recorded(entry, result))

@@ -29,6 +29,7 @@ from typing import Any
 
 from ledger.core.rules import RuleSet, rules_from_dict
 from ledger.core.scoring import Deal, score_deal
+from ledger.core.words import plural
 from ledger.storage.rows import CachedFlow, CachedTotal, PointsRow, RawEntry, RawPoints
 from ledger.storage.schema import POINT_COLUMNS
 from ledger.storage.store import Ledger
@@ -91,8 +92,8 @@ class Report:
                 "findings": [f.to_dict() for f in self.findings]}
 
     def text(self) -> str:
-        checked = (f"{self.sessions} sessions, {self.entries} entries, {self.live_deals} live "
-                   f"deals, {self.points} points rows")
+        checked = (f"{plural(self.sessions, 'session')}, {plural(self.entries, 'entry', 'entries')}, "
+                   f"{plural(self.live_deals, 'live deal')}, {plural(self.points, 'points row')}")
         if self.ok:
             return f"ok: {checked}; integrity ok, every deal re-derives, nets sum to zero"
         lines = self.problems()

@@ -67,8 +67,12 @@ class Standings:
 
 def log_dicts(ledger: Ledger, session: SessionRow) -> list[dict[str, Any]]:
     """Every entry of a session as ``bigtwo log --json`` (and the web page) show it."""
+    from ledger.book.actions import undo_marks
+
     live = {e.id for e in ledger.journal.live_deals(session.id)}
-    return [{**e.to_dict(), "live": e.id in live} for e in ledger.journal.entries(session.id)]
+    undos = undo_marks(ledger, session.id)  # entry -> seq of the entry it took back
+    return [{**e.to_dict(), "live": e.id in live, "undoes": undos.get(e.id)}
+            for e in ledger.journal.entries(session.id)]
 
 
 def pick_sessions(ledger: Ledger, session: SessionRow | None, all_sessions: bool) -> list[SessionRow]:

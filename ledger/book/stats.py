@@ -91,7 +91,7 @@ class Scope:
         return sorted({s.currency or "PTS" for s in self.sessions})
 
     def describe(self) -> str:
-        from ledger.core.i18n import _
+        from ledger.core.i18n import _, ngettext
 
         if len(self.sessions) == 1:
             s = self.sessions[0]
@@ -99,7 +99,8 @@ class Scope:
                 id=s.id, name=f" {s.name!r}" if s.name else "", date=day_of(s))
         first, last = day_of(self.sessions[0]), day_of(self.sessions[-1])
         span = first if first == last else _("{first} to {last}").format(first=first, last=last)
-        return _("{count} sessions, {span}").format(count=f"{len(self.sessions):,}", span=span)
+        return ngettext("{count} session, {span}", "{count} sessions, {span}",
+                        len(self.sessions)).format(count=f"{len(self.sessions):,}", span=span)
 
     def to_dict(self) -> dict[str, Any]:
         return {

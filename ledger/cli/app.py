@@ -281,13 +281,14 @@ def void_cmd(
 
 @app.command("undo")
 def undo_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
-    """Void the last deal still standing."""
+    """Take back the last action: a deal, amend or void, a session end, or the start of a
+    session with no deals.  Undo again to walk further back; it is itself an entry."""
     from ledger.book import actions as book
-    from ledger.present.text import after_deal_text
+    from ledger.present.text import undo_text
 
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
-        typer.echo(after_deal_text(ledger, s, book.undo(ledger, s), "undo"))
+        typer.echo(undo_text(book.undo(ledger, s), ledger))
 
 
 @app.command("log")
@@ -309,12 +310,14 @@ def log_cmd(
             return
         entries = ledger.journal.entries(s.id)
         live = {e.id for e in ledger.journal.live_deals(s.id)}
+        undos = book.undo_marks(ledger, s.id)
     from ledger.present.fit import report_width, screen_width
     from ledger.present.text import wrap
 
     typer.echo(wrap(session_title(s), screen_width()))
 
-    typer.echo(log_text(entries, live, report_width(wide)) if entries else _("no entries yet"))
+    typer.echo(log_text(entries, live, report_width(wide), s.seats, undos)
+               if entries else _("no entries yet"))
 
 
 # --- reports ------------------------------------------------------------------
@@ -326,6 +329,7 @@ def standings_cmd(
 ) -> None:
     """Deals, wins, fried, penalty and net points per player."""
     from ledger.book import reports
+    from ledger.core.i18n import ngettext
     from ledger.present.text import dumps, session_title, standings_text
 
     with open_db(ctx) as ledger:
@@ -342,7 +346,9 @@ def standings_cmd(
 
         typer.echo(wrap(session_title(st.sessions[0]), screen_width()))
     else:
-        typer.echo(_("all {count} sessions (net points added up)").format(count=len(st.session_ids)))
+        typer.echo(ngettext("all {count} session (net points added up)",
+                            "all {count} sessions (net points added up)",
+                            len(st.session_ids)).format(count=len(st.session_ids)))
     typer.echo(standings_text(st))
 
 

@@ -282,16 +282,20 @@ def format_deal(deal: Deal) -> str:
     return facts_text(deal.to_dict())
 
 
-def facts_text(facts: dict[str, Any]) -> str:
+def facts_text(facts: dict[str, Any], seats: Sequence[str] = ()) -> str:
     """A deal's facts (as stored) written back the way they are typed, for the ledger's
-    log, the import report and exports (:func:`format_deal` of the stored deal).
+    log, the import report and exports (:func:`format_deal` of the stored deal); the
+    players in ``seats`` order when given.
 
     >>> facts_text({"cards": {"Ann": 0, "Ben": 3, "Cat": 11, "Dan": 8}, "assist": "Cat"})
     'Ann=0 Ben=3 Cat=11 Dan=8 --assist Cat'
     """
     parts = []
     hands = facts.get("hands", {})
-    for name, count in facts.get("cards", {}).items():
+    cards = facts.get("cards", {})
+    order = [n for n in seats if n in cards] + [n for n in cards if n not in seats]  # seat order
+    for name in order:
+        count = cards[name]
         value = _word(hands[name], always=True) if name in hands else str(count)
         parts.append(f"{_word(name)}={value}")
     for key in ("twos", "bombs"):

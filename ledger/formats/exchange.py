@@ -64,8 +64,14 @@ def export_json(ledger: Ledger, sessions: Sequence[SessionRow], out: IO[str]) ->
     for i, s in enumerate(sessions):
         head = _json(session_header(s))
         out.write(("\n" if i == 0 else ",\n") + head[:-1] + ', "entries": [')
-        for j, e in enumerate(ledger.journal.entries(s.id)):
-            out.write(("\n" if j == 0 else ",\n") + _json(e.to_dict()))
+        undos = book.undo_marks(ledger, s.id)
+        entries = ledger.journal.entries(s.id)
+        uuid_of = {e.seq: e.uuid for e in entries} if undos else {}
+        for j, e in enumerate(entries):
+            entry = e.to_dict()
+            if e.id in undos:  # written by undo: which entry it took back
+                entry["undoes"] = uuid_of.get(undos[e.id])
+            out.write(("\n" if j == 0 else ",\n") + _json(entry))
             count += 1
         out.write("\n]}")
     out.write("\n]}\n")
@@ -394,8 +400,11 @@ def _json_entry(raw: object, where: str, index: int) -> tuple[int, EntrySpec]:
         _want(facts is None, where, "a void has no facts (facts: null)")
     else:
         _want(isinstance(facts, dict), where, f"{an(kind)} needs its facts (a JSON object)")
+    undoes = e.get("undoes")
+    if undoes is not None:
+        undoes = _uuid(undoes, f"{where}.undoes")
     spec = EntrySpec(_uuid(e["uuid"], f"{where}.uuid"), kind, deal_no, facts,
-                     _timestamp(e.get("at"), f"{where}.at"), where)
+                     _timestamp(e.get("at"), f"{where}.at"), where, undoes=undoes)
     return seq, spec
 
 

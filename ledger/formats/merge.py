@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 from ledger.core.deal_line import facts_text
 from ledger.core.errors import LedgerError
 from ledger.core.rules import RuleSet, rules_from_dict
+from ledger.core.words import plural
 from ledger.storage.rows import ImportedEntry, PointsRow, PointsTuple, SessionRow, StoredEntry
 from ledger.storage.store import Ledger
 
@@ -71,6 +72,7 @@ class EntrySpec(NamedTuple):
     where: str
     points: Sequence[PointsTuple] | None = None  # derived from the facts; None for a void
     facts_json: str | None = None  # the facts as the ledger stores them, when made directly
+    undoes: str | None = None  # the uuid of the entry this one undid (written by undo)
 
     def fact_dict(self) -> dict[str, Any] | None:
         return json.loads(self.facts_json) if self.facts_json is not None else self.facts
@@ -113,25 +115,28 @@ class ImportReport:
         }
 
     def summary(self) -> str:
-        deals = "deals" if self.kind == "sheet" else "entries"
+        def deals(n: int) -> str:
+            return plural(n, "deal") if self.kind == "sheet" else plural(n, "entry", "entries")
+
         parts = []
         if self.entries_added or self.sessions_new or self.sessions_merged:
-            parts.append(f"{self.entries_added} {deals} added ({self.sessions_new} new sessions, "
-                         f"{self.sessions_merged} sessions merged)")
+            parts.append(f"{deals(self.entries_added)} added ({plural(self.sessions_new, 'new session')}, "
+                         f"{plural(self.sessions_merged, 'session')} merged)")
         if self.entries_present:
-            parts.append(f"{self.entries_present} {deals} were already in the ledger")
+            parts.append(f"{deals(self.entries_present)} "
+                         f"{'was' if self.entries_present == 1 else 'were'} already in the ledger")
         if self.conflicting_sessions:
-            parts.append(f"{len(self.conflicting_sessions)} of {self.sessions} sessions not "
+            parts.append(f"{len(self.conflicting_sessions)} of {plural(self.sessions, 'session')} not "
                          "imported (conflicts)")
         if not self.entries_added and not self.conflicting_sessions:
-            parts = [f"nothing new; its {self.sessions} sessions and {self.entries_present} "
-                     f"{deals} are already in the ledger"]
+            parts = [f"nothing new; its {plural(self.sessions, 'session')} and "
+                     f"{deals(self.entries_present)} are already in the ledger"]
         return f"{self.source}: " + "; ".join(parts)
 
     def conflict_text(self) -> str:
         lines = [
-            f"{self.source}: {len(self.conflicts)} conflicts with the ledger; nothing of "
-            f"{len(self.conflicting_sessions)} sessions was written:"
+            f"{self.source}: {plural(len(self.conflicts), 'conflict')} with the ledger; nothing of "
+            f"{plural(len(self.conflicting_sessions), 'session')} was written:"
         ]
         lines += [f"  {c.text()}" for c in self.conflicts]
         return "\n".join(lines)
@@ -309,6 +314,7 @@ class Importer:
                     rows.append(row)
             if not conflicts:
                 ledger.bulk.import_entries(sid, rows)
+                _mark_undos(ledger, sid, [e for e in chunk if e.undoes and e.uuid not in found])
                 added += len(rows)
             self.progress(len(chunk))
         if conflicts:
@@ -375,6 +381,19 @@ class Importer:
         deal_nos.add(e.deal_no)
         facts = e.facts_json if e.facts_json is not None else e.facts
         return ImportedEntry(e.uuid, e.kind, e.deal_no, facts, rows, e.at)
+
+
+def _mark_undos(ledger: Ledger, sid: int, entries: Sequence[EntrySpec]) -> None:
+    """Keep which imported entries an undo wrote, so undo walks back the same way here."""
+    if not entries:
+        return
+    from ledger.storage import undo as marks
+
+    found = ledger.bulk.entry_texts([e.uuid for e in entries] + [e.undoes or "" for e in entries])
+    for e in entries:
+        target = found.get(e.undoes or "")
+        if target is not None and e.uuid in found:
+            marks.mark_undo_uuid(ledger, sid, e.uuid, e.undoes or "")
 
 
 def an(kind: str) -> str:

@@ -85,12 +85,12 @@ def load_session(ledger: Ledger, spec: dict[str, Any], origin: str = "sample") -
     return ledger.journal.session(session.id)
 
 
-def apply_line(ledger: Ledger, session: SessionRow, line: str) -> book.Recorded:
+def apply_line(ledger: Ledger, session: SessionRow, line: str) -> book.Recorded | book.Undone:
     words = line.split(maxsplit=2)
     if not words:
         raise InputError("empty line")
     if words[0] == "undo" and len(words) == 1:
-        return book.undo(ledger, session)
+        return book.undo(ledger, session, session_start=False)
     if words[0] in ("void", "amend"):
         if len(words) < 2 or not words[1].isdigit():
             raise InputError(f"{words[0]} needs a deal number")

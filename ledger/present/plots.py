@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ledger.book import digest, stats
 from ledger.core.errors import InputError
-from ledger.core.i18n import N_, _
+from ledger.core.i18n import N_, _, ngettext
 from ledger.core.scoring import teams_of
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
@@ -456,7 +456,8 @@ def _rates(c: Canvas) -> None:
         rates = [100 * wins / deals, 100 * fried / deals]
         xs = [g + (i - (len(names) - 1) / 2) * width for g in range(2)]
         bars = ax.bar(xs, rates, width=width, color=c.colour(name),
-                      label=_("{name} ({deals} deals)").format(name=name, deals=deals))
+                      label=ngettext("{name} ({deals} deal)", "{name} ({deals} deals)", deals).format(
+                          name=name, deals=deals))
         if len(names) <= 8:
             ax.bar_label(bars, fmt="%.0f%%", fontsize=8, padding=2)
     ax.set_xticks([0, 1], [_("win rate (deals won)"), _("fry rate (deals fried)")])

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from ledger.book.clock import local_day
 from ledger.book.stats import HistoryRow, Loss, PlayerStats, SessionResult, Stats, money_text
-from ledger.core.i18n import _
+from ledger.core.i18n import _, ngettext
 from ledger.core.settlement import format_amount
 from ledger.present.text import fitted_table, signed, table, wrap
 
@@ -109,15 +109,17 @@ def _head_to_head(st: Stats) -> str:
 def stats_text(st: Stats, limit: int | None = None) -> str:
     """The stats report; ``limit`` columns wide at most (None: every column)."""
     cur = ", ".join(st.scope.currencies)
-    head = wrap(_("{scope}: {deals} deals, money in {currency}").format(
+    head = wrap(ngettext("{scope}: {deals} deal, money in {currency}",
+                         "{scope}: {deals} deals, money in {currency}", st.deals).format(
         scope=st.scope.describe(), deals=st.deals, currency=cur), limit or 10**6)
     blocks = [head, _totals(st.players, limit), _records(st.players, len(st.scope.sessions), limit),
               _ratings(st.players, limit),
               _head_to_head(st)]
     if len(st.players) > 1 or st.regulars:
         regulars = ", ".join(st.regulars) or _("nobody")
-        blocks.append(wrap(_("regular players (in at least a quarter of the {deals} deals): {names}").format(
-                               deals=st.deals, names=regulars),
+        blocks.append(wrap(ngettext("regular players (in at least a quarter of the {deals} deal): {names}",
+                                    "regular players (in at least a quarter of the {deals} deals): {names}",
+                                    st.deals).format(deals=st.deals, names=regulars),
                            limit or 10**6))
     return "\n\n".join(blocks)
 

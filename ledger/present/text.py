@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ledger.book.clock import local_minute, local_second, zone_label
 from ledger.book.reports import Settlement, Standings
 from ledger.core.deal_line import facts_text
-from ledger.core.i18n import N_, _
+from ledger.core.i18n import N_, _, ngettext
 from ledger.core.scoring import DealScore
 from ledger.core.settlement import format_amount
 from ledger.core.text import json_safe, shown
@@ -87,9 +87,11 @@ def session_title(s: SessionRow) -> str:
     ended = _(", ended {when}").format(when=local_minute(s.ended_at)) if s.ended_at else ""
     per_unit = _points_per_unit(s)
     unit = _(" ({n} points a unit)").format(n=per_unit) if per_unit != 1 else ""
-    return shown(_(
+    return shown(ngettext(
         "session {id}{name}: {players} — rules {rules}{mode}, "
-        "stake {stake} {currency} per point{unit}, {deals} deals{ended}"
+        "stake {stake} {currency} per point{unit}, {deals} deal{ended}",
+        "session {id}{name}: {players} — rules {rules}{mode}, "
+        "stake {stake} {currency} per point{unit}, {deals} deals{ended}", s.deals,
     ).format(id=s.id, name=name, players=", ".join(s.seats), rules=s.rules_name, mode=mode,
              stake=s.stake, currency=s.currency or "PTS", unit=unit, deals=s.deals, ended=ended))
 
@@ -103,18 +105,23 @@ def _points_per_unit(s: SessionRow) -> int:
     return rules_from_dict(s.rules).points_per_unit
 
 
-def standings_text(st: Standings, columns: int | None = None) -> str:
+def standings_text(st: Standings, columns: int | None = None, money: Settlement | None = None) -> str:
     """The standings table; on a narrow screen (``columns``, default the terminal's)
-    short headings with a key, and long names shortened with …"""
+    short headings with a key, and long names shortened with …  With ``money`` (the
+    same sessions' settlement) a column of each player's net money."""
     from ledger.present.fit import screen_width
 
     limit = screen_width() if columns is None else columns
     head = [_("player"), _("deals"), _("wins"), _("fried"), _("penalty"), _("net")]
     rows = [[p.name, p.deals, p.wins, p.fried, p.penalty, signed(p.net)] for p in st.players]
+    if money is not None:
+        head.append(money.currency or "PTS")
+        for row, p in zip(rows, st.players, strict=True):
+            row.append(signed(money.nets.get(p.name, 0)))
     out = _fitted_standings(rows, head, limit)
     if st.teams:
         rows = [[t.name, t.deals, t.wins, t.fried, t.penalty, signed(t.net)] for t in st.teams]
-        out = _fitted_standings(rows, [_("team"), *head[1:]], limit) + "\n\n" + out + "\n" + wrap(
+        out = _fitted_standings(rows, [_("team"), *head[1:6]], limit) + "\n\n" + out + "\n" + wrap(
             _("(each member carries the team's net points; money is split in half)"), limit)
     return out
 
@@ -168,19 +175,57 @@ DEAL_HEADS = {  # deal_text's first words, by the verb its callers pass
 
 
 def deal_text(deal_no: int, score: DealScore, seats: Sequence[str], verb: str = "deal") -> str:
+    """``deal 1: Ann* 0 (+33), Ben 3 (+21), Cat 11 → 22 fried (-55), Dan 8 (+1)``: each
+    player's cards left, then (when the rules make it differ) the penalty they count for."""
     parts = []
     for name in seats:
         mark = "*" if score.wins[name] else ""
+        cards, penalty = score.cards[name], score.penalty[name]
+        count = str(cards) if cards == penalty else f"{cards} → {penalty}"
         fried = _(" fried") if score.fried[name] else ""
-        parts.append(f"{name}{mark} {score.penalty[name]}{fried} ({signed(score.net[name])})")
+        parts.append(f"{name}{mark} {count}{fried} ({signed(score.net[name])})")
     head = DEAL_HEADS.get(verb)
     if head is None:
         return shown(f"{verb} {deal_no}: " + ", ".join(parts))
     return shown(_(head).format(number=deal_no, scores=", ".join(parts)))
 
 
+def undo_text(undone: Any, ledger: Ledger | None = None) -> str:
+    """What an undo (:class:`ledger.book.actions.Undone`) took back, with its facts; given
+    the ``ledger``, then (for a deal) the deal as it stands now, the standings and who
+    deals next, as after any deal."""
+    line = _undone_line(undone)
+    if ledger is None or undone.recorded is None:
+        return line
+    return line + "\n" + after_deal_text(ledger, undone.session, undone.recorded, "now deal",
+                                         head=undone.recorded.score is not None)
 
-def after_deal_text(ledger: Ledger, s: SessionRow, recorded: Recorded, verb: str = "deal") -> str:
+
+def _undone_line(undone: Any) -> str:
+    s = undone.session
+    if undone.action == "session start":
+        seats = ", ".join(s.seats)
+        now = ("no current session now" if undone.current is None
+               else f"current again: session {undone.current.id}")
+        return shown(f"undone: the start of session {s.id} ({seats} — rules {s.rules_name}, "
+                     f"no deals); {now}")
+    if undone.action == "session end":
+        ended = local_minute(s.ended_at) if s.ended_at else "?"
+        return f"undone: the end of session {s.id} (ended {ended}); it is open again"
+    n = undone.deal_no
+    what = {"deal": f"deal {n}", "amend": f"the amendment of deal {n}",
+            "void": f"the void of deal {n}"}[undone.action]
+    facts = f" ({facts_text(undone.facts, s.seats)})" if undone.facts else ""
+    if undone.restored is None:
+        after = f"deal {n} does not count now"
+    elif undone.action == "void":
+        after = f"deal {n} counts again: {facts_text(undone.restored, s.seats)}"
+    else:
+        after = f"deal {n} is back to {facts_text(undone.restored, s.seats)}"
+    return shown(f"undone: {what}{facts} — {after}")
+
+def after_deal_text(ledger: Ledger, s: SessionRow, recorded: Recorded, verb: str = "deal",
+                    head: bool = True) -> str:
     """What is printed after a deal is recorded, amended, voided or undone (``bigtwo deal``
     and the ``table`` loop alike): the deal's points (or the void), the running
     standings and who deals and leads next."""
@@ -189,13 +234,14 @@ def after_deal_text(ledger: Ledger, s: SessionRow, recorded: Recorded, verb: str
     from ledger.core.dealer import next_turn_from_facts
 
     if recorded.score is not None:
-        head = deal_text(recorded.entry.deal_no, recorded.score, s.seats, verb)
+        first = deal_text(recorded.entry.deal_no, recorded.score, s.seats, verb)
     else:
-        head = _("deal {number} voided").format(number=recorded.entry.deal_no)
+        first = _("deal {number} voided").format(number=recorded.entry.deal_no)
     now = ledger.journal.session(s.id)  # with this deal counted
     facts = [e.facts for e in ledger.journal.live_deals(s.id) if e.facts is not None]
     turn = next_turn_from_facts(s.seats, session_rules(s), facts).describe()
-    return "\n".join((head, standings_text(standings(ledger, [now])), turn))
+    lines = (first, standings_text(standings(ledger, [now])), turn)
+    return "\n".join(lines if head else lines[1:])
 
 
 def settlement_text(st: Settlement, columns: int | None = None) -> str:
@@ -213,8 +259,9 @@ def settlement_text(st: Settlement, columns: int | None = None) -> str:
     blocks = []
     if not st.working:
         blocks.append(wrap(
-            _("all {count} sessions: money added up session by session at each one's stake").format(
-                count=st.session_count),
+            ngettext("all {count} session: money added up session by session at each one's stake",
+                     "all {count} sessions: money added up session by session at each one's stake",
+                     st.session_count).format(count=st.session_count),
             limit))
     for w in st.working:
         stake = format_amount(w.stake)
@@ -283,7 +330,10 @@ def fitted_table(rows: Sequence[Sequence[Any]], headers: Sequence[str], limit: i
 ENTRY_KINDS = {"deal": N_("deal"), "amend": N_("amend"), "void": N_("void")}
 
 
-def log_text(entries: Sequence[EntryRow], live: set[int], limit: int | None = None) -> str:
+def log_text(entries: Sequence[EntryRow], live: set[int], limit: int | None = None,
+             seats: Sequence[str] = (), undos: dict[int, int] | None = None) -> str:
+    """Every entry with its facts (players in ``seats`` order), replaced ones marked;
+    ``undos`` maps the entries an undo wrote to the seq of the entry they undid."""
     rows = []
     next_kind: dict[int, str] = {}  # what came next for each entry's deal, going backwards
     later: dict[int, str] = {}
@@ -295,10 +345,12 @@ def log_text(entries: Sequence[EntryRow], live: set[int], limit: int | None = No
         status = ""
         if e.kind != "void" and e.id not in live:
             status = _("voided") if next_kind.get(e.id) == "void" else _("amended")
-        facts = "" if e.facts is None else facts_text(e.facts)
+        if undos and e.id in undos:
+            status = (status + ", " if status else "") + _("undoes #{seq}").format(seq=undos[e.id])
+        facts = "" if e.facts is None else facts_text(e.facts, seats)
         kind = _(ENTRY_KINDS.get(e.kind, e.kind))
         rows.append([e.seq, e.deal_no, kind, facts, status, local_second(e.created_at)])
-    return fitted_table(rows, ["#", _("deal"), _("entry"), _("facts"), "",
+    return fitted_table(rows, ["#", _("deal"), _("entry"), _("facts"), _("status"),
                                _("at ({zone})").format(zone=zone_label())], limit,
                         drop=[5], shrink=[3], align_right=False)
 

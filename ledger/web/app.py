@@ -353,8 +353,14 @@ def _void(site: Site, ledger: Ledger, values: dict[str, Any]) -> Any:
 
 
 def _undo(site: Site, ledger: Ledger, values: dict[str, Any]) -> Any:
+    from ledger.present.text import undo_text
+
     s = site.session(ledger)
-    return recorded_json(ledger, s, book.undo(ledger, s))
+    undone = book.undo(ledger, s, session_start=False)
+    out = ({"session": s.id, "kind": undone.action} if undone.recorded is None
+           else recorded_json(ledger, s, undone.recorded))
+    out["undone"] = undo_text(undone)  # what was taken back, with its facts
+    return out
 
 
 def _start(site: Site, ledger: Ledger, values: dict[str, Any]) -> Any:

@@ -98,13 +98,13 @@ def test_corrections_in_any_order_stay_sound(cli):
     cli.ok("amend", "1", "Ann=5", "Ben=2", "Cat=0", "Dan=7")
     cli.ok("void", "1")
     cli.ok("amend", "1", "Ann=0", "Ben=1", "Cat=1", "Dan=1")
-    cli.ok("undo")
-    cli.ok("undo")
+    cli.ok("undo")  # takes back the last amend: deal 1 is void again
+    cli.ok("undo")  # takes back the void: deal 1 is Ann=5 Ben=2 Cat=0 Dan=7 again
     cli.ok("amend", "2", "Ann=1", "Ben=0", "Cat=2", "Dan=7")
-    assert cli.ok("doctor").startswith("ok: 1 sessions, 9 entries, 1 live deals")
+    assert cli.ok("doctor").startswith("ok: 1 session, 9 entries, 2 live deals")
     players = json.loads(cli.ok("standings", "--json"))["players"]
     assert {p["name"]: (p["deals"], p["net"]) for p in players} == {
-        "Ann": (1, -1), "Ben": (1, 10), "Cat": (1, -2), "Dan": (1, -7)}
+        "Ann": (2, -6), "Ben": (2, 8), "Cat": (2, 12), "Dan": (2, -14)}
 
 
 def test_voiding_an_amended_deal_removes_it(cli):

@@ -90,10 +90,11 @@ def test_deal_undo_void_amend_and_log(cli):
     cli.ok("session", "start", *FOUR)
     out = cli.ok("deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8")
     assert out.startswith("deal 1:")
-    assert "Cat 22 fried" in out  # 11 cards x2
+    assert "Cat 11 → 22 fried" in out  # 11 cards x2: cards left, then the penalty
     assert cli.ok("deal", "5", "0", "2", "13").startswith("deal 2:")  # counts in seat order
     cli.ok("deal", "Ann=1", "Ben=0", "Cat=2", "Dan=3")
-    assert cli.ok("undo").startswith("deal 3 voided")
+    assert cli.ok("undo").startswith(
+        "undone: deal 3 (Ann=1 Ben=0 Cat=2 Dan=3) — deal 3 does not count now")
     assert cli.ok("void", "2").startswith("deal 2 voided")
     out = cli.ok("amend", "1", "Ann=0", "Ben=4", "Cat=11", "Dan=8")
     assert out.startswith("amended deal 1:")
@@ -115,7 +116,8 @@ def test_deal_undo_void_amend_and_log(cli):
     ]
     assert log[3]["facts"] is None
     assert log[5]["facts"] == {"cards": {"Ann": 0, "Ben": 4, "Cat": 11, "Dan": 8}}
-    assert set(log[0]) == {"seq", "uuid", "deal", "kind", "facts", "live", "at"}
+    assert set(log[0]) == {"seq", "uuid", "deal", "kind", "facts", "live", "undoes", "at"}
+    assert [e["undoes"] for e in log][3] == 3  # the void of deal 3 was written by undo
 
     text = cli.ok("log")
     rows = [line.split() for line in text.splitlines()[3:]]
@@ -137,7 +139,7 @@ def test_deal_options_and_immediate_win(cli):
     cli.ok("session", "start", "--players", "North,East,West,South", "--rules", "doubling")
     out = cli.ok("deal", "North=0", "East=3", "West=9", "South=8", "--bombs", "West=1", "--twos",
                  "South=1", "--finish", "two")
-    assert "East 6" in out and "West 36" in out and "South 32" in out  # docs/scoring.md worked example 3
+    assert "East 3 → 6" in out and "West 9 → 36" in out and "South 8 → 32" in out  # scoring.md example 3
     cli.ok("deal", "--dragon", "east")
     players = {p["name"]: p for p in _json(cli, "standings")["players"]}
     assert players["North"]["net"] == 74 - 39

@@ -29,9 +29,9 @@ SCRIPT = [
 ]
 
 
-def run_table(cli, lines: list[str], *args: str):
+def run_table(cli, lines: list[str], *args: str, code: int = 0):
     result = cli("table", *args, input="".join(line + "\n" for line in lines))
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == code, result.output
     assert "Traceback" not in result.output
     return result
 
@@ -49,9 +49,10 @@ def ledger_view(cli) -> dict:
 
 def test_a_scripted_evening_equals_the_same_deals_entered_one_by_one(cli, tmp_path, monkeypatch):
     cli.ok("session", "start", *FOUR, "--name", "Friday")
-    result = run_table(cli, [*SCRIPT, "quit"])
+    result = run_table(cli, [*SCRIPT, "quit"], code=1)
     assert result.stderr.count("error: ") == 1
-    assert "'eleven'" in result.stderr
+    assert "error: line 3: " in result.stderr and "'eleven'" in result.stderr
+    assert "1 line failed and changed nothing" in result.stderr
     by_table = ledger_view(cli)
 
     monkeypatch.setenv("BIGTWO_DB", str(tmp_path / "by-commands.db"))
@@ -77,17 +78,22 @@ def test_the_transcript(cli) -> None:
     out = run_table(cli, ["0 3 11 8", "standings"]).stdout
     lines = out.splitlines()
     assert lines[0].startswith("session 1: Ann, Ben, Cat, Dan")
-    assert lines[1] == "one line per deal (e.g. 0 3 11 8); help, undo, standings, settle, quit"
-    assert lines[2] == "deal 1> deal 1: Ann* 0 (+33), Ben 3 (+21), Cat 22 fried (-55), Dan 8 (+1)"
+    assert lines[1] == ("one line per deal (e.g. 0 3 11 8); help, undo, amend N, void N, log, "
+                        "standings, settle, quit")
+    assert lines[2] == "deal 1> deal 1: Ann* 0 (+33), Ben 3 (+21), Cat 11 → 22 fried (-55), Dan 8 (+1)"
     assert "next: Ann deals, Ann leads" in lines  # classic: the winner deals (pagat, White)
-    assert lines[-1] == "deal 2> "  # end of input: a newline, and the loop ends
-    assert out.count("player  deals  wins  fried  penalty  net") == 2
+    # end of input: a newline, and the evening's summary with the money
+    end = lines.index("deal 2> ")
+    assert lines[end + 1] == "end of the evening: session 1, 1 deal"
+    assert "player  deals  wins  fried  penalty  net  PTS" in lines
+    assert "fewest payments (3):" in lines
+    assert out.count("player  deals  wins  fried  penalty  net") == 3
 
 
 def test_undo_voids_the_last_deal_and_numbers_go_on(cli) -> None:
     cli.ok("session", "start", *FOUR)
     out = run_table(cli, ["0 3 11 8", "0 1 1 1", "undo", "0 2 2 2"]).stdout
-    assert "deal 3> deal 2 voided" in out
+    assert "deal 3> undone: deal 2 (Ann=0 Ben=1 Cat=1 Dan=1) — deal 2 does not count now" in out
     assert "deal 3> deal 3: Ann* 0" in out
     log = json.loads(cli.ok("log", "--json"))
     assert [(e["deal"], e["kind"], e["live"]) for e in log] == [
@@ -106,12 +112,13 @@ def test_bad_lines_re_prompt_and_leave_the_ledger_untouched(cli, ledger_path) ->
         "Ann=0 Ben=\"2S 2H\" Cat=\"2S 5D\" Dan=1",
         'Ann=0 Ben="2S',  # unclosed quote
         "undp",
-        "undo",  # nothing to undo
+        "void 9",  # no deal 9
         "quit now",
     ]
-    result = run_table(cli, [*bad, "help", "standings", "quit"])
+    result = run_table(cli, [*bad, "help", "standings", "quit"], code=1)
     errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
     assert len(errors) == len(bad)
+    assert [e.split(":")[1] for e in errors] == [f" line {i}" for i in range(1, len(bad) + 1)]
     assert "3 numbers for 4 players" in errors[0]
     assert "'Eve' is not seated" in errors[1]
     assert "no winner" in errors[2]
@@ -119,8 +126,8 @@ def test_bad_lines_re_prompt_and_leave_the_ledger_untouched(cli, ledger_path) ->
     assert "unknown option '--colour'" in errors[4]
     assert "held twice" in errors[5]
     assert "cannot read the line" in errors[6]
-    assert "unknown command 'undp'" in errors[7]
-    assert "nothing to undo" in errors[8]
+    assert "unknown command 'undp': did you mean undo?" in errors[7]
+    assert "cannot void deal 9: session 1 has no deals yet" in errors[8]
     assert "quit takes nothing after it" in errors[9]
     assert result.stdout.count("deal 1> ") == len(bad) + 3  # one prompt per line
     assert file_digest(ledger_path) == before
@@ -143,7 +150,7 @@ def test_end_of_input_ends_cleanly(cli) -> None:
     cli.ok("session", "start", *FOUR)
     result = cli("table", input="")
     assert result.exit_code == 0
-    assert result.stdout.endswith("deal 1> \n")
+    assert result.stdout.endswith("deal 1> \nsession 1: no deals recorded\n")
 
 
 def test_help_settle_and_standings(cli) -> None:
@@ -153,7 +160,8 @@ def test_help_settle_and_standings(cli) -> None:
     assert 'Ben="2S 2H 5D"' in out
     assert "(rules doubling score: twos each, bombs each, finish_double, assist)" in out
     assert "fewest payments" in out
-    assert out.count("player  deals  wins  fried  penalty  net") == 2
+    assert out.count("player  deals  wins  fried  penalty  net") == 3  # the deal, standings, summary
+    assert out.count("player  deals  wins  fried  penalty  net  PTS") == 2  # standings with money
 
 
 def test_a_places_session_takes_order_lines(cli) -> None:
@@ -189,3 +197,45 @@ def test_no_open_session_is_an_error(cli, setup: tuple[str, ...]) -> None:
     assert result.exit_code == 2
     assert "Traceback" not in result.output
     assert "no current session" in result.stderr or "ended" in result.stderr
+
+
+def test_amend_void_log_and_undo_inside_the_loop(cli) -> None:
+    cli.ok("session", "start", *FOUR)
+    lines = ["0 3 11 8", "5 0 2 7", "9 4 0 1", "amend 1 0 4 11 8", "void 2", "log",
+             "undo", "undo", "undo", "log"]
+    out = run_table(cli, lines).stdout
+    assert "amended deal 1: Ann* 0 (+34), Ben 4 (+18), Cat 11 → 22 fried (-54), Dan 8 (+2)" in out
+    assert "deal 2 voided" in out
+    assert "undone: the void of deal 2 — deal 2 counts again: Ann=5 Ben=0 Cat=2 Dan=7" in out
+    assert ("undone: the amendment of deal 1 (Ann=0 Ben=4 Cat=11 Dan=8) — deal 1 is back to "
+            "Ann=0 Ben=3 Cat=11 Dan=8") in out
+    assert "undone: deal 3 (Ann=9 Ben=4 Cat=0 Dan=1) — deal 3 does not count now" in out
+    assert "#    deal    entry    facts" in out and "status" in out
+    assert "undoes #5" in out and "undoes #4" in out
+    log = json.loads(cli.ok("log", "--json"))
+    assert [(e["deal"], e["kind"]) for e in log][5:] == [(2, "amend"), (1, "amend"), (3, "void")]
+    live = {e["deal"]: e["facts"]["cards"] for e in log if e["live"]}
+    assert live == {1: {"Ann": 0, "Ben": 3, "Cat": 11, "Dan": 8},
+                    2: {"Ann": 5, "Ben": 0, "Cat": 2, "Dan": 7}}
+
+
+def test_amend_and_void_need_a_deal_number(cli) -> None:
+    cli.ok("session", "start", *FOUR)
+    result = run_table(cli, ["amend", "void x", "amend 1", "amnd 1 0 3 11 8"], code=1)
+    errors = result.stderr.splitlines()
+    assert "error: line 1: amend needs a deal number: amend N followed by the deal" in errors[0]
+    assert "error: line 2: void needs a deal number: void N, e.g. void 3" in errors[1]
+    assert "error: line 3: cannot amend deal 1: session 1 has no deals yet" in errors[2] \
+        or "amend 1 needs the corrected deal" in errors[2]
+    assert "did you mean amend?" in errors[3]
+    assert errors[-1] == "4 lines failed and changed nothing"
+
+
+def test_undo_at_the_start_takes_the_empty_session_back(cli) -> None:
+    cli.ok("session", "start", *FOUR)
+    cli.ok("session", "start", "--players", "Eve,Fay,Gus")
+    out = run_table(cli, ["undo", "0 3 11"]).stdout
+    assert "undone: the start of session 2 (Eve, Fay, Gus — rules classic, no deals); " \
+        "current again: session 1" in out
+    assert "0 3 11" not in out.split("undone:")[1]  # the loop ended: nothing more was read
+    assert "session 2" not in cli.ok("session", "list")

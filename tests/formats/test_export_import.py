@@ -120,8 +120,8 @@ def test_merging_another_devices_export(cli, tmp_path) -> None:
     second = tmp_path / "second.json"
     cli.ok("--db", phone, "export", "--all", "--out", str(second))
     out = cli.ok("--db", laptop, "import", str(second))
-    assert "3 entries added (0 new sessions, 1 sessions merged)" in out
-    assert "1 entries were already in the ledger" in out
+    assert "3 entries added (0 new sessions, 1 session merged)" in out
+    assert "1 entry was already in the ledger" in out
     phone_table = json.loads(cli.ok("--db", phone, "standings", "--session", "1", "--json"))["players"]
     laptop_table = json.loads(cli.ok("--db", laptop, "standings", "--session", "2", "--json"))["players"]
     assert laptop_table == phone_table
@@ -152,7 +152,7 @@ def test_a_conflicting_merge_is_refused_with_a_report(cli, exported, tmp_path) -
     assert f"sessions[0].entries[0] ({changed['uuid']}): facts: ledger Ann=0 Ben=3 Cat=11 Dan=8, " \
            "file Ann=0 Ben=4 Cat=11 Dan=8" in err
     assert "sessions[1], session 2" in err and "stake: ledger 0.10, file 0.20" in err
-    assert "1 new sessions" in result.stdout and "2 of 4 sessions not imported" in result.stdout
+    assert "1 new session" in result.stdout and "2 of 4 sessions not imported" in result.stdout
     after = reports(cli, str(other))
     for key in ("standings 1", "standings 2", "log 1", "log 2", "settle 1", "settle 2"):
         assert after[key] == before[key]

@@ -50,13 +50,13 @@ def test_backup_is_a_complete_self_contained_ledger(cli, evening, tmp_path):
     target = tmp_path / "copies" / "friday.db"
     target.parent.mkdir()
     out = cli.ok("backup", str(target))
-    assert out.startswith(f"backed up {evening} to {target}: 1 sessions, 32 entries")
+    assert out.startswith(f"backed up {evening} to {target}: 1 session, 32 entries")
     assert sorted(p.name for p in target.parent.iterdir()) == ["friday.db"]  # no -wal, no temp
     conn = sqlite3.connect(target)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
     conn.close()
     assert standings(cli, target) == standings(cli)
-    assert cli.ok("--db", str(target), "doctor").startswith("ok: 1 sessions, 32 entries")
+    assert cli.ok("--db", str(target), "doctor").startswith("ok: 1 session, 32 entries")
 
 
 def test_backup_will_not_overwrite_without_force(cli, evening, tmp_path):
@@ -67,7 +67,7 @@ def test_backup_will_not_overwrite_without_force(cli, evening, tmp_path):
     assert bytes_digest(target) == first
     cli.ok("deal", "Ann=0", "Ben=1", "Cat=1", "Dan=1")
     cli.ok("backup", str(target), "--force")
-    assert cli.ok("--db", str(target), "doctor").startswith("ok: 1 sessions, 33 entries")
+    assert cli.ok("--db", str(target), "doctor").startswith("ok: 1 session, 33 entries")
 
 
 @pytest.mark.parametrize("where", ["itself", "folder", "missing-folder"])
@@ -131,12 +131,12 @@ def test_restore_brings_back_the_backup_and_keeps_the_replaced_ledger(cli, eveni
     backup_bytes = bytes_digest(backup)
 
     out = cli.ok("restore", str(backup))
-    assert out.startswith(f"restored {evening} from {backup}: 1 sessions, 32 entries")
+    assert out.startswith(f"restored {evening} from {backup}: 1 session, 32 entries")
     [previous] = siblings(evening)
     assert f"the ledger it replaced was saved as {previous}" in out
     assert standings(cli) == then
     assert standings(cli, previous) == now_  # the replaced ledger, deals and void included
-    assert cli.ok("--db", str(previous), "doctor").startswith("ok: 1 sessions, 34 entries")
+    assert cli.ok("--db", str(previous), "doctor").startswith("ok: 1 session, 34 entries")
     assert bytes_digest(backup) == backup_bytes  # the backup itself is read only
     assert cli.ok("doctor").startswith("ok:")
     cli.ok("deal", "Ann=0", "Ben=1", "Cat=1", "Dan=1")  # and it is a working ledger
@@ -163,7 +163,7 @@ def test_restore_of_a_first_release_backup_migrates_it(cli, evening, tmp_path):
     conn = sqlite3.connect(evening)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     conn.close()
-    assert cli.ok("doctor").startswith("ok: 1 sessions, 32 entries")
+    assert cli.ok("doctor").startswith("ok: 1 session, 32 entries")
 
 
 def _not_sqlite(path: Path) -> str:

@@ -267,7 +267,7 @@ def test_each_command_meets_at_least_one_fault(cli, ledger_path, played, faulty)
         args = tuple(str(played) if a == "SHEET" else a for a in args)
         assert cli(*args).exit_code == 1, args
     faulty.fail_on = None
-    assert cli.ok("doctor").startswith("ok: 1 sessions, 2 entries")
+    assert cli.ok("doctor").startswith("ok: 1 session, 2 entries")
 
 
 @pytest.mark.parametrize("args", [("standings",), ("log",), ("settle", "--json"), ("doctor",)])
@@ -315,7 +315,7 @@ def test_a_full_disk_saves_nothing(cli, ledger_path, monkeypatch):
     assert one_clean_line(result.stderr).endswith("the disk is full; nothing was saved")
     assert file_digest(ledger_path) == before
     monkeypatch.setattr(sqlite3, "connect", real)
-    assert cli.ok("doctor").startswith(f"ok: 1 sessions, {recorded} entries, {recorded} live deals")
+    assert cli.ok("doctor").startswith(f"ok: 1 session, {recorded} entries, {recorded} live deals")
 
 
 # --- files that are not ours --------------------------------------------------------------

@@ -249,7 +249,7 @@ def test_audit_gets_a_row_per_action(db):
         book.record_deal(ledger, s, Deal(cards={"Ann": 2, "Ben": 0, "Cat": 1, "Dan": 1}))
         book.void_deal(ledger, s, 2)
         book.amend_deal(ledger, s, 1, Deal(cards={"Ann": 0, "Ben": 4, "Cat": 11, "Dan": 8}))
-        book.undo(ledger, s)
+        book.undo(ledger, s)  # takes the amend back: an amend marked as an undo
         book.end_session(ledger, ledger.journal.session(s.id))
         rows = ledger.inspection.audit_rows()
         # A second session with the same players adds no player rows.
@@ -257,7 +257,7 @@ def test_audit_gets_a_row_per_action(db):
         later = ledger.inspection.audit_rows()[len(rows):]
     actions = [r.action for r in rows]
     assert actions == ["player.add"] * 4 + ["session.start", "deal.deal", "deal.deal", "deal.void",
-                                             "deal.amend", "deal.void", "session.end"]
+                                             "deal.amend", "deal.amend", "deal.undo", "session.end"]
     assert [r.action for r in later] == ["session.start"]
     entries_audited = [r.entry_id for r in rows if r.action.startswith("deal.")]
     assert entries_audited == sorted(entries_audited) and None not in entries_audited
@@ -281,7 +281,7 @@ def test_cli_actions_are_audited(cli, ledger_path):
     cli.ok("session", "end")
     with open_ledger(ledger_path) as ledger:
         actions = [r.action for r in ledger.inspection.audit_rows()]
-    assert actions[-4:] == ["session.start", "deal.deal", "deal.void", "session.end"]
+    assert actions[-5:] == ["session.start", "deal.deal", "deal.void", "deal.undo", "session.end"]
 
 
 @pytest.mark.parametrize("args", [

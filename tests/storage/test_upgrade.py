@@ -75,7 +75,7 @@ def test_every_deal_standing_and_payment_is_kept(cli, old_ledger):
     assert [(e["uuid"], e["kind"], e["deal"], e["facts"]) for e in log] == [
         (e["uuid"], e["kind"], e["deal"], e["facts"]) for e in EXPECTED["entries"]
     ]
-    assert cli.ok("doctor").startswith(f"ok: 1 sessions, {len(EXPECTED['entries'])} entries")
+    assert cli.ok("doctor").startswith(f"ok: 1 session, {len(EXPECTED['entries'])} entries")
 
 
 def test_the_upgraded_ledger_takes_new_deals(cli, old_ledger):

@@ -120,7 +120,7 @@ def test_malformed_bodies_are_400(client, db: Path, raw: bytes) -> None:
 def test_bad_void_amend_undo_are_400(client, db: Path) -> None:
     before = ledger_bytes(db)
     assert client.post("/api/undo", headers=KEEP).json() == {
-        "error": "nothing to undo: session 1 has no deals left"}
+        "error": "nothing to undo: session 1 has no deals yet"}
     assert client.post("/api/void", json={"deal": 3}, headers=KEEP).status_code == 400
     assert client.post("/api/void", json={"deal": "3"}, headers=KEEP).status_code == 400
     assert client.post("/api/amend", json={"deal": 1}, headers=KEEP).status_code == 400

@@ -102,6 +102,10 @@ def test_cli_and_four_writers_at_once_lose_nothing(db: Path) -> None:
 def test_serve_refuses_bad_options(db: Path, tmp_path: Path) -> None:
     bad = bigtwo(db, "serve", "--token", "short", check=False)
     assert bad.returncode != 0 and bad.stderr.startswith("error: --token") and "Traceback" not in bad.stderr
+    bad = bigtwo(db, "serve", "--lan", "--host", "0.0.0.0", check=False)
+    assert bad.returncode == 2 and bad.stderr == "error: give --lan or --host, not both\n"
+    bad = bigtwo(db, "serve", "--port", "70000", check=False)
+    assert bad.returncode != 0 and "65535" in bad.stderr and "Traceback" not in bad.stderr
     bad = bigtwo(db, "serve", "--session", "9", check=False)
     assert bad.returncode != 0 and "no session 9" in bad.stderr
     server = Server(db)

@@ -68,8 +68,10 @@ def backup_cmd(
     with open_db(ctx) as ledger:
         written = backup_ledger(ledger, file, overwrite=force)
         counts = ledger.inspection.counts()
-    typer.echo(f"backed up {path} to {written}: {counts['sessions']} sessions, "
-               f"{counts['entries']} entries ({written.stat().st_size} bytes)")
+    from ledger.core.words import plural
+
+    typer.echo(f"backed up {path} to {written}: {plural(counts['sessions'], 'session')}, "
+               f"{plural(counts['entries'], 'entry', 'entries')} ({written.stat().st_size} bytes)")
 
 
 def restore_cmd(
@@ -87,6 +89,9 @@ def restore_cmd(
     path, is_default = db_path(ctx)
     done = restore_ledger(path, file, rebuild=rebuild, check=problems, check_backup=data_problems,
                           create_folder=is_default)
-    typer.echo(f"restored {path} from {file}: {done.sessions} sessions, {done.entries} entries")
+    from ledger.core.words import plural
+
+    typer.echo(f"restored {path} from {file}: {plural(done.sessions, 'session')}, "
+               f"{plural(done.entries, 'entry', 'entries')}")
     if done.previous is not None:
         typer.echo(f"the ledger it replaced was saved as {done.previous}")

@@ -7,6 +7,7 @@ imported here at load time; the rest is imported by the command that needs it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from typing import Annotated, Any
@@ -91,7 +92,7 @@ def _rules_for_compare(ctx: typer.Context, spec: str | None, session: int | None
         if session is not None:
             raise InputError("give --rules or --session, not both")
         return load_rules(spec)
-    path, _ = db_path(ctx)
+    path = db_path(ctx)[0]
     if session is None and not os.path.exists(path):
         return load_preset("classic")
     from ledger.book import actions as book
@@ -136,40 +137,154 @@ def _options_text(house: Any) -> str:
 
 # --- table ---------------------------------------------------------------------------
 
-COMMANDS = ("undo", "standings", "settle", "help", "quit", "exit")
+# Commands of the loop; ``amend``/``void`` take a deal number after them.
+COMMANDS = ("undo", "amend", "void", "log", "standings", "settle", "help", "quit", "exit")
+BARE = ("undo", "log", "standings", "settle", "help", "quit", "exit")
 
 
 def table_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
-    """Score a whole evening: one short line per deal, read from standard input.
+    """Score a whole evening: one short line per deal, typed or read from standard input.
 
     A line is what follows `bigtwo deal` (e.g. 0 3 11 8, or Ann=0 Ben=3 ...), or one of
-    undo, standings, settle, help, quit.  Ctrl-D also ends.
+    undo, amend N ..., void N, log, standings, settle, help, quit.  At a terminal the
+    line can be edited and earlier lines recalled (Up); Ctrl-C clears the line, Ctrl-D
+    or quit ends the evening with the standings and the settlement.  Read from a file,
+    errors name the line, and the exit code is 1 if any line failed.
     """
     from ledger.book import actions as book
     from ledger.core.errors import InputError, LedgerError, LedgerMoved
     from ledger.core.text import shown
     from ledger.present.text import session_title
 
+    path = db_path(ctx)[0]
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
         if s.ended_at is not None:
             raise InputError(f"session {s.id} ended at {s.ended_at}; start a new session to play on")
         typer.echo(session_title(s))
-        typer.echo(_("one line per deal (e.g. {example}); help, undo, standings, settle, quit").format(
-            example=_example(s.seats)))
-        while True:
-            typer.echo(_("deal {number}> ").format(number=ledger.journal.next_deal_no(s.id)), nl=False)
-            line = sys.stdin.readline()
-            if not line:  # end of input (Ctrl-D)
-                typer.echo("")
-                break
-            try:
-                if not _table_line(ledger, s.id, line):
+        typer.echo(_("one line per deal (e.g. {example}); help, undo, amend N, void N, log, "
+                     "standings, settle, quit").format(example=_example(s.seats)))
+        read = _Terminal(path) if interactive else _Piped()
+        failed = 0
+        try:
+            while True:
+                line = read(_("deal {number}> ").format(number=ledger.journal.next_deal_no(s.id)))
+                if line is None:  # end of input (Ctrl-D)
                     break
-            except LedgerMoved:
-                raise  # the file is gone from under us: the evening cannot go on here
-            except LedgerError as exc:  # the ledger is untouched: every action is one transaction
-                typer.echo(f"error: {shown(str(exc))}", err=True)
+                try:
+                    if not _table_line(ledger, s.id, line):
+                        break
+                except LedgerMoved:
+                    raise  # the file is gone from under us: the evening cannot go on here
+                except LedgerError as exc:  # untouched: every action is one transaction
+                    if interactive:  # the scorekeeper sees it and types the line again
+                        typer.echo(f"error: {shown(str(exc))}", err=True)
+                    else:  # a file: say where, and fail at the end
+                        failed += 1
+                        typer.echo(f"error: line {read.number}: {shown(str(exc))}", err=True)
+                except KeyboardInterrupt:  # Ctrl-C while a line was carried out: rolled back
+                    if not interactive:
+                        raise
+                    typer.echo("\n(interrupted: that line changed nothing)")
+        finally:
+            read.close()
+        gone = _session_or_none(ledger, s.id)
+        if gone is not None:
+            typer.echo(_summary(ledger, gone))
+    if failed:
+        typer.echo(f"{failed} line{'s' if failed != 1 else ''} failed and changed nothing",
+                   err=True)
+        raise typer.Exit(1)
+
+
+class _Piped:
+    """Lines from a file or pipe, numbered for the error messages."""
+
+    def __init__(self) -> None:
+        self.number = 0
+
+    def __call__(self, prompt: str) -> str | None:
+        typer.echo(prompt, nl=False)
+        line = sys.stdin.readline()
+        if not line:
+            typer.echo("")
+            return None
+        self.number += 1
+        return line
+
+    def close(self) -> None:
+        pass
+
+
+class _Terminal:
+    """Typed lines with editing and history (readline, where Python has it).
+
+    The history is kept per ledger, beside it (``ledger.db.history``), so Up brings
+    back last Friday's lines too.  Ctrl-C clears the line being typed."""
+
+    def __init__(self, ledger_path: str) -> None:
+        self.number = 0
+        self.history = ledger_path + ".history"
+        try:
+            import readline
+        except ImportError:  # no readline (e.g. Windows without pyreadline): plain input
+            self.readline = None
+            return
+        self.readline = readline
+        readline.set_history_length(2000)
+        with contextlib.suppress(OSError):
+            readline.read_history_file(self.history)
+        self.start = readline.get_current_history_length()
+
+    def __call__(self, prompt: str) -> str | None:
+        while True:
+            try:
+                line = input(prompt)
+            except EOFError:
+                typer.echo("")
+                return None
+            except KeyboardInterrupt:  # Ctrl-C: drop the line, the evening goes on
+                typer.echo("^C")
+                continue
+            self.number += 1
+            return line
+
+    def close(self) -> None:
+        if self.readline is None:
+            return
+        try:
+            added = self.readline.get_current_history_length() - self.start
+            if not os.path.exists(self.history):
+                open(self.history, "a", encoding="utf-8").close()
+            self.readline.append_history_file(max(added, 0), self.history)
+            self.readline.set_history_length(2000)
+        except OSError:  # a read-only folder: the evening is recorded, only the history is lost
+            pass
+
+
+def _session_or_none(ledger: Any, session_id: int) -> Any:
+    from ledger.core.errors import InputError
+
+    try:
+        return ledger.journal.session(session_id)
+    except InputError:  # its start was undone
+        return None
+
+
+def _summary(ledger: Any, s: Any) -> str:
+    from ledger.book import reports
+    from ledger.core.words import plural
+    from ledger.present.text import settlement_text, standings_text
+
+    if not s.deals:
+        return f"session {s.id}: no deals recorded"
+    money = reports.settle(ledger, [s])
+    return "\n\n".join([
+        f"end of the evening: session {s.id}, {plural(s.deals, 'deal')}",
+        standings_text(reports.standings(ledger, [s]), money=money),
+        settlement_text(money),
+    ])
 
 
 def _table_line(ledger: Any, session_id: int, line: str) -> bool:
@@ -178,7 +293,7 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
     from ledger.book import reports
     from ledger.core.deal_line import parse_deal_line
     from ledger.core.errors import InputError
-    from ledger.present.text import after_deal_text, settlement_text, standings_text
+    from ledger.present.text import after_deal_text, log_text, settlement_text, standings_text
 
     s = ledger.journal.session(session_id)  # fresh: another terminal may have added deals
     words = line.split()
@@ -186,11 +301,15 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
         return True
     command = words[0].casefold()
     if command not in COMMANDS and _looks_like_a_command(words[0]):
+        import difflib
+
+        close = difflib.get_close_matches(command, COMMANDS, n=1, cutoff=0.6)
+        hint = f"did you mean {close[0]}? " if close else ""
         raise InputError(
-            f"unknown command {words[0]!r}: the commands are {', '.join(COMMANDS[:-1])}; "
-            f"a deal is e.g. {_example(s.seats)} (type help)"
+            f"unknown command {words[0]!r}: {hint}the commands are "
+            f"{', '.join(COMMANDS[:-1])}; a deal is e.g. {_example(s.seats)} (type help)"
         )
-    if command in COMMANDS:
+    if command in BARE:
         if len(words) > 1:
             raise InputError(f"{command} takes nothing after it; type help for the line forms")
         if command in ("quit", "exit"):
@@ -198,16 +317,52 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
         if command == "help":
             typer.echo(_help_text(s))
         elif command == "standings":
-            typer.echo(standings_text(reports.standings(ledger, [s])))
+            typer.echo(standings_text(reports.standings(ledger, [s]), money=reports.settle(ledger, [s])))
         elif command == "settle":
             typer.echo(settlement_text(reports.settle(ledger, [s])))
+        elif command == "log":
+            entries = ledger.journal.entries(s.id)
+            live = {e.id for e in ledger.journal.live_deals(s.id)}
+            undos = book.undo_marks(ledger, s.id)
+            from ledger.present.fit import screen_width
+
+            typer.echo(log_text(entries, live, screen_width(), s.seats, undos)
+                       if entries else "no entries yet")
         else:
-            typer.echo(after_deal_text(ledger, s, book.undo(ledger, s)))
+            return _undo(ledger, s)
+        return True
+    if command in ("amend", "void"):
+        parts = line.split(None, 2)
+        if len(parts) < 2 or not parts[1].isdigit():
+            form = "amend N followed by the deal, e.g. amend 3 " + _example(s.seats) \
+                if command == "amend" else "void N, e.g. void 3"
+            raise InputError(f"{command} needs a deal number: {form}")
+        number = int(parts[1])
+        if command == "void":
+            if len(parts) > 2 and not parts[2].lstrip().startswith("#"):
+                raise InputError("void takes only the deal number, e.g. void 3")
+            typer.echo(after_deal_text(ledger, s, book.void_deal(ledger, s, number)))
+        else:
+            if len(parts) < 3:
+                raise InputError(f"amend {number} needs the corrected deal, e.g. "
+                                 f"amend {number} {_example(s.seats)}")
+            deal = parse_deal_line(parts[2], s.seats, book.session_rules(s))
+            typer.echo(after_deal_text(ledger, s, book.amend_deal(ledger, s, number, deal),
+                                       "amended deal"))
         return True
     rules = book.session_rules(s)
     recorded = book.record_deal(ledger, s, parse_deal_line(line, s.seats, rules))
     typer.echo(after_deal_text(ledger, s, recorded))
     return True
+
+
+def _undo(ledger: Any, s: Any) -> bool:
+    """Undo the last action; False when that was the session's start (the loop ends)."""
+    from ledger.book import actions as book
+    from ledger.present.text import undo_text
+
+    typer.echo(undo_text(book.undo(ledger, s), ledger))
+    return _session_or_none(ledger, s.id) is not None
 
 
 def _looks_like_a_command(word: str) -> bool:
@@ -240,7 +395,15 @@ def _help_text(s: Any) -> str:
         + " --twos NAME=K --bombs NAME=K --finish two|quads|straight-flush --assist NAME",
         "           --missed-call --dragon NAME --four-twos NAME --shootout NAME --order A,B,C,D",
         "  " + _("(rules {name} score: {extras})").format(name=rules.name, extras=extras),
-        _("commands: undo (void the last deal), standings, settle, help, quit (or Ctrl-D)"),
+        _("commands:"),
+        "  undo                  " + _("take back the last action (a deal, amend or void); "
+                                       "again walks back"),
+        "  amend N DEAL          " + _("replace deal N, e.g. amend 2 {example}").format(
+            example=_example(s.seats)),
+        "  void N                " + _("deal N no longer counts"),
+        "  log                   " + _("every entry, corrections included"),
+        "  standings, settle     " + _("the running totals and the money"),
+        "  help, quit            " + _("(Ctrl-D also ends; Ctrl-C clears the line being typed)"),
     ])
 
 

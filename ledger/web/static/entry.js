@@ -258,7 +258,7 @@
     try {
       const data = await post("/api/undo");
       nextDeal = Math.max(1, nextDeal);
-      problemOrNote("Voided deal " + data.deal + ".");
+      problemOrNote(data.undone);
     } catch (e) { problem(e.message); }
   });
 
