@@ -168,7 +168,7 @@ def test_assist_after_quads_is_refused_under_doubling(cli) -> None:
     err = cli.fails("deal", "0", "3", "9", "8", "--finish", "quads", "--assist", "East")
     assert err.count("error:") == 1 and "assist_single_only" in err
     out = cli.ok("deal", "0", "3", "9", "8", "--finish", "two", "--assist", "East")
-    assert out.startswith("deal 1: North* 0 (+40), East 40 (-40)")
+    assert out.startswith("deal 1: North* 0 (+40), East 3 → 40 (-40)")
 
 
 def test_finish_two_forbidden_under_pay_the_winner(cli) -> None:
@@ -181,7 +181,7 @@ def test_four_twos_tripled_on_hong_kong_tiers(cli, tmp_path) -> None:
     house = rule_file(tmp_path, 'base = "hong-kong"\nfour_twos = "tripled"\n')
     cli.ok("session", "start", *FOUR, "--rules", house)
     out = cli.ok("deal", "--four-twos", "Ann")
-    assert out.startswith("deal 1: Ann* 0 (+117), Ben 39 fried (-39)")
+    assert out.startswith("deal 1: Ann* 0 (+117), Ben 13 → 39 fried (-39)")
 
 
 def test_lowest_card_opens_under_pusoy_dos_suits(cli, tmp_path) -> None:
