@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import io
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -29,6 +30,8 @@ LANGS = ("zh_Hant", "zh_Hans")
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 # The framework's own words: Typer's headings (looked up through gettext), click's usage
 # prefix and help option (ledger.cli.common.localize puts them through ours).
+# Fixed dates in the catalogs' headers: extracting twice changes no file (and no .mo).
+STAMP = datetime(2026, 1, 1, tzinfo=UTC)
 FRAMEWORK = ("Options", "Commands", "Usage: ", "Show this message and exit.")
 
 
@@ -59,7 +62,8 @@ def help_texts() -> list[str]:
 
 
 def build_template() -> Catalog:
-    catalog = Catalog(project="bigtwo-ledger", charset="utf-8")
+    catalog = Catalog(project="bigtwo-ledger", charset="utf-8", creation_date=STAMP,
+                      revision_date=STAMP)
     for filename, lineno, message, _comments, _context in extract_from_dir(
         str(ROOT / "ledger"), keywords=KEYWORDS, comment_tags=(),
         method_map=[("**.py", "python")],
@@ -125,6 +129,7 @@ def main() -> int:
             path = po_path(lang)
             catalog = read(path, lang) if path.exists() else Catalog(locale=lang, charset="utf-8")
             catalog.update(template, no_fuzzy_matching=True)
+            catalog.revision_date = STAMP
             write(path, catalog)
             print(f"{path.relative_to(ROOT)}: {len(untranslated(template, lang))} untranslated")
     elif args.command == "compile":

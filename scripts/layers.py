@@ -27,7 +27,7 @@ PACKAGE = "ledger"
 
 LAYERS: tuple[tuple[str, str], ...] = (
     ("cli", "the bigtwo command line (typer/click)"),
-    ("web", "the live phone page over the same book and storage"),
+    ("web", "bigtwo serve: the live phone page and its API over the same book and storage"),
     ("present", "text tables (tabulate) and plots (matplotlib)"),
     ("formats", "files in and out: export/import, score sheets, samples"),
     ("book", "use cases as plain data: actions, reports, stats, ratings, doctor"),

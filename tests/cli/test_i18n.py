@@ -33,7 +33,11 @@ def test_every_message_is_translated_in_both_catalogs_and_compiled():
     template = script.build_template()
     assert len(template) > 150  # help texts, report headings, messages
     for lang in script.LANGS:
-        assert script.untranslated(template, lang) == [], lang
+        missing = script.untranslated(template, lang)
+        assert missing == [], (
+            f"{lang}: messages without a translation; run scripts/i18n.py update, fill in their "
+            f"msgstr in ledger/locale/*/LC_MESSAGES/bigtwo.po, then scripts/i18n.py compile "
+            f"(docs/i18n.md): {missing}")
         compiled = script.mo_path(lang).read_bytes()
         assert compiled == script.mo_bytes(script.read(script.po_path(lang), lang)), (
             f"{lang}: the .mo is stale; run scripts/i18n.py compile")

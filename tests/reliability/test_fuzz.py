@@ -27,6 +27,7 @@ from typer.testing import CliRunner
 from ledger.book.doctor import check_ledger
 from ledger.cli.app import app
 from ledger.core.rules import FILE_KEYS
+from ledger.core.text import name_key
 from ledger.storage.store import open_ledger
 
 QUICK = {"deal": 30, "rules": 15, "sheet": 15, "json": 12}
@@ -195,10 +196,12 @@ def _names_round_trip(fuzz: Fuzz, players: list[str]) -> None:
         seats = [p.strip() for p in players]
         result = fuzz("deal", *(f"{n}={0 if i == 0 else 1}" for i, n in enumerate(seats)))
         assert result.exit_code == 0, result.output
+        # The fuzz ledger outlives one example: a name typed before in another spelling
+        # ("false", then "FALSE") is the same player and keeps the ledger's spelling.
         shown = json.loads(fuzz("standings", "--json").stdout)["players"]
-        assert sorted(p["name"] for p in shown) == sorted(seats)
+        assert sorted(name_key(p["name"]) for p in shown) == sorted(map(name_key, seats))
         log = json.loads(fuzz("log", "--json").stdout)
-        assert sorted(log[-1]["facts"]["cards"]) == sorted(seats)
+        assert sorted(map(name_key, log[-1]["facts"]["cards"])) == sorted(map(name_key, seats))
 
 
 @settings(FUZZ, max_examples=QUICK["deal"])
