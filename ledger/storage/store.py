@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from ledger.storage.derived import Derived
     from ledger.storage.inspection import Inspection
     from ledger.storage.journal import Journal
+    from ledger.storage.players import Players
     from ledger.storage.totals import Totals
 
 BUSY_TIMEOUT_MS = 30_000
@@ -110,6 +111,12 @@ class Ledger:
         from ledger.storage.journal import Journal
 
         return Journal(self)
+
+    @cached_property
+    def players(self) -> Players:
+        from ledger.storage.players import Players
+
+        return Players(self)
 
     @cached_property
     def totals(self) -> Totals:
