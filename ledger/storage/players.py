@@ -56,6 +56,14 @@ class Players:
         return {r[0]: PlayerName(*r) for r in self.conn.execute(
             "SELECT id, name, canon_id, own_name, typed_name FROM player_names ORDER BY id")}
 
+    def canon_ids(self) -> dict[int, int]:
+        """Every player id -> the id it counts as (itself, unless merged)."""
+        return dict(self.conn.execute("SELECT id, canon_id FROM player_names").fetchall())
+
+    def mark(self) -> int:
+        """The id of the latest player event (0: none): caches keyed by player note it."""
+        return self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM player_events").fetchone()[0]
+
     def events(self) -> list[PlayerEvent]:
         return [PlayerEvent(*r) for r in self.conn.execute(
             "SELECT id, uuid, at, kind, player_id, into_id, name, undoes FROM player_events "

@@ -53,10 +53,9 @@ def test_events_are_append_only(ledger):
     for sql in ("UPDATE player_events SET name = 'x'", "DELETE FROM player_events"):
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             ledger.conn.execute(sql)
-    with pytest.raises(sqlite3.IntegrityError):  # one undo per event
-        with ledger.writing():
-            ledger.players.add_event("undo", ids["Ann"], undoes=event.id)
-            ledger.players.add_event("undo", ids["Ann"], undoes=event.id)
+    with pytest.raises(sqlite3.IntegrityError), ledger.writing():  # one undo per event
+        ledger.players.add_event("undo", ids["Ann"], undoes=event.id)
+        ledger.players.add_event("undo", ids["Ann"], undoes=event.id)
     assert len(ledger.players.events()) == 1
 
 
