@@ -42,6 +42,12 @@ class Journal:
         ids count up in order of first appearance)."""
         return dict(self.conn.execute("SELECT name, id FROM players ORDER BY id").fetchall())
 
+    def _names(self) -> str:
+        """Where the names shown are read: the view ``player_names``, or while no player
+        was ever renamed or merged the ``players`` table it then equals (a deal is
+        recorded without resolving every player)."""
+        return self.ledger.players.source()
+
     def shown_names(self) -> dict[int, str]:
         """Every player id -> the name shown for it now (renames and merges followed:
         the view ``player_names`` is the one place that resolves them)."""
@@ -97,6 +103,8 @@ class Journal:
 
     def _refuse_one_player_twice(self, seats: Sequence[str], ids: Sequence[int]) -> None:
         """Two seats for one player (two names merged into one) are refused."""
+        if not self.ledger.players.mark():
+            return
         shown = dict(self.conn.execute(
             f"SELECT id, name FROM player_names WHERE id IN ({','.join('?' * len(ids))})",
             list(ids)).fetchall())
@@ -113,8 +121,8 @@ class Journal:
     def seat_names(self, session_id: int) -> list[tuple[str, str, int]]:
         """(name as typed, name shown now, player id) of each seat, in seat order."""
         return [(r[0], r[1], r[2]) for r in self.conn.execute(
-            """SELECT p.name, n.name, t.player_id FROM seats t
-               JOIN players p ON p.id = t.player_id JOIN player_names n ON n.id = t.player_id
+            f"""SELECT p.name, n.name, t.player_id FROM seats t
+               JOIN players p ON p.id = t.player_id JOIN {self._names()} n ON n.id = t.player_id
                WHERE t.session_id = ? ORDER BY t.seat""", [session_id])]
 
     def renames(self, session_id: int, shown: bool = True) -> dict[str, str]:
@@ -155,16 +163,17 @@ class Journal:
         ).fetchall()
         if not rows:
             return []
+        names = self._names()
         if len(rows) <= 500:
             ids = [r[0] for r in rows]
             seat_rows = self.conn.execute(
-                "SELECT t.session_id, p.name FROM seats t JOIN player_names p ON p.id = t.player_id "
+                f"SELECT t.session_id, p.name FROM seats t JOIN {names} p ON p.id = t.player_id "
                 f"WHERE t.session_id IN ({','.join('?' * len(ids))}) ORDER BY t.session_id, t.seat",
                 ids,
             ).fetchall()
         else:
             seat_rows = self.conn.execute(
-                "SELECT t.session_id, p.name FROM seats t JOIN player_names p ON p.id = t.player_id "
+                f"SELECT t.session_id, p.name FROM seats t JOIN {names} p ON p.id = t.player_id "
                 "ORDER BY t.session_id, t.seat"
             ).fetchall()
         seats: dict[int, list[str]] = {}

@@ -51,6 +51,15 @@ class Players:
         self.ledger = ledger
         self.conn = ledger.conn
 
+    def source(self) -> str:
+        """What a query joins to show players: the view ``player_names``, or while no
+        player was ever renamed or merged the same columns straight from ``players``
+        (then equal, and cheaper than resolving every player for each deal)."""
+        if self.mark():
+            return "player_names"
+        return ("(SELECT id, name, id AS canon_id, name AS own_name, name AS typed_name "
+                "FROM players)")
+
     def names(self) -> dict[int, PlayerName]:
         """Every player by id, resolved through the live renames and merges."""
         return {r[0]: PlayerName(*r) for r in self.conn.execute(
