@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -17,6 +17,7 @@ from ledger.cli.common import (
     AllOpt,
     JsonOpt,
     SessionOpt,
+    all_when_no_current,
     db_path,
     group,
     ledger_exists,
@@ -25,13 +26,26 @@ from ledger.cli.common import (
 )
 from ledger.core.i18n import _
 
-app = group("Keep score and settle money for Big Two played with real cards.")
+app = group("Keep score and settle money for Big Two played with real cards.", completion=True)
 session_app = group("Start, list, show, pick and end sessions.")
 rules_app = group("The rule sets: presets shipped with the tool.")
 db_app = group("Where the ledger lives.")
 app.add_typer(session_app, name="session")
 app.add_typer(rules_app, name="rules")
 app.add_typer(db_app, name="db")
+
+
+def _show_version(value: bool) -> None:
+    if not value:
+        return
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        number = version("bigtwo-ledger")
+    except PackageNotFoundError:  # run from a checkout that is not installed
+        number = "(not installed)"
+    typer.echo(f"bigtwo {number}")
+    raise typer.Exit()
 
 
 @app.callback()
@@ -46,6 +60,11 @@ def root(
         typer.Option("--lang", help="Interface language: en, zh_Hant (繁體, Hong Kong) or zh_Hans "
                                     "(简体) (default: $BIGTWO_LANG, else LC_ALL / LC_MESSAGES / LANG)."),
     ] = None,
+    version: Annotated[
+        bool,
+        typer.Option("--version", is_eager=True, callback=_show_version,
+                      help="Print the version and exit."),
+    ] = False,
 ) -> None:
     """Keep score and settle money for Big Two played with real cards."""
     ctx.obj = {"db": db}  # --lang was applied before the arguments were parsed (LedgerGroup)
@@ -165,7 +184,8 @@ def session_list(
          s.rules_name, f"{s.stake} {s.currency}", s.deals, "ended" if s.ended_at else "open"]
         for s in sessions
     ]
-    typer.echo(table(rows, ["", "id", "date", "name", "players", "rules", "stake", "deals", ""],
+    typer.echo(table(rows, ["current", "id", "date", "name", "players", "rules", "stake", "deals",
+                            "status"],
                      align_right=False))
 
 
@@ -210,11 +230,18 @@ def session_use(
 def session_end(ctx: typer.Context, session: SessionOpt = None) -> None:
     """End a session: no more deals can be added (corrections still can)."""
     from ledger.book import actions as book
-    from ledger.present.text import session_title
+    from ledger.book import reports
+    from ledger.present.text import session_title, settlement_text, standings_text
 
     with open_db(ctx) as ledger:
         s = book.end_session(ledger, book.current_session(ledger, session))
         typer.echo(_("ended {session}").format(session=session_title(s)))
+        if s.deals:  # the final word: standings with the money, and who pays whom
+            money = reports.settle(ledger, [s])
+            typer.echo("")
+            typer.echo(standings_text(reports.standings(ledger, [s]), money=money))
+            typer.echo("")
+            typer.echo(settlement_text(money))
 
 
 # --- deals --------------------------------------------------------------------
@@ -353,13 +380,20 @@ def log_cmd(
 def standings_cmd(
     ctx: typer.Context, session: SessionOpt = None, all_sessions: AllOpt = False,
     json_out: JsonOpt = False,
+    by: Annotated[str | None, typer.Option(
+        "--by", help="A league table per month or year (every session): attendance, "
+                     "deals, wins, net points and money.")] = None,
 ) -> None:
     """Deals, wins, fried, penalty and net points per player."""
     from ledger.book import reports
     from ledger.core.i18n import ngettext
     from ledger.present.text import dumps, session_title, standings_text
 
+    if by is not None:
+        _league(ctx, by, json_out)
+        return
     with open_db(ctx) as ledger:
+        all_sessions = all_when_no_current(ledger, session, all_sessions)
         if all_sessions and session is None:
             st = reports.standings_all(ledger)
         else:
@@ -377,6 +411,50 @@ def standings_cmd(
                             "all {count} sessions (net points added up)",
                             len(st.session_ids)).format(count=len(st.session_ids)))
     typer.echo(standings_text(st))
+
+
+def _league(ctx: typer.Context, by: str, json_out: bool) -> None:
+    """``standings --by month|year``: one block per period, players by net money."""
+    from ledger.book import reports
+    from ledger.book.clock import local_day
+    from ledger.core.errors import InputError
+    from ledger.present.text import dumps, signed, table
+
+    if by not in ("month", "year"):
+        raise InputError(f"--by takes month or year, not {by!r}")
+    width = 7 if by == "month" else 4
+    with open_db(ctx) as ledger:
+        periods: dict[str, list[Any]] = {}
+        for s in ledger.journal.sessions():
+            if s.deals:
+                periods.setdefault(local_day(s.started_at)[:width], []).append(s)
+        if not periods:
+            raise InputError("no deals recorded yet: nothing to put in a league table")
+        out: list[dict[str, Any]] = []
+        for period, group in periods.items():
+            st = reports.standings(ledger, group)
+            money = reports.settle(ledger, group)
+            came = {p.name: sum(p.name in s.seats for s in group) for p in st.players}
+            rows: list[dict[str, Any]] = sorted(({"player": p.name, "sessions": came[p.name],
+                                                  "deals": p.deals,
+                            "wins": p.wins, "net": p.net, "money": money.nets.get(p.name, 0)}
+                           for p in st.players), key=lambda r: (-r["money"], -r["net"], r["player"]))
+            out.append({"period": period, "currency": money.currency, "players": rows})
+    if json_out:
+        from ledger.core.settlement import format_amount
+
+        for block in out:
+            for r in block["players"]:
+                r["money"] = format_amount(r["money"])
+        typer.echo(dumps(out))
+        return
+    blocks = []
+    for block in out:
+        cells = [[r["player"], r["sessions"], r["deals"], r["wins"], signed(r["net"]),
+                  signed(r["money"])] for r in block["players"]]
+        blocks.append(f"{block['period']}\n" + table(
+            cells, ["player", "sessions", "deals", "wins", "net", block["currency"] or "PTS"]))
+    typer.echo("\n\n".join(blocks))
 
 
 @app.command("settle")
@@ -410,6 +488,7 @@ def settle_cmd(
 
         coin = parse_coin(round_to)
     with open_db(ctx) as ledger:
+        all_sessions = all_when_no_current(ledger, session, all_sessions)
         if all_sessions and session is None:
             st = reports.settle_all(ledger)
         else:
@@ -441,14 +520,14 @@ def settle_cmd(
 
 
 @app.command("demo")
-def demo_cmd(ctx: typer.Context) -> None:
+def demo_cmd(
+    ctx: typer.Context,
+    keep: Annotated[bool, typer.Option("--keep", help="Keep the demo ledger and plot "
+                                       "(default: a temporary folder, removed at the end).")] = False,
+) -> None:
     """Load the sample evening into a fresh ledger and show standings and settlement."""
+    import shutil
     import tempfile
-
-    from ledger.book import reports
-    from ledger.formats import samples
-    from ledger.present.text import session_title, settlement_text, standings_text
-    from ledger.storage.store import open_ledger
 
     given = ctx.find_root().obj.get("db")
     folder = None
@@ -457,6 +536,19 @@ def demo_cmd(ctx: typer.Context) -> None:
     else:
         folder = tempfile.mkdtemp(prefix="bigtwo-demo-")
         path = os.path.join(folder, "demo.db")
+    try:
+        _demo(path, folder is None or keep)
+    finally:
+        if folder is not None and not keep:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _demo(path: str, kept: bool) -> None:
+    from ledger.book import reports
+    from ledger.formats import samples
+    from ledger.present.text import session_title, settlement_text, standings_text
+    from ledger.storage.store import open_ledger
+
     with open_ledger(path) as ledger:
         sessions = samples.load_file(ledger, samples.samples_dir() / "evening.toml")
         s = sessions[0]
@@ -475,6 +567,8 @@ def demo_cmd(ctx: typer.Context) -> None:
         plots.plot(ledger, stats.select(ledger, s.id, False), "net", chart)
         typer.echo("")
         typer.echo(f"plot: {chart}")
+        if not kept:
+            typer.echo("(a temporary folder, removed now; keep it with bigtwo demo --keep)")
 
 
 def main() -> None:
