@@ -309,7 +309,11 @@ def load_preset(name: str) -> RuleSet:
     """A shipped preset by name; unknown names list the allowed ones."""
     names = preset_names()
     if name not in names:
-        raise RuleError(f"unknown rule set '{name}'; presets: {', '.join(names)}")
+        import difflib
+
+        close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise RuleError(f"unknown rule set '{name}'{hint}; presets: {', '.join(names)}")
     import tomllib
     from importlib import resources
 
