@@ -138,7 +138,13 @@ def _finish(ax: Axes, title: str, xlabel: str, ylabel: str, legend: bool = True)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.grid(True, alpha=0.3)
-    if legend and ax.get_legend_handles_labels()[0]:  # beside the chart: it never hides a line
+    handles, labels = ax.get_legend_handles_labels()
+    if not legend or not handles:
+        return
+    if ax.child_axes:  # a money axis on the right: the legend goes below, under the labels
+        ax.figure.legend(handles, labels, frameon=False, fontsize=9, loc="outside lower center",
+                         ncols=min(len(labels), 6))
+    else:  # beside the chart: it never hides a line
         ax.legend(frameon=False, fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1))
 
 
@@ -403,17 +409,22 @@ def plot(ledger: Ledger, scope: stats.Scope, kind: str, out: Path,
     if kind not in CHARTS:
         raise InputError(f"unknown plot kind {kind!r}; choose from {', '.join(KINDS)}")
     check_out(out)
+    with Fonts(notice):
+        save(draw(ledger, scope, kind, notice), out, out.suffix.lower())
+    return out
+
+
+def draw(ledger: Ledger, scope: stats.Scope, kind: str,
+         notice: Callable[[str], None] | None = None) -> Figure:
+    """The figure of chart ``kind``, not yet written anywhere (tests measure its artists)."""
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
-    suffix = out.suffix.lower()
-    with Fonts(notice):
-        figure = Figure(figsize=(11, 5.5), dpi=110, layout="constrained")
-        CHARTS[kind](Canvas(ledger, scope, figure, ledger.journal.player_ids(), notice))
-        save(figure, out, suffix)
-    return out
+    figure = Figure(figsize=(11, 5.5), dpi=110, layout="constrained")
+    CHARTS[kind](Canvas(ledger, scope, figure, ledger.journal.player_ids(), notice))
+    return figure
 
 
 def save(figure: Figure, out: Path, suffix: str) -> None:

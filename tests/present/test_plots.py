@@ -156,3 +156,40 @@ def test_docs_show_every_kind():
     for kind in plots.KINDS:
         assert (root / "docs" / "img" / f"{kind}.png").is_file(), "run scripts/make_doc_plots.py"
         assert f"`--kind {kind}`" in page and f"img/{kind}.png" in page
+
+
+def rendered(figure):
+    """Lay the figure out as savefig would; its renderer, to measure artists in pixels."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(figure).draw()
+    return figure.canvas.get_renderer()
+
+
+def all_axes(figure):
+    """Every axes of the figure, with the secondary (money) axes they carry."""
+    for ax in figure.axes:
+        yield ax
+        yield from ax.child_axes
+
+
+def legends(figure):
+    return [*figure.legends, *(ax.get_legend() for ax in figure.axes if ax.get_legend())]
+
+
+def test_net_legend_covers_no_axis_labels_and_no_data(ledger):
+    scope = stats.select(ledger, 1, False)  # stake 0.5 USD: a money axis on the right
+    assert scope.sessions[0].stake == "0.5"
+    figure = plots.draw(ledger, scope, "net")
+    renderer = rendered(figure)
+    assert figure.axes[0].child_axes, "the money axis is drawn"
+    [legend] = legends(figure)
+    box = legend.get_window_extent(renderer)
+    texts = [t for ax in all_axes(figure)
+             for t in (*ax.get_xticklabels(), *ax.get_yticklabels(),
+                       ax.xaxis.label, ax.yaxis.label, ax.title)
+             if t.get_visible() and t.get_text()]
+    assert any(t.get_text() for ax in figure.axes[0].child_axes for t in ax.get_yticklabels())
+    for t in texts:
+        assert not box.overlaps(t.get_window_extent(renderer)), f"legend covers {t.get_text()!r}"
+    assert not box.overlaps(figure.axes[0].get_window_extent(renderer)), "legend covers the lines"
