@@ -375,23 +375,28 @@ def _rates(c: Canvas) -> None:
 
 
 def _rating(c: Canvas) -> None:
+    """Best at the top, in the order of ``bigtwo stats`` (mu - 3 sigma); dot mu, bar mu ± sigma."""
     from ledger.book import ratings
 
     wanted = {n for s in c.scope.sessions for n in s.seats}
     names = {pid: n for n, pid in c.ids.items()}
-    rated = sorted(((names[pid], r) for pid, r in ratings.current(c.ledger, c.notice).items()
-                    if names.get(pid) in wanted), key=lambda nr: nr[1].mu)
+    rated = ratings.ranked((names[pid], r) for pid, r in ratings.current(c.ledger, c.notice).items()
+                           if names.get(pid) in wanted)
     ax = c.figure.subplots()
-    for y, (name, r) in enumerate(rated):
-        ax.errorbar(r.mu, y, xerr=2 * r.sigma, fmt="o", color=c.colour(name), ms=8,
-                    capsize=4, lw=2)
-        ax.annotate(f"{r.mu:.1f} ± {r.sigma:.1f}", (r.mu, y), xytext=(0, 8),
-                    textcoords="offset points", ha="center", fontsize=8)
-    ax.axvline(25, color="grey", lw=0.8, ls="--", label=_("starting rating (25)"))
-    ax.set_yticks(range(len(rated)), [n for n, _r in rated])
+    top = len(rated) - 1
+    for i, (name, r) in enumerate(rated):
+        y = top - i
+        ax.errorbar(r.mu, y, xerr=r.sigma, fmt="o", color=c.colour(name), ms=8, capsize=4, lw=2)
+        ax.plot(r.conservative, y, marker="D", ms=6, color=c.colour(name), mfc="white", mew=1.5)
+        ax.annotate(_("μ {mu:.1f}, σ {sigma:.1f}; μ − 3σ {low:.1f}").format(
+                        mu=r.mu, sigma=r.sigma, low=r.conservative),
+                    (r.mu, y), xytext=(0, 8), textcoords="offset points", ha="center", fontsize=8)
+    ax.axvline(25, color="grey", lw=0.8, ls="--")
+    ax.set_yticks(range(len(rated)), [n for n, _r in reversed(rated)])
     ax.set_ylim(-0.7, len(rated) - 0.3)
     _finish(ax, _("Skill rating (openskill Plackett-Luce, every deal in the ledger)"),
-            _("mu (dot) with mu ± 2 sigma (bar): higher is stronger"), "", legend=False)
+            _("dot: μ (mu), bar: μ ± σ (sigma), diamond: μ − 3σ, the order of bigtwo stats; "
+              "dashed: the start, 25"), "", legend=False)
 
 
 CHARTS: dict[str, Callable[[Canvas], None]] = {

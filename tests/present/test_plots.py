@@ -193,3 +193,33 @@ def test_net_legend_covers_no_axis_labels_and_no_data(ledger):
     for t in texts:
         assert not box.overlaps(t.get_window_extent(renderer)), f"legend covers {t.get_text()!r}"
     assert not box.overlaps(figure.axes[0].get_window_extent(renderer)), "legend covers the lines"
+
+
+def test_rating_plot_order_bars_and_labels_agree_with_stats(cli, ledger):
+    import json
+    import re
+
+    # A newcomer who won her two deals: the highest mu, but the widest sigma, so
+    # `stats` (mu - 3 sigma) ranks her below the regulars.
+    add_session(ledger, ["Ann", "Fay"], ["Ann=5 Fay=0", "Ann=7 Fay=0"], "2024-05-01")
+    players = json.loads(cli.ok("stats", "--all", "--json"))["players"]
+    rated = {p["name"]: p["rating"] for p in players}
+    by_stats = sorted(rated, key=lambda n: (-rated[n]["conservative"], n))
+    by_mu = sorted(rated, key=lambda n: -rated[n]["mu"])
+    assert by_stats != by_mu  # the two orders differ here, so the test can tell them apart
+    figure = plots.draw(ledger, stats.select(ledger, None, True), "rating")
+    rendered(figure)
+    [ax] = figure.axes
+    shown = [t.get_text() for t in sorted(ax.get_yticklabels(), key=lambda t: -t.get_position()[1])]
+    assert shown == by_stats
+    labels = {round(a.xy[1]): a.get_text() for a in ax.texts}
+    assert len(ax.containers) == len(shown)
+    for bars in ax.containers:
+        (x0, y), (x1, _y) = bars.lines[2][0].get_segments()[0]
+        said = re.fullmatch(r"μ ([\d.]+), σ ([\d.]+); μ − 3σ (-?[\d.]+)", labels[round(y)])
+        assert said, labels[round(y)]
+        mu, sigma = float(said[1]), float(said[2])
+        name = shown[len(shown) - 1 - round(y)]
+        assert abs((x1 - x0) / 2 - sigma) <= 0.05 and abs((x0 + x1) / 2 - mu) <= 0.05
+        assert abs(rated[name]["sigma"] - sigma) <= 0.05 and abs(rated[name]["mu"] - mu) <= 0.05
+    assert "μ ± σ" in ax.get_xlabel() and "μ − 3σ" in ax.get_xlabel()
