@@ -43,6 +43,7 @@ KINDS = {
 FORMATS = (".png", ".svg", ".pdf")
 MAX_POINTS = 1500  # per line
 MAX_GROUPS = 24  # bar groups
+SMALL_MULTIPLES = 4  # more players: cards left as one small panel each
 PALETTE = (
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
     "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd",
@@ -315,6 +316,29 @@ def _cards_left(c: Canvas, ax: Axes, cards: dict[str, Counter[int]]) -> None:
     ax.set_xticks(xs)
 
 
+def _panels(c: Canvas, where: Any, cards: dict[str, Counter[int]]) -> None:
+    """Cards left when losing, one small panel per player on shared axes."""
+    cols = min(4, math.ceil(len(cards) / 2))
+    rows = math.ceil(len(cards) / cols)
+    grid = where.subplots(rows, cols, sharex=True, sharey=True, squeeze=False)
+    top = max((k for counts in cards.values() for k in counts), default=0) or 13
+    xs = list(range(1, top + 1))
+    for ax, (name, counts) in zip(grid.flat, cards.items(), strict=False):
+        total = sum(counts.values()) or 1
+        ax.bar(xs, [100 * counts.get(x, 0) / total for x in xs], width=0.8, color=c.colour(name))
+        ax.set_title(name, fontsize=9, loc="left")
+        ax.grid(True, alpha=0.3)
+        ax.tick_params(labelsize=7)
+    from matplotlib.ticker import MaxNLocator
+
+    grid.flat[0].xaxis.set_major_locator(MaxNLocator(integer=True))  # shared: every panel
+    for ax in grid.flat[len(cards):]:
+        ax.remove()
+    where.suptitle(_("Cards left when losing"), fontsize=11, x=0.02, ha="left")
+    where.supxlabel(_("cards left"), fontsize=10)
+    where.supylabel(_("% of the player's deals"), fontsize=10)
+
+
 def _distribution(c: Canvas) -> None:
     names = {pid: n for n, pid in c.ids.items()}
     wanted = {n for s in c.scope.sessions for n in s.seats}
@@ -324,9 +348,14 @@ def _distribution(c: Canvas) -> None:
         if names.get(pid) in wanted:
             cards[names[pid]], penalty[names[pid]] = by_cards, by_penalty
     order = sorted(cards, key=lambda n: (c.ids.get(n, 0), n))
-    left, right = c.figure.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
-    _cards_left(c, left, {n: cards[n] for n in order})
-    _finish(left, _("Cards left when losing"), _("cards left"), _("% of the player's deals"))
+    if len(order) > SMALL_MULTIPLES:  # one small panel each: many lines on one axes tangle
+        cells, side = c.figure.subfigures(1, 2, width_ratios=[3, 2])
+        right = side.subplots()
+        _panels(c, cells, {n: cards[n] for n in order})
+    else:
+        left, right = c.figure.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
+        _cards_left(c, left, {n: cards[n] for n in order})
+        _finish(left, _("Cards left when losing"), _("cards left"), _("% of the player's deals"))
     boxes = [(n, _weighted_box(penalty[n])) for n in order if penalty[n]]
     if boxes:
         stats_list = [{**b, "label": n} for n, b in boxes]

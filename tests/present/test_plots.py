@@ -10,7 +10,7 @@ from helpers import ROOT
 from history_ledger import add_session, build
 
 from ledger.book import stats
-from ledger.present import plots
+from ledger.present import fonts, plots
 from ledger.storage.store import open_ledger
 
 MAGIC = {".png": b"\x89PNG\r\n\x1a\n", ".pdf": b"%PDF-"}
@@ -223,3 +223,23 @@ def test_rating_plot_order_bars_and_labels_agree_with_stats(cli, ledger):
         assert abs((x1 - x0) / 2 - sigma) <= 0.05 and abs((x0 + x1) / 2 - mu) <= 0.05
         assert abs(rated[name]["sigma"] - sigma) <= 0.05 and abs(rated[name]["mu"] - mu) <= 0.05
     assert "μ ± σ" in ax.get_xlabel() and "μ − 3σ" in ax.get_xlabel()
+
+
+@pytest.mark.parametrize(("players", "panels"), [(4, 1), (5, 5), (8, 8)])
+def test_distribution_draws_a_small_panel_per_player_beyond_four(ledger_path, players, panels):
+    club = ["Ann", "Ben", "Cat", "Dan", "陳大文", "李小明", "Eve", "Fay"][:players]
+    with open_ledger(ledger_path) as led:
+        for i in range(players):  # each table of four seats a different four
+            seats = [club[(i + k) % players] for k in range(min(4, players))]
+            deals = [" ".join(f"{n}={0 if k == j % len(seats) else (j + k) % 9 + 1}"
+                              for k, n in enumerate(seats)) for j in range(6)]
+            add_session(led, seats, deals, f"2024-02-{i + 1:02d}")
+        with fonts.Fonts(lambda line: None):  # the Chinese names in their font
+            figure = plots.draw(led, stats.select(led, None, True), "distribution")
+            rendered(figure)
+    axes = figure.axes  # the subfigures' axes too
+    assert len(axes) == panels + 1  # and the penalty box plot
+    if panels > 1:
+        cells = [a for a in axes if a.get_title(loc="left") in club]
+        assert sorted(a.get_title(loc="left") for a in cells) == sorted(club)  # one each, named
+        assert len({a.get_xlim() for a in cells}) == 1 and len({a.get_ylim() for a in cells}) == 1
