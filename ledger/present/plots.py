@@ -297,7 +297,7 @@ def _weighted_box(values: Counter[int]) -> dict[str, Any]:
 
 
 def _cards_left(c: Canvas, ax: Axes, cards: dict[str, Counter[int]]) -> None:
-    """Share of each player's deals lost with 1, 2, ... cards: bars, or lines for many players."""
+    """Share of each player's deals lost with 1, 2, ... cards, as grouped bars (few players)."""
     top = max((k for counts in cards.values() for k in counts), default=0)
     if top == 0:
         ax.text(0.5, 0.5, "no cards-left counts (places mode)", ha="center",
@@ -308,11 +308,8 @@ def _cards_left(c: Canvas, ax: Axes, cards: dict[str, Counter[int]]) -> None:
     for i, (name, counts) in enumerate(cards.items()):
         total = sum(counts.values())
         ys = [100 * counts.get(x, 0) / total for x in xs]
-        if len(cards) <= 6:
-            ax.bar([x + (i - (len(cards) - 1) / 2) * width for x in xs], ys, width=width,
-                   color=c.colour(name), label=name)
-        else:
-            ax.plot(xs, ys, color=c.colour(name), marker="o", ms=3, lw=1.4, label=name)
+        ax.bar([x + (i - (len(cards) - 1) / 2) * width for x in xs], ys, width=width,
+               color=c.colour(name), label=name)
     ax.set_xticks(xs)
 
 
