@@ -346,7 +346,7 @@ def _distribution(c: Canvas) -> None:
             cards[names[pid]], penalty[names[pid]] = by_cards, by_penalty
     order = sorted(cards, key=lambda n: (c.ids.get(n, 0), n))
     if len(order) > SMALL_MULTIPLES:  # one small panel each: many lines on one axes tangle
-        cells, side = c.figure.subfigures(1, 2, width_ratios=[3, 2]).flat
+        cells, side = c.figure.subfigures(1, 2, width_ratios=[3, 2], squeeze=False)[0]
         right = side.subplots()
         _panels(c, cells, {n: cards[n] for n in order})
     else:
