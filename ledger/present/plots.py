@@ -337,13 +337,15 @@ def _panels(c: Canvas, where: Any, cards: dict[str, Counter[int]]) -> None:
 
 
 def _distribution(c: Canvas) -> None:
-    names = {pid: n for n, pid in c.ids.items()}
+    names = c.ledger.journal.shown_names()
     wanted = {n for s in c.scope.sessions for n in s.seats}
     cards: dict[str, Counter[int]] = {}
     penalty: dict[str, Counter[int]] = {}
     for pid, (by_cards, by_penalty) in digest.distributions(c.ledger, c.scope.ids).items():
-        if names.get(pid) in wanted:
-            cards[names[pid]], penalty[names[pid]] = by_cards, by_penalty
+        if names.get(pid) in wanted:  # two ids of one player (merged) add up
+            name = names[pid]
+            cards[name] = cards.get(name, Counter()) + by_cards
+            penalty[name] = penalty.get(name, Counter()) + by_penalty
     order = sorted(cards, key=lambda n: (c.ids.get(n, 0), n))
     if len(order) > SMALL_MULTIPLES:  # one small panel each: many lines on one axes tangle
         cells, side = c.figure.subfigures(1, 2, width_ratios=[3, 2], squeeze=False)[0]
@@ -405,9 +407,10 @@ def _rating(c: Canvas) -> None:
     from ledger.book import ratings
 
     wanted = {n for s in c.scope.sessions for n in s.seats}
-    names = {pid: n for n, pid in c.ids.items()}
-    rated = ratings.ranked((names[pid], r) for pid, r in ratings.current(c.ledger, c.notice).items()
-                           if names.get(pid) in wanted)
+    names = c.ledger.journal.shown_names()
+    by_name = {names[pid]: r for pid, r in ratings.current(c.ledger, c.notice).items()
+               if pid in names}  # as bigtwo stats: one rating per shown name
+    rated = ratings.ranked((n, r) for n, r in by_name.items() if n in wanted)
     ax = c.figure.subplots()
     top = len(rated) - 1
     for i, (name, r) in enumerate(rated):
@@ -454,7 +457,7 @@ def draw(ledger: Ledger, scope: stats.Scope, kind: str,
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=(11, 5.5), dpi=110, layout="constrained")
-    CHARTS[kind](Canvas(ledger, scope, figure, ledger.journal.player_ids(), notice))
+    CHARTS[kind](Canvas(ledger, scope, figure, ledger.journal.shown_ids(), notice))
     return figure
 
 

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from ledger.storage.derived import Derived
     from ledger.storage.inspection import Inspection
     from ledger.storage.journal import Journal
+    from ledger.storage.players import Players
     from ledger.storage.totals import Totals
 
 BUSY_TIMEOUT_MS = 30_000
@@ -78,6 +79,7 @@ class Ledger:
         self.player_cache: dict[str, int] = {}
         self._db: Database | None = None
         self.identity: tuple[int, int] | None = None  # (device, inode) of the file opened
+        self.holder = "this command"  # who opened it, for LedgerMoved's message
 
     @property
     def db(self) -> Database:
@@ -110,6 +112,12 @@ class Ledger:
         from ledger.storage.journal import Journal
 
         return Journal(self)
+
+    @cached_property
+    def players(self) -> Players:
+        from ledger.storage.players import Players
+
+        return Players(self)
 
     @cached_property
     def totals(self) -> Totals:
@@ -151,18 +159,10 @@ class Ledger:
         file nobody will read again.  Checked before every write (:meth:`writing`)."""
         if self.identity is None:
             return
-        try:
-            st = os.stat(self.path)
-        except FileNotFoundError:
-            problem = "it was deleted"
-        except OSError as exc:
-            problem = f"it cannot be read ({exc.strerror or exc})"
-        else:
-            if (st.st_dev, st.st_ino) == self.identity:
-                return
-            problem = "another file was put in its place (renamed or replaced)"
-        raise LedgerMoved(f"the ledger {self.path} is no longer the file this command opened: "
-                          f"{problem}; stopped, and this last change was not saved")
+        problem = moved_problem(self.path, self.identity)
+        if problem is not None:
+            raise LedgerMoved(f"the ledger {self.path} is no longer the file {self.holder} opened: "
+                              f"{problem}; stopped, and this last change was not saved")
 
     # -- transactions --
 
@@ -203,52 +203,86 @@ class Ledger:
     # -- players --
 
     def player_name(self, typed: str) -> str:
-        """The ledger's spelling of the player ``typed`` names (same :func:`name_key`:
-        ``ann`` finds ``Ann``); :class:`NotFound` when there is none."""
+        """The name the ledger shows for the player ``typed`` names (same
+        :func:`name_key`: ``ann`` finds ``Ann``; a renamed player's old name finds its
+        new one, a merged player's the one it was merged into); :class:`NotFound`
+        when there is none."""
         found = self.find_player(typed)
         if found is None:
             from ledger.core.names import did_you_mean
 
-            names = [n for (n,) in self.conn.execute("SELECT name FROM players")]
+            names = [n for (n,) in self.conn.execute("SELECT DISTINCT name FROM player_names")]
             from ledger.core.i18n import _
 
             raise NotFound(_("no player named {name} in this ledger{hint}").format(
                 name=repr(typed), hint=did_you_mean(typed, names)))
         return found
 
-    def find_player(self, typed: str) -> str | None:
-        """The ledger's spelling of the player named ``typed`` (by name key), or None."""
-        row = self.conn.execute("SELECT name FROM players WHERE name = ?", [typed]).fetchone()
-        if row is not None:
-            return row[0]
+    def _find(self, typed: str) -> tuple[int, str, str] | None:
+        """(id, own name, shown name) of the player named ``typed``: its name now or
+        the name first typed for it, exactly or by name key."""
+        rows = self.conn.execute(
+            "SELECT id, own_name, name, typed_name FROM player_names ORDER BY id").fetchall()
+        for column in (1, 3):
+            for row in rows:
+                if row[column] == typed:
+                    return row[0], row[1], row[2]
         key = name_key(typed.strip())
-        for (name,) in self.conn.execute("SELECT name FROM players"):
-            if name_key(name) == key:
-                return name
+        for column in (1, 3):
+            for row in rows:
+                if name_key(row[column]) == key:
+                    return row[0], row[1], row[2]
         return None
 
+    def find_player(self, typed: str) -> str | None:
+        """The name shown for the player named ``typed`` (by name key), or None."""
+        found = self._find(typed)
+        return None if found is None else found[2]
+
     def player_id(self, name: str, create: bool = False) -> int:
+        """The id of the player ``name`` names: the name first typed for it, or its
+        name now (after a rename); a new player with ``create``."""
         if name in self.player_cache:
             return self.player_cache[name]
         row = self.conn.execute("SELECT id FROM players WHERE name = ?", [name]).fetchone()
-        if row is None:
-            if not create:
-                raise NotFound(f"no player named {name!r} in this ledger")
-            known = self.find_player(name)
-            if known is not None:  # one player, two spellings: the ledger's is kept
-                raise InputError(f"player {name!r} is {known!r} in this ledger "
-                                 f"(the same name); write it as {known!r}")
-            pid = inserted_id(self.conn.execute(
-                "INSERT INTO players (name, created_at) VALUES (?, ?)", [name, now()]))
-            self.audit("player.add", {"name": name})
-        else:
-            pid = row[0]
+        if row is not None:
+            self.player_cache[name] = row[0]  # a typed name is its player's for good
+            return row[0]
+        found = self._find(name)
+        if found is not None and found[1] == name:
+            return found[0]
+        if not create:
+            raise NotFound(f"no player named {name!r} in this ledger")
+        if found is not None:  # one player, two spellings: the ledger's is kept
+            raise InputError(f"player {name!r} is {found[1]!r} in this ledger "
+                             f"(the same name); write it as {found[1]!r}")
+        pid = inserted_id(self.conn.execute(
+            "INSERT INTO players (name, created_at) VALUES (?, ?)", [name, now()]))
+        self.audit("player.add", {"name": name})
         self.player_cache[name] = pid
         return pid
 
 
-def open_ledger(path: str | os.PathLike[str], *, create_folder: bool = False) -> Ledger:
-    """Open (creating and migrating if new) the ledger at ``path``."""
+def moved_problem(path: str, identity: tuple[int, int]) -> str | None:
+    """What became of the file ``identity`` (device, inode) that ``path`` named, or None
+    while the path still names it."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return "it was deleted or moved away"
+    except OSError as exc:
+        return f"it cannot be read ({exc.strerror or exc})"
+    if (st.st_dev, st.st_ino) == identity:
+        return None
+    return "another file was put in its place (renamed or replaced)"
+
+
+def open_ledger(path: str | os.PathLike[str], *, create_folder: bool = False,
+                create: bool = True) -> Ledger:
+    """Open (creating and migrating if new) the ledger at ``path``.
+
+    ``create=False`` opens only a file that exists (SQLite's ``mode=rw``): a server
+    whose file was moved away must not leave a new empty ledger in its place."""
     path = os.fspath(path)
     folder = Path(path).parent
     if create_folder:
@@ -258,7 +292,12 @@ def open_ledger(path: str | os.PathLike[str], *, create_folder: bool = False) ->
     if Path(path).is_dir():
         raise StoreError(f"cannot open the ledger {path}: it is a folder, not a file")
     try:
-        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        if create or path == ":memory:" or path.startswith("file:"):
+            conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        else:
+            uri = Path(path).resolve().as_uri() + "?mode=rw"
+            conn = sqlite3.connect(uri, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                                   uri=True)
     except sqlite3.Error as exc:
         raise store_error(exc, path) from None
     try:
