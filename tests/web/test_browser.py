@@ -188,12 +188,12 @@ def test_amend_void_undo_and_screenshots(browser: Any, server: Server, ledger_pa
     page.wait_for_function("document.querySelector('#preview .ok') !== null")
     page.locator("[data-void='2']").tap()
     page.wait_for_function("document.querySelectorAll('#live .deals tr.deal').length === 2")
-    page.locator("#undo").tap()
-    page.wait_for_function("document.querySelectorAll('#live .deals tr.deal').length === 1")
+    page.locator("#undo").tap()  # undo takes back the last action: the void of deal 2
+    page.wait_for_function("document.querySelectorAll('#live .deals tr.deal').length === 3")
     log = cli_json(ledger_path, "log")
-    assert [(e["deal"], e["kind"], e["live"]) for e in log] == [
-        (1, "deal", False), (2, "deal", False), (3, "deal", False), (1, "amend", True),
-        (2, "void", False), (3, "void", False)]
+    assert [(e["deal"], e["kind"], e["live"], e.get("undoes")) for e in log] == [
+        (1, "deal", False, None), (2, "deal", False, None), (3, "deal", True, None),
+        (1, "amend", True, None), (2, "void", False, None), (2, "amend", True, 5)]
     assert log[3]["facts"]["cards"]["Ben"] == 4
     for name, path in (("scoreboard", "/"), ("entry", "/entry"), ("settle", "/settle")):
         page.goto(server.base + path)
