@@ -15,13 +15,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ledger.core.cards import TWO, Card, format_card, lowest_card
 from ledger.core.errors import InputError
 from ledger.core.i18n import _
 from ledger.core.rules import RuleSet
 from ledger.core.scoring import Deal
+
+if TYPE_CHECKING:
+    from ledger.core.cards import Card
+
+# ledger.core.cards is imported where a card is handled: `bigtwo deal` needs only who
+# deals next, not the card parser (a test checks TWO matches the cards module's).
+TWO = 15
+_SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
 # Where counting a card lands: an ace counts 1, a two 2, a king 13 (pagat: "count the
 # players starting with the dealer ... until the rank of the exposed card is reached").
@@ -74,6 +81,8 @@ class RedealCheck:
     face_cards: int  # J, Q, K: the variant "no face cards, ask for a redeal" looks at these
 
     def to_dict(self) -> dict[str, Any]:
+        from ledger.core.cards import format_card
+
         scored = [c for c in self.cards if c.rank in HAND_POINTS]
         return {
             "cards": [format_card(c) for c in self.cards],
@@ -174,7 +183,10 @@ def opening_card(rules: RuleSet) -> str:
     if rules.next_lead == "three-of-diamonds":
         return THREE_OF_DIAMONDS
     suit_order = dict(rules.plays).get("suit_order", "SHCD")
-    return format_card(lowest_card(suit_order), symbols=True)
+    # format_card(lowest_card(suit_order), symbols=True), without importing the card
+    # parser on every `bigtwo deal` (tests/core/test_dealer.py checks they agree)
+    lowest = "D" if suit_order == "none" else suit_order[-1]
+    return "3" + _SUIT_SYMBOLS[lowest]
 
 
 def next_turn_from_facts(

@@ -91,3 +91,19 @@ def test_deal_builds_no_feature_command(tmp_path: Path) -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_deal_does_not_load_the_card_parser(tmp_path: Path) -> None:
+    """`deal` needs who deals and leads next, not ledger.core.cards (about 3 ms)."""
+    db = tmp_path / "probe.db"
+    subprocess.run([sys.executable, "-m", "ledger", "--db", str(db), "session", "start",
+                    "--players", "Ann,Ben,Cat,Dan"], capture_output=True, text=True, check=True)
+    code = (
+        "import sys, ledger.cli.app; from typer.testing import CliRunner; "
+        f"r = CliRunner().invoke(ledger.cli.app.app, ['--db', {str(db)!r}, "
+        "'deal', 'Ann=0', 'Ben=3', 'Cat=11', 'Dan=8']); "
+        "print(r.exit_code, 'next: Ann deals, Ann leads' in r.output, "
+        "'ledger.core.cards' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["0", "True", "False"]

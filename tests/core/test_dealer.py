@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ledger.core.cards import parse_card, parse_cards
-from ledger.core.dealer import Turn, cut, hand_points, losers, next_turn, redeal_check
+from ledger.core.dealer import Turn, cut, hand_points, losers, next_turn, opening_card, redeal_check
 from ledger.core.errors import InputError, RuleError
 from ledger.core.rules import RuleSet, load_preset, rules_from_dict, rules_from_mapping
 from ledger.core.scoring import Deal
@@ -198,6 +198,16 @@ def test_the_lowest_card_under_the_suit_order_opens(suit_order: str, opener: str
     assert next_turn(SEATS, house, []).describe() == f"next: Ann deals, {opener} leads"
     assert next_turn(SEATS, house, [D1]).describe() == f"next: Ben deals, {opener} leads"
     assert next_turn(SEATS, rules(plays={"suit_order": suit_order}), []).opener == opener
+    # the dealer spells the opener itself (to spare `deal` the card parser): same card
+    from ledger.core.cards import format_card, lowest_card
+
+    assert opening_card(house) == format_card(lowest_card(suit_order), symbols=True) == opener
+
+
+def test_the_dealers_two_is_the_card_modules_two() -> None:
+    from ledger.core import cards, dealer
+
+    assert dealer.TWO == cards.TWO
 
 
 def test_three_of_diamonds_leads() -> None:
