@@ -96,11 +96,12 @@ def rules_show(
         typer.echo(dumps(rules.to_dict()))
         return
     data = rules.to_dict()
-    typer.echo(f"{rules.name}: {rules.description}")
+    # A shipped rule set's description is in the catalogs; a file's own stays as written.
+    typer.echo(f"{rules.name}: {_(rules.description) if rules.description else ''}")
     if rules.source:
-        typer.echo(f"source: {rules.source}")
+        typer.echo(_("source: {source}").format(source=rules.source))
     if rules.mode == "cards":
-        typer.echo(f"tiers: {rules.tiers_text()}")
+        typer.echo(_("tiers: {tiers}").format(tiers=rules.tiers_text()))
     for key, value in data.items():
         if key == "plays":  # every play option, the ones not named at their defaults
             value = rules.play_rules().to_dict()

@@ -67,8 +67,9 @@ def compare_cmd(
             "plays": house.to_dict(),
         }))
         return
-    typer.echo(f"{'yes' if verdict.beats else 'no'}: {verdict.reason}")
-    typer.echo(f"rules {rule_set.name}: {_options_text(house)}")
+    answer = _("yes: {reason}") if verdict.beats else _("no: {reason}")
+    typer.echo(answer.format(reason=verdict.said or verdict.reason))
+    typer.echo(_("rules {name}: {options}").format(name=rule_set.name, options=_options_text(house)))
 
 
 def _rules_for_compare(ctx: typer.Context, spec: str | None, session: int | None) -> Any:
@@ -81,7 +82,7 @@ def _rules_for_compare(ctx: typer.Context, spec: str | None, session: int | None
 
     if spec is not None:
         if session is not None:
-            raise InputError("give --rules or --session, not both")
+            raise InputError(_("give --rules or --session, not both"))
         return load_rules(spec)
     path = db_path(ctx)[0]
     if session is None and not os.path.exists(path):
@@ -102,7 +103,8 @@ def _play(label: str, text: str, house: Any) -> Any:
     try:
         return classify(parse_cards(text), house)
     except InputError as exc:
-        raise InputError(f"play {label} ({text.strip()!r}): {exc}") from None
+        raise InputError(_("play {label} ({text!r}): {reason}").format(
+            label=label, text=text.strip(), reason=exc)) from None
 
 
 def _play_dict(play: Any) -> dict[str, Any]:
@@ -123,7 +125,7 @@ def _options_text(house: Any) -> str:
         f"{key} {value}" for key, value in house.to_dict().items()
         if value != DEFAULT_RULES.to_dict()[key]
     ]
-    return ", ".join(changed) if changed else "default play options"
+    return ", ".join(changed) if changed else _("default play options")
 
 
 # --- table ---------------------------------------------------------------------------
