@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ledger.book import digest, stats
+from ledger.book.money import session_nets
 from ledger.core.errors import InputError
 from ledger.core.i18n import N_, _, ngettext
 from ledger.core.scoring import teams_of
@@ -438,7 +439,7 @@ def _distribution(c: Canvas) -> None:
 
 def _player_totals(c: Canvas) -> dict[str, list[int]]:
     totals: dict[str, list[int]] = {}
-    for sid_rows in stats.session_nets(c.ledger, c.scope).values():
+    for sid_rows in session_nets(c.ledger, c.scope).values():
         for name, sums in sid_rows.items():
             line = totals.setdefault(name, [0] * 5)
             for i, v in enumerate(sums):

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from ledger.book.clock import local_day
-from ledger.book.stats import HistoryRow, Loss, PlayerStats, SessionResult, Stats, money_text
+from ledger.book.money import money_text
+from ledger.book.stats import HistoryRow, Loss, PlayerStats, SessionResult, Stats
 from ledger.core.i18n import _, ngettext
 from ledger.core.settlement import format_amount
 from ledger.present.text import fitted_table, signed, table, wrap

@@ -567,6 +567,7 @@ async def player_page(request: Request) -> Response:
     if isinstance(who, Response):
         return who
     from ledger.book import stats
+    from ledger.book.money import money_text
 
     site = site_of(request)
     name = request.path_params["name"]
@@ -578,7 +579,7 @@ async def player_page(request: Request) -> Response:
             rows = list(reversed(stats.history(ledger, scope)))
             line = next((p for p in st.players if p.name == name), None)
             return {"name": name, "st": st, "line": line, "rows": rows,
-                    "money_text": stats.money_text}
+                    "money_text": money_text}
 
     return page("player.html", request, who, **await run_in_threadpool(work))
 
