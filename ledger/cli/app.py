@@ -17,6 +17,7 @@ from ledger.cli.common import (
     AllOpt,
     JsonOpt,
     SessionOpt,
+    all_when_no_current,
     db_path,
     group,
     ledger_exists,
@@ -25,13 +26,26 @@ from ledger.cli.common import (
 )
 from ledger.core.i18n import _
 
-app = group("Keep score and settle money for Big Two played with real cards.")
+app = group("Keep score and settle money for Big Two played with real cards.", completion=True)
 session_app = group("Start, list, show, pick and end sessions.")
 rules_app = group("The rule sets: presets shipped with the tool.")
 db_app = group("Where the ledger lives.")
 app.add_typer(session_app, name="session")
 app.add_typer(rules_app, name="rules")
 app.add_typer(db_app, name="db")
+
+
+def _show_version(value: bool) -> None:
+    if not value:
+        return
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        number = version("bigtwo-ledger")
+    except PackageNotFoundError:  # run from a checkout that is not installed
+        number = "(not installed)"
+    typer.echo(f"bigtwo {number}")
+    raise typer.Exit()
 
 
 @app.callback()
@@ -46,6 +60,11 @@ def root(
         typer.Option("--lang", help="Interface language: en, zh_Hant (繁體, Hong Kong) or zh_Hans "
                                     "(简体) (default: $BIGTWO_LANG, else LC_ALL / LC_MESSAGES / LANG)."),
     ] = None,
+    version: Annotated[
+        bool,
+        typer.Option("--version", is_eager=True, callback=_show_version,
+                      help="Print the version and exit."),
+    ] = False,
 ) -> None:
     """Keep score and settle money for Big Two played with real cards."""
     ctx.obj = {"db": db}  # --lang was applied before the arguments were parsed (LedgerGroup)
@@ -166,7 +185,8 @@ def session_list(
          s.rules_name, f"{s.stake} {s.currency}", s.deals, "ended" if s.ended_at else "open"]
         for s in sessions
     ]
-    typer.echo(table(rows, ["", "id", "date", "name", "players", "rules", "stake", "deals", ""],
+    typer.echo(table(rows, ["current", "id", "date", "name", "players", "rules", "stake", "deals",
+                            "status"],
                      align_right=False))
 
 
@@ -211,11 +231,18 @@ def session_use(
 def session_end(ctx: typer.Context, session: SessionOpt = None) -> None:
     """End a session: no more deals can be added (corrections still can)."""
     from ledger.book import actions as book
-    from ledger.present.text import session_title
+    from ledger.book import reports
+    from ledger.present.text import session_title, settlement_text, standings_text
 
     with open_db(ctx) as ledger:
         s = book.end_session(ledger, book.current_session(ledger, session))
         typer.echo(_("ended {session}").format(session=session_title(s)))
+        if s.deals:  # the final word: standings with the money, and who pays whom
+            money = reports.settle(ledger, [s])
+            typer.echo("")
+            typer.echo(standings_text(reports.standings(ledger, [s]), money=money))
+            typer.echo("")
+            typer.echo(settlement_text(money))
 
 
 # --- deals --------------------------------------------------------------------
@@ -347,6 +374,7 @@ def standings_cmd(
     from ledger.present.text import dumps, session_title, standings_text
 
     with open_db(ctx) as ledger:
+        all_sessions = all_when_no_current(ledger, session, all_sessions)
         if all_sessions and session is None:
             st = reports.standings_all(ledger)
         else:
@@ -397,6 +425,7 @@ def settle_cmd(
 
         coin = parse_coin(round_to)
     with open_db(ctx) as ledger:
+        all_sessions = all_when_no_current(ledger, session, all_sessions)
         if all_sessions and session is None:
             st = reports.settle_all(ledger)
         else:
@@ -428,14 +457,14 @@ def settle_cmd(
 
 
 @app.command("demo")
-def demo_cmd(ctx: typer.Context) -> None:
+def demo_cmd(
+    ctx: typer.Context,
+    keep: Annotated[bool, typer.Option("--keep", help="Keep the demo ledger and plot "
+                                       "(default: a temporary folder, removed at the end).")] = False,
+) -> None:
     """Load the sample evening into a fresh ledger and show standings and settlement."""
+    import shutil
     import tempfile
-
-    from ledger.book import reports
-    from ledger.formats import samples
-    from ledger.present.text import session_title, settlement_text, standings_text
-    from ledger.storage.store import open_ledger
 
     given = ctx.find_root().obj.get("db")
     folder = None
@@ -444,6 +473,19 @@ def demo_cmd(ctx: typer.Context) -> None:
     else:
         folder = tempfile.mkdtemp(prefix="bigtwo-demo-")
         path = os.path.join(folder, "demo.db")
+    try:
+        _demo(path, folder is None or keep)
+    finally:
+        if folder is not None and not keep:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _demo(path: str, kept: bool) -> None:
+    from ledger.book import reports
+    from ledger.formats import samples
+    from ledger.present.text import session_title, settlement_text, standings_text
+    from ledger.storage.store import open_ledger
+
     with open_ledger(path) as ledger:
         sessions = samples.load_file(ledger, samples.samples_dir() / "evening.toml")
         s = sessions[0]
@@ -462,6 +504,8 @@ def demo_cmd(ctx: typer.Context) -> None:
         plots.plot(ledger, stats.select(ledger, s.id, False), "net", chart)
         typer.echo("")
         typer.echo(f"plot: {chart}")
+        if not kept:
+            typer.echo("(a temporary folder, removed now; keep it with bigtwo demo --keep)")
 
 
 def main() -> None:

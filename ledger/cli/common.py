@@ -79,12 +79,45 @@ def _lang_in(args: list[str]) -> str | None:
     return None
 
 
+GLOBAL_OPTIONS = ("--db", "--lang")  # the root's options: accepted after the subcommand too
+
+
+def global_options_first(args: list[str]) -> list[str]:
+    """``bigtwo standings --db X`` as ``bigtwo --db X standings``: the root's options
+    (which take a value) moved to the front, wherever they were typed (not after ``--``).
+
+    >>> global_options_first(["standings", "--all", "--db", "x.db"])
+    ['--db', 'x.db', 'standings', '--all']
+    >>> global_options_first(["deal", "--db=x.db", "0", "3"])
+    ['--db=x.db', 'deal', '0', '3']
+    """
+    front: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            rest += args[i:]
+            break
+        if arg in GLOBAL_OPTIONS and i + 1 < len(args):
+            front += args[i:i + 2]
+            i += 2
+            continue
+        if arg.split("=", 1)[0] in GLOBAL_OPTIONS and "=" in arg:
+            front.append(arg)
+        else:
+            rest.append(arg)
+        i += 1
+    return front + rest
+
+
 class LedgerGroup(TyperGroup):
     """Shows every LedgerError as one line on stderr with its exit code, no traceback.
     Help texts follow the interface language (``--lang``, ``BIGTWO_LANG``, the locale)."""
 
     def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:  # type: ignore[override]
         if ctx.parent is None:
+            args = global_options_first(args)
             from ledger.core import i18n
 
             try:
@@ -114,6 +147,23 @@ class LedgerGroup(TyperGroup):
             localize(command)
         return command
 
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        """Unknown commands get a "did you mean" over every command, the lazily loaded
+        feature commands included (``stat`` → ``stats``, ``tabel`` → ``table``)."""
+        try:
+            return super().resolve_command(ctx, args)
+        except Exception as exc:  # click's UsageError (Typer's own copy of click)
+            message = getattr(exc, "message", None)
+            if args and isinstance(message, str) and message.startswith("No such command"):
+                import difflib
+
+                close = difflib.get_close_matches(args[0], self.list_commands(ctx), n=2, cutoff=0.6)
+                message = message.split(". Did you mean")[0].rstrip(".")
+                if close:
+                    message += ". Did you mean " + " or ".join(repr(c) for c in close) + "?"
+                exc.message = message  # type: ignore[attr-defined]
+            raise
+
     def invoke(self, ctx: typer.Context) -> Any:  # type: ignore[override]
         try:
             return super().invoke(ctx)
@@ -125,10 +175,10 @@ class LedgerGroup(TyperGroup):
             ctx.exit(exc.exit_code)
 
 
-def group(help_text: str) -> typer.Typer:
+def group(help_text: str, completion: bool = False) -> typer.Typer:
     return typer.Typer(cls=LedgerGroup, help=help_text, no_args_is_help=True,
                        pretty_exceptions_enable=False, rich_markup_mode=None,
-                       add_completion=False)
+                       add_completion=completion)
 
 
 def default_db_path() -> Path:
@@ -178,6 +228,21 @@ SessionOpt = Annotated[
 
 AllOpt = Annotated[bool, typer.Option("--all", help="Every session in the ledger.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="JSON output.")]
+
+
+def all_when_no_current(ledger: Any, session: int | None, all_sessions: bool) -> bool:
+    """True when a report should cover every session because none is current (after
+    ``bigtwo import``, or once the current session's start was undone) while the ledger
+    has sessions; says so in one line on stderr, so the report itself stays clean."""
+    from ledger.book import actions as book
+
+    if all_sessions or session is not None:
+        return all_sessions
+    if ledger.journal.get_setting(book.CURRENT_KEY) is not None or not ledger.journal.session_ids():
+        return False
+    typer.echo("no current session: showing all sessions (--all); pick one with "
+               "bigtwo session use ID", err=True)
+    return True
 
 
 def scope_sessions(ledger: Any, session: int | None, all_sessions: bool) -> list[Any]:

@@ -320,8 +320,12 @@ def load_preset(name: str) -> RuleSet:
     """A shipped preset by name; unknown names list the allowed ones."""
     names = preset_names()
     if name not in names:
-        raise RuleError(_("unknown rule set '{name}'; presets: {names}").format(
-            name=name, names=", ".join(names)))
+        import difflib
+
+        close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+        hint = _(" (did you mean {name}?)").format(name=close[0]) if close else ""
+        raise RuleError(_("unknown rule set '{name}'{hint}; presets: {names}").format(
+            name=name, hint=hint, names=", ".join(names)))
     import tomllib
     from importlib import resources
 

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ledger.cli.common import AllOpt, JsonOpt, SessionOpt, ledger_exists, open_db
+from ledger.cli.common import AllOpt, JsonOpt, SessionOpt, all_when_no_current, ledger_exists, open_db
 from ledger.core.i18n import N_, _
 
 PlayerOpt = Annotated[
@@ -63,6 +63,7 @@ def stats_cmd(
     from ledger.book import stats
 
     with open_db(ctx) as ledger:
+        all_sessions = all_when_no_current(ledger, session, all_sessions)
         scope = stats.select(ledger, session, all_sessions, since, until)
         st = stats.build(ledger, scope, player, notice=_notice)
     if json_out:
@@ -96,6 +97,7 @@ def history_cmd(
         if not ledger.journal.session_ids():
             typer.echo("[]" if json_out else _(NO_SESSIONS))
             return
+        all_sessions = all_when_no_current(ledger, session, all_sessions)
         scope = stats.select(ledger, session, all_sessions, since, until, player=player,
                              default_all=True)
         rows = stats.history(ledger, scope)
@@ -129,6 +131,7 @@ def plot_cmd(
     if out is not None:
         plots.check_out(out)
     with open_db(ctx) as ledger:
+        all_sessions = all_when_no_current(ledger, session, all_sessions)
         scope = stats.select(ledger, session, all_sessions, since, until)
         chosen = kind or plots.default_kind(scope)
         path = plots.plot(ledger, scope, chosen, out or plots.default_path(chosen, scope), _notice)

@@ -498,7 +498,10 @@ def redeal_check_cmd(
 
     hand = parse_cards(cards)
     if not hand:
-        raise InputError('no cards given: type the hand as dealt, e.g. "3D 4S 7H JC QD"')
+        raise InputError('no cards given: type the hand as dealt, e.g. "3D 4S 7H JC QD ..."')
+    if len(hand) != 13:
+        raise InputError(f"a hand as dealt has 13 cards, not {len(hand)}: type all of them, "
+                         'e.g. "3D 4S 7H JC QD 5C 6C 8C 9C 10S 3S 4S 5S"')
     check = redeal_check(hand)
     if json_out:
         from ledger.present.text import dumps

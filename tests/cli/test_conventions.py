@@ -1,0 +1,108 @@
+"""Command-line conventions: --version, completion, --db anywhere, "did you mean",
+headers, plurals, session end's final word, redeal-check's 13 cards, demo cleanup,
+and reports that fall back to --all when no session is current."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FOUR = ("--players", "Ann,Ben,Cat,Dan")
+
+
+def test_version(cli) -> None:
+    from ledger import __version__
+
+    assert cli.ok("--version").strip() == f"bigtwo {__version__}"
+
+
+def test_completion_options_are_offered(cli) -> None:
+    out = cli.ok("--help")
+    assert "--install-completion" in out and "--show-completion" in out
+
+
+def test_db_before_or_after_the_subcommand(cli, tmp_path: Path) -> None:
+    other = tmp_path / "other.db"
+    cli.ok("session", "start", *FOUR, "--db", str(other))
+    cli.ok("deal", "0", "3", "11", "8", f"--db={other}")
+    assert json.loads(cli.ok("standings", "--json", "--db", str(other)))["players"][0]["deals"] == 1
+    assert json.loads(cli.ok("--db", str(other), "log", "--json"))[0]["deal"] == 1
+    assert not (tmp_path / "ledger.db").exists()  # BIGTWO_DB's ledger was never touched
+
+
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("stat", "'stats'"), ("histroy", "'history'"), ("tabel", "'table'"), ("exprot", "'export'"),
+    ("standing", "'standings'"),
+])
+def test_did_you_mean_covers_every_command(cli, typed: str, meant: str) -> None:
+    result = cli(typed)
+    assert result.exit_code == 2
+    assert f"Did you mean {meant}" in result.output
+
+
+def test_did_you_mean_for_players_and_presets(cli) -> None:
+    cli.ok("session", "start", *FOUR)
+    assert "did you mean 'Ben'?" in cli.fails("deal", "Ann=0", "Bne=3", "Cat=1", "Dan=2")
+    assert "did you mean hong-kong?" in cli.fails("rules", "show", "hongkong")
+
+
+def test_session_list_has_a_header_on_every_column_and_plurals_are_right(cli) -> None:
+    cli.ok("session", "start", *FOUR)
+    out = cli.ok("deal", "0", "3", "11", "8")
+    header = cli.ok("session", "list").splitlines()[0].split()
+    assert header == ["current", "id", "date", "name", "players", "rules", "stake", "deals", "status"]
+    assert cli.ok("session", "show").startswith("session 1: Ann, Ben, Cat, Dan — rules classic, "
+                                                 "stake 1 PTS per point, 1 deal\n")
+    assert "1 deals" not in out
+    assert "#    deal    entry    facts" in cli.ok("log") and "status" in cli.ok("log")
+
+
+def test_session_end_gives_the_final_standings_and_settlement(cli) -> None:
+    cli.ok("session", "start", *FOUR, "--stake", "0.5", "--currency", "HKD")
+    cli.ok("deal", "0", "3", "11", "8")
+    out = cli.ok("session", "end")
+    assert out.startswith("ended session 1:")
+    assert ", ended 20" in out.splitlines()[0]  # a readable local time, no ISO "T"
+    assert "T" not in out.splitlines()[0].split("ended 20")[1]
+    assert "player  deals  wins  fried  penalty  net     HKD" in out
+    assert "fewest payments (3):" in out
+
+
+def test_redeal_check_wants_the_13_cards_as_dealt(cli) -> None:
+    assert "13 cards, not 3" in cli.fails("redeal-check", "JS QH 3D", code=2)
+    assert "13 cards, not 14" in cli.fails(
+        "redeal-check", "JS QH 3D 4D 5C 6C 7C 8C 9C 10S 3S 4S 5S 6S", code=2)
+    assert cli.ok("redeal-check", "JS QH 3D 4D 5C 6C 7C 8C 9C 10S 3S 4S 5S").startswith("13 cards")
+
+
+def test_demo_leaves_no_folder_behind_unless_kept(tmp_path: Path) -> None:
+    env = {**os.environ, "TMPDIR": str(tmp_path), "COLUMNS": "200"}
+    env.pop("BIGTWO_DB", None)
+    run = subprocess.run([sys.executable, "-m", "ledger", "demo"], capture_output=True, text=True,
+                         env=env, check=True)
+    assert "removed now" in run.stdout
+    assert list(tmp_path.iterdir()) == []
+    kept = subprocess.run([sys.executable, "-m", "ledger", "demo", "--keep"], capture_output=True,
+                          text=True, env=env, check=True)
+    folders = list(tmp_path.iterdir())
+    assert len(folders) == 1 and (folders[0] / "demo.db").exists()
+    assert (folders[0] / "demo-net.png").exists() and "removed" not in kept.stdout
+
+
+def test_reports_use_all_sessions_when_none_is_current(cli, tmp_path: Path) -> None:
+    sheet = tmp_path / "year.txt"
+    sheet.write_text("2025-01-03\nAnn Ben Cat Dan\n0 3 11 8\n5 0 2 7\n2025-01-10\n"
+                     "Ann Ben Cat Dan\n0 1 2 3\n", "utf-8")
+    cli.ok("import", str(sheet))
+    for args in (("standings",), ("settle",), ("stats",), ("history",)):
+        result = cli(*args)
+        assert result.exit_code == 0, (args, result.output)
+        assert result.stderr.count("\n") == 1 and "showing all sessions (--all)" in result.stderr
+    assert json.loads(cli.ok("standings", "--json"))["players"][0]["deals"] == 3
+    cli.ok("session", "use", "1")
+    assert cli("standings").stderr == ""  # a current session again: no notice
