@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -367,12 +367,18 @@ def log_cmd(
 def standings_cmd(
     ctx: typer.Context, session: SessionOpt = None, all_sessions: AllOpt = False,
     json_out: JsonOpt = False,
+    by: Annotated[str | None, typer.Option(
+        "--by", help="A league table per month or year (every session): attendance, "
+                     "deals, wins, net points and money.")] = None,
 ) -> None:
     """Deals, wins, fried, penalty and net points per player."""
     from ledger.book import reports
     from ledger.core.i18n import ngettext
     from ledger.present.text import dumps, session_title, standings_text
 
+    if by is not None:
+        _league(ctx, by, json_out)
+        return
     with open_db(ctx) as ledger:
         all_sessions = all_when_no_current(ledger, session, all_sessions)
         if all_sessions and session is None:
@@ -392,6 +398,50 @@ def standings_cmd(
                             "all {count} sessions (net points added up)",
                             len(st.session_ids)).format(count=len(st.session_ids)))
     typer.echo(standings_text(st))
+
+
+def _league(ctx: typer.Context, by: str, json_out: bool) -> None:
+    """``standings --by month|year``: one block per period, players by net money."""
+    from ledger.book import reports
+    from ledger.book.clock import local_day
+    from ledger.core.errors import InputError
+    from ledger.present.text import dumps, signed, table
+
+    if by not in ("month", "year"):
+        raise InputError(f"--by takes month or year, not {by!r}")
+    width = 7 if by == "month" else 4
+    with open_db(ctx) as ledger:
+        periods: dict[str, list[Any]] = {}
+        for s in ledger.journal.sessions():
+            if s.deals:
+                periods.setdefault(local_day(s.started_at)[:width], []).append(s)
+        if not periods:
+            raise InputError("no deals recorded yet: nothing to put in a league table")
+        out: list[dict[str, Any]] = []
+        for period, group in periods.items():
+            st = reports.standings(ledger, group)
+            money = reports.settle(ledger, group)
+            came = {p.name: sum(p.name in s.seats for s in group) for p in st.players}
+            rows: list[dict[str, Any]] = sorted(({"player": p.name, "sessions": came[p.name],
+                                                  "deals": p.deals,
+                            "wins": p.wins, "net": p.net, "money": money.nets.get(p.name, 0)}
+                           for p in st.players), key=lambda r: (-r["money"], -r["net"], r["player"]))
+            out.append({"period": period, "currency": money.currency, "players": rows})
+    if json_out:
+        from ledger.core.settlement import format_amount
+
+        for block in out:
+            for r in block["players"]:
+                r["money"] = format_amount(r["money"])
+        typer.echo(dumps(out))
+        return
+    blocks = []
+    for block in out:
+        cells = [[r["player"], r["sessions"], r["deals"], r["wins"], signed(r["net"]),
+                  signed(r["money"])] for r in block["players"]]
+        blocks.append(f"{block['period']}\n" + table(
+            cells, ["player", "sessions", "deals", "wins", "net", block["currency"] or "PTS"]))
+    typer.echo("\n\n".join(blocks))
 
 
 @app.command("settle")

@@ -106,3 +106,36 @@ def test_reports_use_all_sessions_when_none_is_current(cli, tmp_path: Path) -> N
     assert json.loads(cli.ok("standings", "--json"))["players"][0]["deals"] == 3
     cli.ok("session", "use", "1")
     assert cli("standings").stderr == ""  # a current session again: no notice
+
+
+def test_undo_walks_back_through_session_end_and_corrections(cli) -> None:
+    cli.ok("session", "start", *FOUR)
+    cli.ok("deal", "0", "3", "11", "8")
+    cli.ok("amend", "1", "0", "4", "11", "8")
+    cli.ok("session", "end")
+    assert "undone: the end of session 1" in cli.ok("undo")
+    assert "undone: the amendment of deal 1 (Ann=0 Ben=4 Cat=11 Dan=8) — deal 1 is back to " \
+        "Ann=0 Ben=3 Cat=11 Dan=8" in cli.ok("undo")
+    assert cli.ok("undo").startswith("undone: deal 1 (Ann=0 Ben=3 Cat=11 Dan=8)")
+    assert "nothing left to undo in session 1" in cli.fails("undo", code=2)
+    assert cli.ok("deal", "0", "1", "1", "1").startswith("deal 2:")  # open again, numbers go on
+    assert cli.ok("doctor").startswith("ok: 1 session, 5 entries, 1 live deal,")
+
+
+def test_standings_by_month_and_year_is_a_league_table(cli, tmp_path: Path) -> None:
+    sheet = tmp_path / "year.txt"
+    sheet.write_text("2025-01-03\nAnn Ben Cat Dan\n0 3 11 8\n2025-01-10\nAnn Ben Cat Eve\n0 1 2 3\n"
+                     "2025-02-07\nAnn Ben Cat Dan\n5 0 2 7\n", "utf-8")
+    cli.ok("import", str(sheet))
+    league = json.loads(cli.ok("standings", "--by", "month", "--json"))
+    assert [b["period"] for b in league] == ["2025-01", "2025-02"]
+    jan = {r["player"]: r for r in league[0]["players"]}
+    assert (jan["Ann"]["sessions"], jan["Dan"]["sessions"], jan["Eve"]["sessions"]) == (2, 1, 1)
+    assert jan["Ann"]["deals"] == 2 and jan["Ann"]["wins"] == 2
+    assert sum(r["net"] for r in jan.values()) == 0
+    assert league[0]["players"][0]["player"] == "Ann"  # by money, most first
+    year = json.loads(cli.ok("standings", "--by", "year", "--json"))
+    assert [b["period"] for b in year] == ["2025"] and len(year[0]["players"]) == 5
+    text = cli.ok("standings", "--by", "month")
+    assert text.startswith("2025-01\nplayer") and "sessions" in text
+    assert "month or year" in cli.fails("standings", "--by", "week", code=2)
