@@ -36,7 +36,7 @@ from ledger.book import actions as book
 from ledger.book import reports
 from ledger.core.errors import InputError, LedgerError, LedgerMoved, StoreError
 from ledger.storage.rows import SessionRow
-from ledger.storage.store import Ledger, open_ledger
+from ledger.storage.store import Ledger, moved_problem, open_ledger
 from ledger.web import data
 from ledger.web.auth import COOKIE, KEEPER, VIEWER, Tokens
 from ledger.web.feed import Feed
@@ -113,31 +113,55 @@ class Site:
         self.env.filters["amount"] = data.amount
 
     def replaced(self) -> bool:
-        return file_identity(self.cfg.db) != self.cfg.identity
+        return self.moved() is not None
+
+    def moved(self) -> str | None:
+        """Why the path no longer names the file served at start, or None while it does."""
+        if self.cfg.identity is None:
+            return None
+        return moved_problem(self.cfg.db, self.cfg.identity)
+
+    def moved_message(self, problem: str) -> str:
+        return (f"the ledger {self.cfg.db} is no longer the file this server opened: {problem}; "
+                "nothing more is read or written there: restart bigtwo serve on the ledger's path")
+
+    def check_file(self) -> None:
+        """:class:`LedgerMoved` (503) unless the path still names the file served at start:
+        checked before every open, so a moved ledger is neither read as stale data nor
+        replaced by a new empty one."""
+        problem = self.moved()
+        if problem is not None:
+            raise LedgerMoved(self.moved_message(problem))
+
+    def _open(self) -> Ledger:
+        """The served file, opened without ever creating one; bound to the file served at
+        start so that storage's own check refuses a write into a file swapped in since."""
+        self.check_file()
+        try:
+            ledger = open_ledger(self.cfg.db, create=False)
+        except StoreError:
+            self.check_file()  # gone between the look and the open
+            raise
+        ledger.holder = "this server"
+        if self.cfg.identity is not None:
+            if ledger.identity != self.cfg.identity:  # swapped between the look and the open
+                ledger.close()
+                self.check_file()
+                raise LedgerMoved(self.moved_message("another file was put in its place"))
+            ledger.identity = self.cfg.identity
+        return ledger
 
     @contextlib.contextmanager
     def reading(self) -> Any:
-        with open_ledger(self.cfg.db) as ledger:
+        with self._open() as ledger:
             yield ledger
 
     @contextlib.contextmanager
     def writing(self) -> Any:
         """Open for a write that storage refuses (:class:`LedgerMoved`, inside the write
         transaction) unless the path still names the file the server started on."""
-        with self.write_lock:
-            if self.replaced():  # checked before opening too: a stranger's file is not touched
-                raise LedgerMoved(
-                    f"the ledger {self.cfg.db} is no longer the file bigtwo serve started on "
-                    "(deleted, renamed or replaced); nothing was written: restart bigtwo serve "
-                    "to use the new file"
-                )
-            with open_ledger(self.cfg.db) as ledger:
-                yield from self._bound(ledger)
-
-    def _bound(self, ledger: Ledger) -> Any:
-        if self.cfg.identity is not None:
-            ledger.identity = self.cfg.identity  # the file at start, not the one just opened
-        yield ledger
+        with self.write_lock, self._open() as ledger:
+            yield ledger
 
     def session(self, ledger: Ledger, session_id: int | None = None) -> SessionRow:
         return book.current_session(ledger, session_id if session_id is not None else self.session_id)
@@ -151,11 +175,16 @@ class Site:
     # -- the live feed --
 
     def mark(self) -> tuple[Any, ...]:
-        """The change signal: last entry id, and the served session's state."""
-        if self.replaced():
-            return ("replaced",)
-        if self._watch is None:
-            self._watch = open_ledger(self.cfg.db)
+        """The change signal: last entry id, and the served session's state; or
+        ``("moved", message)`` once the path no longer names the file served."""
+        try:
+            if self._watch is None:
+                self._watch = self._open()
+            else:
+                self.check_file()
+        except LedgerMoved as exc:
+            self.close()
+            return ("moved", str(exc))
         ledger = self._watch
         current = ledger.journal.get_setting(book.CURRENT_KEY)
         sid = self.session_id if self.session_id is not None else current
@@ -171,19 +200,20 @@ class Site:
             self._watch = None
 
     def render(self, view: str) -> dict[str, Any]:
-        """One live view as ``{"session": ID, "html": ...}`` (the same for every page)."""
-        if self.replaced():
-            return {"session": None, "html": self.template(
-                "_problem.html", message=f"The ledger file {Path(self.cfg.db).name} was replaced "
-                "or removed. Restart bigtwo serve.")}
-        with self.reading() as ledger:
-            s = self.maybe_session(ledger)
-            if s is None:
-                return {"session": None, "html": self.template("_nosession.html", keeper=False)}
-            b = data.board(ledger, s)
-            return {"session": s.id, "ended": s.ended_at is not None,
-                    "next_deal": ledger.journal.next_deal_no(s.id),
-                    "html": self.template(f"_{view}.html", b=b, keeper=view == "entry")}
+        """One live view as ``{"session": ID, "html": ...}`` (the same for every page);
+        ``{"error": ...}`` with the message as its html once the ledger has moved."""
+        try:
+            with self.reading() as ledger:
+                s = self.maybe_session(ledger)
+                if s is None:
+                    return {"session": None, "html": self.template("_nosession.html", keeper=False)}
+                b = data.board(ledger, s)
+                return {"session": s.id, "ended": s.ended_at is not None,
+                        "next_deal": ledger.journal.next_deal_no(s.id),
+                        "html": self.template(f"_{view}.html", b=b, keeper=view == "entry")}
+        except LedgerMoved as exc:
+            return {"session": None, "error": str(exc),
+                    "html": self.template("_problem.html", message=str(exc))}
 
     def template(self, template_name: str, /, **values: Any) -> str:
         return self.env.get_template(template_name).render(**values)
@@ -423,6 +453,7 @@ async def api_sessions(request: Request) -> Response:
 async def api_events(request: Request) -> Response:
     """A JSON change feed for scripts: ``{"version", "last_entry_id", "session"}``."""
     need_read(request)
+    site_of(request).check_file()
     feed: Feed = request.app.state.feed
 
     async def stream() -> AsyncIterator[bytes]:
@@ -432,6 +463,9 @@ async def api_events(request: Request) -> Response:
             if feed.version != seen:
                 seen = feed.version
                 mark = feed.mark or ()
+                if mark and mark[0] == "moved":  # the ledger is gone: say why, then stop
+                    yield f"event: problem\ndata: {json.dumps({'error': mark[1]})}\n\n".encode()
+                    return
                 sid = mark[2] if len(mark) > 2 else None
                 payload = {"version": seen, "last_entry_id": mark[0] if len(mark) > 1 else None,
                            "session": None if sid is None else int(sid)}
@@ -455,6 +489,7 @@ async def live_events(request: Request) -> Response:
         raise Refused(404, f"no live view {view!r}")
     if need_read(request) != KEEPER and view == "entry":
         raise Refused(403, "the viewer link is read-only; the scorekeeper link can write")
+    site_of(request).check_file()  # a page opened after the move gets the 503 at once
     feed: Feed = request.app.state.feed
     return sse(feed.stream(view, request.is_disconnected))
 
