@@ -111,7 +111,9 @@ def rules_show(
     if json_out:
         typer.echo(dumps(rules.to_dict()))
         return
-    typer.echo("\n".join(rules_show_lines(rules)))
+    from ledger.core.text import shown
+
+    typer.echo("\n".join(shown(line) for line in rules_show_lines(rules)))  # no raw escapes
 
 
 # --- sessions -----------------------------------------------------------------

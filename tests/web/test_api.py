@@ -194,7 +194,8 @@ def test_body_limit(client, db: Path) -> None:
 def test_session_name_is_shown_as_text(ledger_path: Path) -> None:
     from starlette.testclient import TestClient
 
-    from ledger.web.app import Config, create_app
+    from ledger.web.app import create_app
+    from ledger.web.site import Config
 
     start(ledger_path, name="<script>alert(1)</script>", players=["<b>x</b>", "Ben", "Cat", "Dan"])
     app = create_app(Config(db=str(ledger_path), tokens=Tokens.from_key(KEY)))
@@ -224,7 +225,8 @@ def test_security_headers_and_no_directory_listing(client) -> None:
 def test_unknown_host_is_refused(db: Path) -> None:
     from starlette.testclient import TestClient
 
-    from ledger.web.app import Config, create_app
+    from ledger.web.app import create_app
+    from ledger.web.site import Config
 
     app = create_app(Config(db=str(db), tokens=Tokens.from_key(KEY), allowed_hosts=["127.0.0.1:8000"]))
     with TestClient(app, base_url="http://rebound.example:8000") as c:
@@ -280,7 +282,7 @@ def test_a_ledger_replaced_after_the_check_is_still_refused(client, db: Path, tm
     inside the write transaction, still refuses it (against the file served at start)."""
     from helpers import file_digest
 
-    from ledger.web.app import Site
+    from ledger.web.site import Site
 
     assert deal(client, EVENING[0]).status_code == 200
     other = tmp_path / "other.db"
@@ -335,8 +337,8 @@ def test_the_live_feed_says_the_ledger_moved_and_stops(client, db: Path, tmp_pat
     import asyncio
     import time
 
-    from ledger.web.app import Site
     from ledger.web.feed import Feed
+    from ledger.web.site import Site
 
     site: Site = client.app.starlette.state.site
     feed: Feed = client.app.starlette.state.feed
