@@ -258,6 +258,11 @@ def rules_from_mapping(
         values["next_deal"] = _want_choice("next_deal", data["next_deal"], NEXT_DEALS)
     if "next_lead" in data:
         values["next_lead"] = _want_choice("next_lead", data["next_lead"], NEXT_LEADS)
+    changed = sorted(set(data) - {"base", "name", "description", "source"})
+    if changed and "description" not in data:
+        # The base's description speaks of the base's rules (its tiers, its extras): a file
+        # that changes them gets a description saying what it is, never the stale one.
+        values["description"] = f"based on {base.name}; this file sets {', '.join(changed)}"
     rules = replace(base, **values)
     if rules.mode == "places" and (rules.assist or rules.missed_call or rules.immediate_wins):
         raise RuleError(
