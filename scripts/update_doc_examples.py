@@ -115,7 +115,8 @@ def run_file(path: Path) -> list[Result]:
     """Run one file's examples in order on a fresh ledger in a temporary folder."""
     results: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="bigtwo-doc-") as tmp:
-        env = {**os.environ, **ENV, "PYTHONPATH": str(ROOT), "BIGTWO_DB": str(Path(tmp) / "ledger.db"), "HOME": tmp}
+        env = {**os.environ, **ENV, "PYTHONPATH": str(ROOT),
+               "BIGTWO_DB": str(Path(tmp) / "ledger.db"), "HOME": tmp}
         for ex in examples(path):
             argv = _argv(ex.command)
             if argv[:1] == ["cat"] and len(argv) == 2:
