@@ -14,7 +14,11 @@ points"):
   places mode are not modelled for teams.
 - places: penalty = ``place_points[place]`` (index 0 is first); no assist or
   missed call.
-- fried: the player's tier multiplier is greater than 1.
+- fried: the player's tier multiplier is greater than 1 (four twos tripled: fried;
+  ranked: holding the threshold or more).
+- ranked: penalties and nets are in units of the stake (``Fraction``: tied losers
+  share their ranks' payments, so halves appear); the engine counts whole points of
+  ``1 / points_per_unit`` unit.
 """
 
 from decimal import Decimal
@@ -38,10 +42,18 @@ _CLASSIC = {
     "settlement": "pairwise",
     "mode": "cards",
     "place_points": [0, 1, 2, 3],
+    "assist_single_only": True,
+    "four_twos": "tiers",
+    "finish_two": "double",
+    "rank_payments": [1, 2, 3],
+    "rank_threshold": 10,
+    "over_threshold_factor": 2,
 }
+# Wikipedia triples four twos and reports that going out on a two is not allowed.
+_WIKIPEDIA = {"four_twos": "tripled", "finish_two": "forbidden"}
 PRESETS = {
     "classic": _CLASSIC,
-    "pay-the-winner": {**_CLASSIC, "settlement": "pay-the-winner"},
+    "pay-the-winner": {**_CLASSIC, **_WIKIPEDIA, "settlement": "pay-the-winner"},
     "doubling": {
         **_CLASSIC,
         "twos": "each",
@@ -54,18 +66,21 @@ PRESETS = {
         **_CLASSIC,
         "tiers": [[1, 1], [8, 2], [10, 3], [13, 4]],
         "missed_call": False,
+        "assist_single_only": False,
     },
     "da-lao-er": {
         **_CLASSIC,
         "tiers": [[1, 1], [11, 2]],
         "assist": False,
         "missed_call": False,
+        "assist_single_only": False,
     },
     "three-player": {
         **_CLASSIC,
         "hand_size": 17,
         "tiers": [[1, 1], [12, 2], [17, 3]],
         "settlement": "pay-the-winner",
+        **_WIKIPEDIA,
     },
     "places": {
         **_CLASSIC,
@@ -73,6 +88,15 @@ PRESETS = {
         "missed_call": False,
         "immediate_wins": [],
         "mode": "places",
+        "assist_single_only": False,
+    },
+    # The ranked (Taiwanese) scheme: 1, 2, 3 units by cards left, x2 from 10 cards.
+    "taiwan": {
+        **_CLASSIC,
+        "assist": False,
+        "missed_call": False,
+        "assist_single_only": False,
+        "settlement": "ranked",
     },
 }
 
@@ -108,10 +132,13 @@ def doubling_factor(option, count):
 
 
 def finish_factor(rules, finish):
-    """finish_double on -> 2 if the finish is a two, quads or straight flush."""
-    if rules["finish_double"] and finish in ("two", "quads", "straight-flush"):
-        return 2
-    return 1
+    """finish_double on -> 2 if the finish is a two (finish_two "double"), quads or
+    straight flush."""
+    if not rules["finish_double"]:
+        return 1
+    if finish == "two":
+        return 2 if rules["finish_two"] == "double" else 1
+    return 2 if finish in ("quads", "straight-flush") else 1
 
 
 def loser_penalty(rules, cards, twos, bombs, finish):
@@ -133,13 +160,40 @@ def cards_left(rules, seats, facts):
     return {name: facts["cards"][name] for name in seats}
 
 
+def ranked_payments(rules, seats, cards):
+    """Losers ranked by cards left, fewest first, pay rank_payments units; x factor when
+    any loser holds the threshold or more; tied losers share their ranks' payments."""
+    losers = sorted((name for name in seats if cards[name] > 0), key=lambda name: cards[name])
+    factor = 1
+    if any(cards[name] >= rules["rank_threshold"] for name in losers):
+        factor = rules["over_threshold_factor"]
+    owed = {name: Fraction(0) for name in seats}
+    for name in losers:
+        ranks = [i for i, other in enumerate(losers) if cards[other] == cards[name]]
+        shared = sum(rules["rank_payments"][i] for i in ranks)
+        owed[name] = Fraction(shared, len(ranks)) * factor
+    return owed
+
+
+def immediate_count_multiplier(rules, facts, cards):
+    """The tier of a full hand; Wikipedia triples four twos (four_twos = "tripled")."""
+    if facts["immediate"] == "four-twos" and rules["four_twos"] == "tripled" and cards:
+        return 3
+    return tier(rules, cards)
+
+
 def pre_transfer_penalties(rules, seats, facts):
     if rules["mode"] == "places":
         return {name: rules["place_points"][facts["order"].index(name)] for name in seats}
     cards = cards_left(rules, seats, facts)
+    if rules["settlement"] == "ranked":
+        return ranked_payments(rules, seats, cards)
     if facts["immediate"] is not None:
         # no twos / bombs / finish factors after an immediate win
-        return {name: cards[name] * tier(rules, cards[name]) for name in seats}
+        return {
+            name: cards[name] * immediate_count_multiplier(rules, facts, cards[name])
+            for name in seats
+        }
     return {
         name: loser_penalty(
             rules,
@@ -259,9 +313,15 @@ def ref_deal(rules, seats, facts, teams=False):
     pre_penalty = pre_transfer_penalties(rules, seats, facts)
     if rules["mode"] == "places":
         fried = {name: False for name in seats}
+    elif rules["settlement"] == "ranked":
+        cards = cards_left(rules, seats, facts)
+        fried = {name: cards[name] >= rules["rank_threshold"] for name in seats}
     else:
         cards = cards_left(rules, seats, facts)
-        fried = {name: cards[name] > 0 and tier(rules, cards[name]) > 1 for name in seats}
+        fried = {
+            name: cards[name] > 0 and immediate_count_multiplier(rules, facts, cards[name]) > 1
+            for name in seats
+        }
 
     if teams:
         penalty, net, winner = team_deal(rules, seats, facts, pre_penalty)
@@ -271,7 +331,7 @@ def ref_deal(rules, seats, facts, teams=False):
         if rules["settlement"] == "pairwise":
             net = pairwise_nets(seats, penalty)
         else:
-            assert rules["settlement"] == "pay-the-winner"
+            assert rules["settlement"] in ("pay-the-winner", "ranked")
             net = pay_the_winner_nets(seats, winner, pre_penalty, penalty, facts["missed_call"])
     return {
         "penalty": penalty,
@@ -347,7 +407,10 @@ def _played_out_deal(draw, rules, seats, teams):
     cards = {name: 0 for name in seats}
     for name in losers:
         cards[name] = draw(st.integers(1, rules["hand_size"]))
-    finish = draw(st.sampled_from(FINISHES))
+    finishes = FINISHES if rules["finish_double"] else (None,)
+    if rules["finish_two"] == "forbidden":
+        finishes = tuple(f for f in finishes if f != "two")
+    finish = draw(st.sampled_from(finishes))
     twos_free = 3 if finish == "two" else 4
     twos = {}
     for name in losers:
@@ -361,7 +424,8 @@ def _played_out_deal(draw, rules, seats, teams):
         if held:
             bombs[name] = held
     transfers = ["none"]
-    if rules["assist"] and not teams:
+    single = not (rules["assist_single_only"] and finish in ("quads", "straight-flush"))
+    if rules["assist"] and not teams and single:
         transfers.append("assist")
     if rules["missed_call"] and not teams:
         transfers.append("missed call")

@@ -74,6 +74,13 @@ def check_session(rules: RuleSet, seats: Sequence[str], teams: bool) -> None:
         raise InputError(f"teams need exactly 4 players (partners sit opposite), not {n}")
     if teams and rules.mode == "places":
         raise InputError("teams are scored by cards left; places mode has no teams")
+    if teams and rules.settlement == "ranked":
+        raise InputError("ranked settlement ranks single losers; it has no teams (use pairwise)")
+    if rules.settlement == "ranked" and n - 1 > len(rules.rank_payments):
+        raise InputError(
+            f"rules {rules.name!r} give rank payments for {len(rules.rank_payments)} losers "
+            f"only (rank_payments = {list(rules.rank_payments)}); {n} players leave {n - 1}"
+        )
 
 
 def start_session(
@@ -87,6 +94,7 @@ def start_session(
 ) -> SessionRow:
     seats = check_player_names(players)
     check_session(rules, seats, teams)
+    stake = stake_per_point(rules, stake)
     name = clean_session_name(name or "")
     with ledger.writing():
         # A player already in the ledger keeps the ledger's spelling (ann is Ann).
@@ -97,6 +105,30 @@ def start_session(
         )
         ledger.journal.set_setting(CURRENT_KEY, str(sid))
     return ledger.journal.session(sid)
+
+
+STAKE_PLACES = 6  # as parse_stake: a stored stake reads back through it (export/import)
+
+
+def stake_per_point(rules: RuleSet, stake: Decimal) -> Decimal:
+    """The stake the ledger stores: money per point.  Under ranked settlement the stake
+    is said per unit and a point is ``1 / points_per_unit`` of a unit (half a unit with
+    payments 1, 2, 3), so ``money = net points x stake`` holds everywhere.
+
+    >>> from ledger.core.rules import load_preset
+    >>> stake_per_point(load_preset("taiwan"), Decimal("10"))
+    Decimal('5')
+    """
+    per_unit = rules.points_per_unit
+    if per_unit == 1:
+        return stake
+    per_point = stake / per_unit
+    if -per_point.normalize().as_tuple().exponent > STAKE_PLACES:  # type: ignore[operator]
+        raise InputError(
+            f"bad stake {stake}: rules {rules.name!r} count points of 1/{per_unit} unit, so the "
+            f"stake per unit must divide by {per_unit} within {STAKE_PLACES} decimal places"
+        )
+    return per_point.normalize() if per_point == per_point.to_integral() else per_point
 
 
 def current_session(ledger: Ledger, session_id: int | None = None) -> SessionRow:

@@ -131,13 +131,17 @@ def standings_all(ledger: Ledger) -> Standings:
 
 # --- settlement ---------------------------------------------------------------
 
+# Settlements where each loser pays the winner (flows kept per payee).  A ranked
+# session's stake is stored per point, so its money is net x stake like the others.
+WINNER_PAID = ("pay-the-winner", "ranked")
+
 
 @dataclass
 class Working:
     """The hand-checkable arithmetic of one session's settlement."""
 
     session: SessionRow
-    method: str  # "pairwise", "pay-the-winner" or "teams"
+    method: str  # "pairwise", "pay-the-winner", "ranked" or "teams"
     totals: dict[str, int]  # penalty totals s (per team in teams mode)
     net_points: dict[str, int]
     stake: Decimal
@@ -155,7 +159,7 @@ class Working:
             "session": self.session.id, "method": self.method, "stake": str(self.stake),
             "totals": self.totals, "net_points": self.net_points,
         }
-        if self.method != "pay-the-winner":
+        if self.method not in WINNER_PAID:
             out["sum_s"] = self.sum_s
             out["n"] = self.n
         return out
@@ -222,13 +226,13 @@ def _session_money(
     exact = {n: Decimal(v) * stake for n, v in nets.items()}
     totals = {n: per_player[n].penalty for n in s.seats}
     flows: list[tuple[str, str, Decimal]] = []
-    if settlement_kind == "pay-the-winner":
+    if settlement_kind in WINNER_PAID:  # ranked: each loser pays the winner their share
         for f in ledger.totals.winner_flows([s.id]):
             if f.net < 0:
                 flows.append((f.player, f.winner, Decimal(-f.net) * stake))
             elif f.net > 0:
                 flows.append((f.winner, f.player, Decimal(f.net) * stake))
-        return exact, flows, Working(s, "pay-the-winner", totals, nets, stake)
+        return exact, flows, Working(s, settlement_kind, totals, nets, stake)
     seats = list(s.seats)
     for i, a in enumerate(seats):
         for b in seats[i + 1:]:

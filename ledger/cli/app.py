@@ -84,21 +84,17 @@ def db_path_cmd(ctx: typer.Context) -> None:
 
 @rules_app.command("list")
 def rules_list(json_out: Annotated[bool, typer.Option("--json", help="JSON output.")] = False) -> None:
-    """List the preset rule sets."""
-    from ledger.core.rules import load_preset, preset_names
-    from ledger.present.text import dumps, table
+    """List the preset rule sets and the options each one sets."""
+    from ledger.core.rules import load_preset, preset_names, preset_settings
+    from ledger.present.rules_text import rules_list_text
+    from ledger.present.text import dumps
 
     presets = [load_preset(n) for n in preset_names()]
+    settings = {r.name: preset_settings(r.name) for r in presets}
     if json_out:
-        typer.echo(dumps([r.to_dict() for r in presets]))
+        typer.echo(dumps([r.to_dict() | {"sets": settings[r.name]} for r in presets]))
         return
-    rows = [
-        [r.name, r.tiers_text() if r.mode == "cards" else "places " + str(list(r.place_points)),
-         ", ".join(r.extras) or "-", r.settlement]
-        for r in presets
-    ]
-    typer.echo(table(rows, ["preset", "tiers (cards -> x)", "extras", "settlement"],
-                     align_right=False))
+    typer.echo(rules_list_text(presets, settings))
 
 
 @rules_app.command("show")
@@ -106,25 +102,16 @@ def rules_show(
     name: Annotated[str, typer.Argument(help="A preset name or a rule file (.toml).")],
     json_out: Annotated[bool, typer.Option("--json", help="JSON output.")] = False,
 ) -> None:
-    """Show every option of a rule set."""
+    """Show every option of a rule set, each explained in one line with its source."""
     from ledger.core.rules import load_rules
+    from ledger.present.rules_text import rules_show_lines
     from ledger.present.text import dumps
 
     rules = load_rules(name)
     if json_out:
         typer.echo(dumps(rules.to_dict()))
         return
-    data = rules.to_dict()
-    typer.echo(f"{rules.name}: {rules.description}")
-    if rules.source:
-        typer.echo(f"source: {rules.source}")
-    if rules.mode == "cards":
-        typer.echo(f"tiers: {rules.tiers_text()}")
-    for key, value in data.items():
-        if key == "plays":  # every play option, the ones not named at their defaults
-            value = rules.play_rules().to_dict()
-        if key not in ("name", "description", "source"):
-            typer.echo(f"  {key} = {value}")
+    typer.echo("\n".join(rules_show_lines(rules)))
 
 
 # --- sessions -----------------------------------------------------------------

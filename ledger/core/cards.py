@@ -89,14 +89,31 @@ def ensure_distinct(cards: Iterable[Card]) -> None:
         seen.add(card)
 
 
+NO_SUIT_ORDER = "none"  # suits never break a tie (Wikipedia, Russian Wikipedia)
+
+
 def card_order(card: Card, suit_order: str = "SHCD") -> tuple[int, int]:
-    """Sort key, low to high: rank, then suit under ``suit_order`` (written high to low)."""
-    return card.rank, suit_value(card.suit, suit_order)
+    """Sort key, low to high: rank, then suit under ``suit_order`` (written high to low).
+
+    Under ``none`` cards of one rank still sort (spades, hearts, clubs, diamonds) so a
+    hand prints the same way every time, but :func:`suit_value` ranks them all alike.
+    """
+    order = SUITS if suit_order == NO_SUIT_ORDER else suit_order
+    return card.rank, 3 - order.index(card.suit)
 
 
 def suit_value(suit: str, suit_order: str = "SHCD") -> int:
-    """3 for the highest suit of ``suit_order`` down to 0 for the lowest."""
+    """3 for the highest suit of ``suit_order`` down to 0 for the lowest; 0 for all under ``none``."""
+    if suit_order == NO_SUIT_ORDER:
+        return 0
     return 3 - suit_order.index(suit)
+
+
+def lowest_card(suit_order: str = "SHCD") -> Card:
+    """The card whose holder opens: the 3 of the lowest suit (3♦ under ``SHCD``, 3♣ under
+    ``DHSC``).  With no suit order the default 3♦ is used."""
+    order = SUITS if suit_order == NO_SUIT_ORDER else suit_order
+    return Card(3, order[-1])
 
 
 def _normalise(text: str) -> str:
@@ -113,7 +130,9 @@ def _parse_token(token: str) -> list[Card]:
 
 # --- straights -----------------------------------------------------------------------
 
-STRAIGHT_STYLES = ("pagat", "hong-kong", "no-wrap", "ace-low-excluded")
+STRAIGHT_STYLES = (
+    "pagat", "hong-kong", "no-wrap", "ace-low-excluded", "twos-high", "descending", "indonesian",
+)
 
 
 @dataclass(frozen=True)
@@ -125,20 +144,50 @@ class Run:
 
     ranks: tuple[int, ...]
     top: int
+    level: int = -1  # rank among the style's runs; runs that tie share a level
 
     def __str__(self) -> str:
         return "-".join(RANK_NAMES[r] for r in self.ranks)
 
 
 _MIDDLE = tuple(Run(tuple(range(low, low + 5)), low + 4) for low in range(3, 11))
+_A_TO_5, _2_TO_6 = (14, 15, 3, 4, 5), (15, 3, 4, 5, 6)
+_J_TO_2 = (11, 12, 13, 14, 15)
+
+
+def _descending(ranks: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(sorted(ranks, reverse=True))
+
+
+def _levelled(runs: tuple[Run, ...], same_level: tuple[tuple[int, ...], ...] = ()) -> tuple[Run, ...]:
+    """Number the runs low to high; the runs named in ``same_level`` share the top level."""
+    out: list[Run] = []
+    level = -1
+    for run in runs:
+        if not (out and run.ranks in same_level and out[-1].ranks in same_level):
+            level += 1
+        out.append(Run(run.ranks, run.top, level))
+    return tuple(out)
+
+
 _STRAIGHT_RUNS: dict[str, tuple[Run, ...]] = {
     # twos low, ace either end: A-2-3-4-5 (top 5) < 2-3-4-5-6 (top 6) < 3-..-7 < 10-..-A
-    "pagat": (Run((14, 15, 3, 4, 5), 5), Run((15, 3, 4, 5, 6), 6), *_MIDDLE),
+    "pagat": _levelled((Run(_A_TO_5, 5), Run(_2_TO_6, 6), *_MIDDLE)),
     # the runs holding a two rank highest and the two is their top card
-    "hong-kong": (*_MIDDLE, Run((15, 3, 4, 5, 6), 15), Run((14, 15, 3, 4, 5), 15)),
+    "hong-kong": _levelled((*_MIDDLE, Run(_2_TO_6, 15), Run(_A_TO_5, 15))),
     # twos high and never next to a three: J-Q-K-A-2 (top 2) is the highest
-    "no-wrap": (*_MIDDLE, Run((11, 12, 13, 14, 15), 15)),
-    "ace-low-excluded": _MIDDLE,
+    "no-wrap": _levelled((*_MIDDLE, Run(_J_TO_2, 15))),
+    "ace-low-excluded": _levelled(_MIDDLE),
+    # pagat: twos may rank high, "2-A-K-Q-J is ... the highest ... and 6-5-4-3-2 is lowest"
+    "twos-high": _levelled((Run(_2_TO_6, 6), *_MIDDLE, Run(_J_TO_2, 15))),
+    # pagat: "compare the cards in descending order of their normal rank", so
+    # 2-A-K-Q-J > 6-5-4-3-2 > A-K-Q-J-10; the top card is the highest-ranked one
+    "descending": _levelled(tuple(sorted(
+        (*_MIDDLE, Run(_2_TO_6, 15), Run(_J_TO_2, 15)), key=lambda run: _descending(run.ranks)
+    ))),
+    # pagat, Indonesia: A-2-3-4-5 and 2-3-4-5-6 beat all other straights and rank
+    # between themselves by the suit of the two (one level, the two is the top card)
+    "indonesian": _levelled((*_MIDDLE, Run(_2_TO_6, 15), Run(_A_TO_5, 15)), (_2_TO_6, _A_TO_5)),
 }
 
 
@@ -149,6 +198,13 @@ def straight_runs(straights: str = "pagat") -> tuple[Run, ...]:
     hong-kong: 3-4-5-6-7 ... 10-J-Q-K-A, then 2-3-4-5-6, then A-2-3-4-5 (both: top 2).
     no-wrap: 3-4-5-6-7 ... 10-J-Q-K-A, then J-Q-K-A-2 (top 2).
     ace-low-excluded: 3-4-5-6-7 ... 10-J-Q-K-A only.
+    twos-high: 2-3-4-5-6 (top 6), 3-4-5-6-7 ... 10-J-Q-K-A, J-Q-K-A-2 (top 2).
+    descending: 3-4-5-6-7 ... 10-J-Q-K-A, 2-3-4-5-6, J-Q-K-A-2 (both: top 2).
+    indonesian: 3-4-5-6-7 ... 10-J-Q-K-A, then 2-3-4-5-6 and A-2-3-4-5 on one level
+    (top 2: the suit of the two decides between them).
+
+    >>> [run.level for run in straight_runs("indonesian")][-3:]
+    [7, 8, 8]
     """
     if straights not in _STRAIGHT_RUNS:
         allowed = ", ".join(STRAIGHT_STYLES)

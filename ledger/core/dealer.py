@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ledger.core.cards import TWO, Card, format_card
+from ledger.core.cards import TWO, Card, format_card, lowest_card
 from ledger.core.errors import InputError
 from ledger.core.i18n import _
 from ledger.core.rules import RuleSet
@@ -113,11 +113,13 @@ class Turn:
 
     ``dealers`` has one name, or several when ``next_deal = "loser"`` and players tie on
     the most cards (pagat: a showdown between them decides).  ``leader`` is None when the
-    holder of 3♦ leads.
+    holder of ``opener`` leads (the lowest card under the suit order, e.g. 3♣ when
+    diamonds are high).
     """
 
     dealers: tuple[str, ...]
     leader: str | None
+    opener: str = THREE_OF_DIAMONDS
 
     def describe(self) -> str:
         """``next: Ben deals, Cat leads``."""
@@ -126,7 +128,7 @@ class Turn:
         else:
             tied = _("{names} or {last}").format(names=", ".join(self.dealers[:-1]), last=self.dealers[-1])
             deals = _("{names} deals (tied on most cards: a showdown decides)").format(names=tied)
-        leader = THREE_OF_DIAMONDS if self.leader is None else self.leader
+        leader = self.opener if self.leader is None else self.leader
         leads = _("{name} leads").format(name=leader)
         return _("next: {deals}, {leads}").format(deals=deals, leads=leads)
 
@@ -136,11 +138,11 @@ def next_turn(seats: Sequence[str], rules: RuleSet, deals: Sequence[Deal]) -> Tu
 
     The ledger does not record who dealt, so the first seat is taken to deal the first
     deal and ``rotate`` moves the deal one seat per recorded deal.  Before any deal the
-    holder of 3♦ leads whatever the rules.
+    holder of the lowest card leads (3♦, or 3♣ under the Pusoy Dos suits).
 
-    >>> classic = RuleSet("classic")
-    >>> next_turn(["Ann", "Ben", "Cat"], classic, [Deal(cards={"Ann": 4, "Ben": 0, "Cat": 2})])
-    Turn(dealers=('Ben',), leader='Ben')
+    >>> rules = RuleSet("rotating")
+    >>> next_turn(["Ann", "Ben", "Cat"], rules, [Deal(cards={"Ann": 4, "Ben": 0, "Cat": 2})])
+    Turn(dealers=('Ben',), leader='Ben', opener='3♦')
     """
     return next_turn_after(seats, rules, len(deals), deals[-1] if deals else None)
 
@@ -149,11 +151,12 @@ def next_turn_after(seats: Sequence[str], rules: RuleSet, count: int, last: Deal
     """:func:`next_turn` from the number of live deals and the last one only (all it needs).
 
     >>> last = Deal(cards={"Ann": 4, "Ben": 0, "Cat": 2})
-    >>> next_turn_after(["Ann", "Ben", "Cat"], RuleSet("classic"), 1, last)
-    Turn(dealers=('Ben',), leader='Ben')
+    >>> next_turn_after(["Ann", "Ben", "Cat"], RuleSet("rotating"), 1, last)
+    Turn(dealers=('Ben',), leader='Ben', opener='3♦')
     """
+    opener = opening_card(rules)
     if last is None or count == 0:
-        return Turn((seats[0],), None)
+        return Turn((seats[0],), None, opener)
     if rules.next_deal == "winner":
         dealers: tuple[str, ...] = (last.winner,)
     elif rules.next_deal == "loser":
@@ -161,7 +164,17 @@ def next_turn_after(seats: Sequence[str], rules: RuleSet, count: int, last: Deal
     else:
         dealers = (seats[count % len(seats)],)
     leader = last.winner if rules.next_lead == "winner" else None
-    return Turn(dealers, leader)
+    return Turn(dealers, leader, opener)
+
+
+def opening_card(rules: RuleSet) -> str:
+    """The card whose holder leads when the winner does not: the lowest card under the
+    suit order (pagat: "the player who holds the 3♣ rather than the 3♦ starts" in Pusoy
+    Dos), or 3♦ itself under ``next_lead = "three-of-diamonds"``."""
+    if rules.next_lead == "three-of-diamonds":
+        return THREE_OF_DIAMONDS
+    suit_order = dict(rules.plays).get("suit_order", "SHCD")
+    return format_card(lowest_card(suit_order), symbols=True)
 
 
 def next_turn_from_facts(

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, fields
+from itertools import pairwise
 
 from ledger.core.cards import (
+    NO_SUIT_ORDER,
     RANK_NAMES,
     STRAIGHT_STYLES,
     SUIT_SYMBOLS,
@@ -26,16 +28,46 @@ from ledger.core.cards import (
 )
 from ledger.core.errors import InputError, RuleError
 
+# Suit orders are written high to low.  SHCD: pagat's default; DHSC: Pusoy Dos (pagat;
+# also the Russian article's clubs < spades < hearts < diamonds); SHDC: bridge order,
+# Taiwan (pagat; the Russian article's Taiwanese rule); CSHD: the French text's Pusoy Dos
+# order (diamonds lowest ... clubs highest, pagat's order read the other way); HSDC: the
+# Russian article's clubs < diamonds < spades < hearts; none: suits never break a tie.
+SUIT_ORDERS = ("SHCD", "DHSC", "SHDC", "CSHD", "HSDC", NO_SUIT_ORDER)
+FIVE_CARD_ORDERS = ("standard", "royal-over-quads")
 CHOICES: dict[str, tuple[str, ...]] = {
-    "suit_order": ("SHCD", "DHSC", "SHDC"),
+    "suit_order": SUIT_ORDERS,
     "straights": STRAIGHT_STYLES,
     "flushes": ("suit-first", "top-card-first", "poker"),
     "four_of_a_kind": ("with-kicker", "alone"),
     "bombs": ("off", "beat-anything"),
+    "five_card_order": FIVE_CARD_ORDERS,
 }
 SWITCHES = ("no_flushes", "no_triples")
 FIVE_CARD_KINDS = ("straight", "flush", "full-house", "four-of-a-kind", "straight-flush")
+# pagat: "only a Royal Flush (A-K-Q-J-10) can beat a four of a kind. Any four of a kind
+# beats any other straight flush."  Low to high; "royal-flush" is A-K-Q-J-10 suited.
+KIND_ORDERS: dict[str, tuple[str, ...]] = {
+    "standard": FIVE_CARD_KINDS,
+    "royal-over-quads": (
+        "straight", "flush", "full-house", "straight-flush", "four-of-a-kind", "royal-flush",
+    ),
+}
+ROYAL = (10, 11, 12, 13, 14)
 BOMB_KINDS = ("four-of-a-kind", "straight-flush")
+# One line per play option for ``bigtwo rules show``: what it decides, and its source.
+PLAY_OPTION_HELP: dict[str, tuple[str, str]] = {
+    "suit_order": ("the suits, high to low; none: suits never break a tie",
+                   "pagat; Wikipedia; the French text; Russian Wikipedia"),
+    "straights": ("which five-card runs are straights and their order", "pagat; Andrew White"),
+    "flushes": ("how flushes compare: suit first, top card first, or all ranks", "pagat"),
+    "four_of_a_kind": ("four of a kind needs a fifth card, or plays alone", "pagat"),
+    "bombs": ("beat-anything: quads + 1 or a straight flush beats any single, pair or triple",
+              "pagat; Wikipedia"),
+    "no_flushes": ("flushes are not plays", "pagat, from Singapore and Taiwan"),
+    "no_triples": ("triples are not plays", "pagat, from Singapore and Taiwan"),
+    "five_card_order": ("royal-over-quads: only A-K-Q-J-10 suited beats four of a kind", "pagat"),
+}
 
 
 @dataclass(frozen=True)
@@ -49,6 +81,7 @@ class PlayRules:
     bombs: str = "off"
     no_flushes: bool = False
     no_triples: bool = False
+    five_card_order: str = "standard"
 
     def __post_init__(self) -> None:
         for name, allowed in CHOICES.items():
@@ -72,7 +105,7 @@ class PlayRules:
             if key in values:
                 raise RuleError(f"play option {key} is given twice: give each option once")
             if key == "suit_order" and isinstance(value, str):
-                value = value.upper()
+                value = value.lower() if value.lower() == NO_SUIT_ORDER else value.upper()
             values[key] = value
         return cls(**values)  # type: ignore[arg-type]  # __post_init__ checks the values
 
@@ -157,13 +190,122 @@ def compare(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES) -> Verdict:
         return Verdict(False, f"{this} does not beat {that}: equal plays do not beat each other")
     beats = a.key > b.key
     verb = "beats" if beats else "does not beat"
-    if a.kind != b.kind:
+    if a.key[0] != b.key[0]:
         above = "above" if beats else "below"
-        kinds = a.kind.replace("-", " "), b.kind.replace("-", " ")
+        kinds = kind_name(a, rules), kind_name(b, rules)
         return Verdict(beats, f"{this} {verb} {that}: a {kinds[0]} ranks {above} a {kinds[1]}")
     index = next(i for i, (x, y) in enumerate(zip(a.key, b.key, strict=True)) if x != y)
     label = _tie_labels(a.kind, rules)[index - 1]
     return Verdict(beats, f"{this} {verb} {that}: {'higher' if beats else 'lower'} {label}")
+
+
+def kind_name(play: Play, rules: PlayRules = DEFAULT_RULES) -> str:
+    """``straight flush``, or ``royal flush`` where five_card_order sets it apart."""
+    if play.kind == "straight-flush" and rules.five_card_order == "royal-over-quads" and is_royal(
+        play.cards
+    ):
+        return "royal flush"
+    return play.kind.replace("-", " ")
+
+
+def explain(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES) -> list[str]:
+    """The ranking steps that decide whether ``a`` may be played on ``b``, one line each:
+    the order of kinds, straights or flushes used, and the suits compared.
+
+    >>> from ledger.core.cards import parse_cards
+    >>> hk = PLAY_PRESETS["hong-kong"]
+    >>> a, b = (classify(parse_cards(t), hk) for t in ("AS 2S 3S 4S 5H", "2D 3D 4D 5D 6C"))
+    >>> explain(a, b, hk)[-1]
+    'A-2-3-4-5 is straight 10 of 10, 2-3-4-5-6 is 9: A-2-3-4-5 ranks higher'
+    """
+    a, b = classify(a.cards, rules), classify(b.cards, rules)
+    steps: list[str] = []
+    if len(a.cards) != len(b.cards):
+        steps.append(f"sizes: {_cards(len(a.cards))} against {len(b.cards)}; "
+                     "a play is beaten only by one with as many cards")
+        if rules.bombs == "beat-anything":
+            steps.append("bombs beat-anything: four of a kind + 1 or a straight flush beats any "
+                         "single, pair or triple" + (" (A is one)" if is_bomb(a) else " (A is none)"))
+        return steps
+    if len(a.cards) == 5:
+        order = KIND_ORDERS[rules.five_card_order]
+        steps.append(
+            f"five-card kinds ({rules.five_card_order}), low to high: "
+            + " < ".join(k.replace("-", " ") for k in order)
+        )
+        if a.key[0] != b.key[0]:
+            steps.append(f"{kind_name(a, rules)} against {kind_name(b, rules)}: the kind decides")
+            return steps
+    if a.kind in ("straight", "straight-flush"):
+        runs = straight_runs(rules.straights)
+        steps.append(f"straights ({rules.straights}), low to high: {_run_ladder(runs)}")
+        run_a, run_b = _run_of(a.cards, rules.straights), _run_of(b.cards, rules.straights)
+        assert run_a is not None and run_b is not None
+        top = max(run.level for run in runs) + 1
+        steps.append(
+            f"{run_a} is straight {run_a.level + 1} of {top}, {run_b} is {run_b.level + 1}: "
+            + ("the same place" if run_a.level == run_b.level else
+               f"{run_a if run_a.level > run_b.level else run_b} ranks higher")
+        )
+        if run_a.level != run_b.level:
+            return steps
+    elif a.kind == "flush":
+        steps.append(f"flushes ({rules.flushes}): " + {
+            "suit-first": "the suit first, then the ranks from the top down",
+            "top-card-first": "the top card's rank first, then the suit",
+            "poker": "all five ranks from the top down, then the suit",
+        }[rules.flushes])
+        ranks_a, ranks_b = (tuple(sorted((c.rank for c in p.cards), reverse=True)) for p in (a, b))
+        steps.append(
+            f"ranks {'-'.join(RANK_NAMES[r] for r in ranks_a)} against "
+            f"{'-'.join(RANK_NAMES[r] for r in ranks_b)}; suits {SUIT_SYMBOLS[a.top.suit]} "
+            f"against {SUIT_SYMBOLS[b.top.suit]}"
+        )
+        steps.append(_suit_step(rules))
+        return steps
+    elif a.kind in ("full-house", "four-of-a-kind"):
+        part = "triple" if a.kind == "full-house" else "four"
+        big_a, big_b = (Counter(c.rank for c in p.cards).most_common(1)[0][0] for p in (a, b))
+        steps.append(f"the {part} decides: {RANK_NAMES[big_a]} against {RANK_NAMES[big_b]}"
+                     " (2 high, 3 low)")
+        return steps
+    else:
+        steps.append(
+            f"ranks, high to low: 2 A K Q J 10 9 8 7 6 5 4 3; {RANK_NAMES[a.top.rank]} against "
+            f"{RANK_NAMES[b.top.rank]}"
+        )
+        if a.top.rank != b.top.rank:
+            return steps
+    steps.append(
+        _suit_step(rules) + f"; compared: {format_card(a.top, True)} against "
+        f"{format_card(b.top, True)}"
+    )
+    return steps
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" + ("s" if n != 1 else "")
+
+
+def _suit_step(rules: PlayRules) -> str:
+    if rules.suit_order == NO_SUIT_ORDER:
+        return "suits (suit_order none) never break a tie: equal ranks do not beat each other"
+    return (f"suits (suit_order {rules.suit_order}), high to low: "
+            + " ".join(SUIT_SYMBOLS[s] for s in rules.suit_order))
+
+
+def _run_ladder(runs: tuple[Run, ...]) -> str:
+    """``3-4-5-6-7 < … < 10-J-Q-K-A < 2-3-4-5-6 = A-2-3-4-5``: the lowest run, the runs
+    holding an ace or a two (where the styles differ) and the highest; ``=`` joins
+    runs of one level."""
+    shown = [i for i, run in enumerate(runs)
+             if i in (0, len(runs) - 1) or {14, 15} & set(run.ranks)]
+    out = str(runs[0])
+    for before, i in pairwise(shown):
+        if i > before + 1:
+            out += " < …"
+        out += (" = " if runs[i].level == runs[i - 1].level else " < ") + str(runs[i])
+    return out
 
 
 def is_bomb(play: Play) -> bool:
@@ -202,21 +344,33 @@ def _five(hand: tuple[Card, ...], counts: Counter[int], rules: PlayRules, shown:
         rest = format_card(kicker, True) if kind == "four-of-a-kind" else _ranks(small, 2)
         detail = f"{_ranks(big, counts[big])} + {rest}"
         top = max((c for c in hand if c.rank == big), key=hand.index)
-        return _play(kind, hand, rules, (FIVE_CARD_KINDS.index(kind), big), top, detail)
+        return _play(kind, hand, rules, (_kind_level(kind, hand, rules), big), top, detail)
     flush = len({card.suit for card in hand}) == 1
     run = _run_of(hand, rules.straights)
     if run is not None:
         top = next(card for card in hand if card.rank == run.top)
         kind = "straight-flush" if flush else "straight"
-        index = straight_runs(rules.straights).index(run)
         detail = f"{run} (top {format_card(top, True)})"
-        return _play(kind, hand, rules, (FIVE_CARD_KINDS.index(kind), index), top, detail)
+        return _play(kind, hand, rules, (_kind_level(kind, hand, rules), run.level), top, detail)
     if flush and not rules.no_flushes:
         return _flush(hand, rules)
     allowed = "a straight, flush, full house, four of a kind plus one card or straight flush"
     if rules.no_flushes:
         allowed = allowed.replace(" flush,", "") + " (no_flushes)"
     raise InputError(f"{shown} is not a play: five cards must be {allowed}")
+
+
+def _kind_level(kind: str, hand: tuple[Card, ...], rules: PlayRules) -> int:
+    """The five-card kind's place under ``five_card_order`` (a royal flush may stand apart)."""
+    order = KIND_ORDERS[rules.five_card_order]
+    if kind == "straight-flush" and "royal-flush" in order and is_royal(hand):
+        return order.index("royal-flush")
+    return order.index(kind)
+
+
+def is_royal(cards: Iterable[Card]) -> bool:
+    """A-K-Q-J-10 (of one suit, when it is a straight flush)."""
+    return tuple(sorted(card.rank for card in cards)) == ROYAL
 
 
 def _flush(hand: tuple[Card, ...], rules: PlayRules) -> Play:
@@ -231,7 +385,7 @@ def _flush(hand: tuple[Card, ...], rules: PlayRules) -> Play:
     }[rules.flushes]
     top = hand[-1]
     detail = f"{SUIT_SYMBOLS[top.suit]} {'-'.join(RANK_NAMES[r] for r in ranks)}"
-    return Play("flush", hand, (1, *order), top, detail)
+    return Play("flush", hand, (_kind_level("flush", hand, rules), *order), top, detail)
 
 
 def _run_of(hand: tuple[Card, ...], straights: str) -> Run | None:

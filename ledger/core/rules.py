@@ -15,8 +15,10 @@ editing a preset later never changes recorded history.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
@@ -28,11 +30,15 @@ if TYPE_CHECKING:
 
 # The fixed choices of a rule set: each a Literal type, and its values as a tuple.
 Factor = Literal["off", "each", "once"]  # how unplayed twos / bombs multiply the penalty
-Settlement = Literal["pairwise", "pay-the-winner"]
+Settlement = Literal["pairwise", "pay-the-winner", "ranked"]
 Mode = Literal["cards", "places"]
 ImmediateWin = Literal["dragon", "four-twos"]
 NextDeal = Literal["rotate", "winner", "loser"]  # who deals the next deal (default first)
-NextLead = Literal["winner", "three-of-diamonds"]  # who leads it
+# Who leads it: the last winner, the holder of the lowest card under the suit order, or
+# (sessions frozen before lowest-card existed) the holder of 3♦ whatever the suits.
+NextLead = Literal["winner", "lowest-card", "three-of-diamonds"]
+FourTwos = Literal["tiers", "tripled"]  # a four-twos immediate win: by the tiers, or x3
+FinishTwo = Literal["double", "plain", "forbidden"]  # going out on a two
 
 FACTOR_CHOICES: tuple[Factor, ...] = get_args(Factor)
 SETTLEMENTS: tuple[Settlement, ...] = get_args(Settlement)
@@ -40,7 +46,10 @@ MODES: tuple[Mode, ...] = get_args(Mode)
 IMMEDIATE_WINS: tuple[ImmediateWin, ...] = get_args(ImmediateWin)
 NEXT_DEALS: tuple[NextDeal, ...] = get_args(NextDeal)
 NEXT_LEADS: tuple[NextLead, ...] = get_args(NextLead)
+FOUR_TWOS: tuple[FourTwos, ...] = get_args(FourTwos)
+FINISH_TWO: tuple[FinishTwo, ...] = get_args(FinishTwo)
 MAX_HAND = 26  # two players splitting a whole pack
+MAX_LOSERS = 3  # four players at most
 
 
 @dataclass(frozen=True)
@@ -66,6 +75,17 @@ class RuleSet:
     # Who deals and who leads the next deal (docs/at-the-table.md); see ledger.core.dealer.
     next_deal: NextDeal = "rotate"
     next_lead: NextLead = "winner"
+    # Wikipedia: assistance excludes "the case of more than one card played".
+    assist_single_only: bool = False
+    # Wikipedia scores four twos as the losers' count "tripled"; tiers: the rule set's own.
+    four_twos: FourTwos = "tiers"
+    # Going out on a two: doubles (with finish_double), counts plain, or is not allowed.
+    finish_two: FinishTwo = "double"
+    # settlement = "ranked" (a Taiwanese house rule): losers ranked by cards left pay
+    # rank_payments units, x over_threshold_factor when one holds rank_threshold or more.
+    rank_payments: tuple[int, ...] = (1, 2, 3)
+    rank_threshold: int = 10
+    over_threshold_factor: int = 2
 
     def tier(self, cards: int) -> int:
         """Multiplier of the highest tier whose lower bound is <= ``cards``."""
@@ -74,6 +94,30 @@ class RuleSet:
             if cards >= lower:
                 multiplier = mult
         return multiplier
+
+    @property
+    def points_per_unit(self) -> int:
+        """Points in one unit of the stake: 1, except under ``ranked`` settlement.
+
+        Tied losers share their ranks' payments equally, so a share can be a fraction
+        of a unit (1.5 for two losers tied on ranks 1 and 2 of ``[1, 2, 3]``).  Points
+        are whole numbers, so a ranked rule set counts in the smallest fraction of a
+        unit every share is a whole number of: half units for ``[1, 2, 3]``.
+
+        >>> RuleSet("t", settlement="ranked").points_per_unit
+        2
+        >>> RuleSet("t", settlement="ranked", rank_payments=(1, 2, 4)).points_per_unit
+        6
+        """
+        if self.settlement != "ranked":
+            return 1
+        pays = self.rank_payments
+        shares = (
+            Fraction(sum(pays[i:j]), j - i)
+            for i in range(len(pays))
+            for j in range(i + 1, len(pays) + 1)
+        )
+        return math.lcm(*(share.denominator for share in shares))
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready form; ``rules_from_dict(r.to_dict()) == r``."""
@@ -114,6 +158,14 @@ class RuleSet:
             out.append("missed call")
         return out
 
+    def ranked_text(self) -> str:
+        """``pay 1, 2, 3 x stake; x2 if one holds 10+``: the ranked payments as said."""
+        pays = ", ".join(str(p) for p in self.rank_payments)
+        return (
+            f"losers pay {pays} units by cards left; "
+            f"x{self.over_threshold_factor} if one holds {self.rank_threshold}+"
+        )
+
     def tiers_text(self) -> str:
         """``1-9 x1, 10-12 x2, 13 x3``: the tiers as players say them."""
         parts = []
@@ -122,6 +174,42 @@ class RuleSet:
             span = str(lower) if lower == upper else f"{lower}-{upper}"
             parts.append(f"{span} x{mult}")
         return ", ".join(parts)
+
+
+# One line per option for ``bigtwo rules show``: what it decides, and its source.
+OPTION_HELP: dict[str, tuple[str, str]] = {
+    "hand_size": ("cards dealt to each player; a full hand after an immediate win",
+                  "pagat; Wikipedia, 17 for three players"),
+    "tiers": ("penalty per card by cards left: [lowest count, multiplier]",
+              "pagat; Andrew White; Hong Kong online rules"),
+    "twos": ("unplayed twos double a loser's penalty: each one, or once", "Russian Wikipedia"),
+    "bombs": ("unplayed quads / straight flushes double it: each one, or once",
+              "Russian Wikipedia"),
+    "finish_double": ("x2 when the winner went out on a two, quads or a straight flush",
+                      "Russian Wikipedia"),
+    "assist": ("a loser who let the winner's last single card through pays every penalty",
+               "pagat; Andrew White; Wikipedia"),
+    "missed_call": ("a winner who did not call 'last card' pays every penalty", "Wikipedia"),
+    "immediate_wins": ("deals won at once: a dragon, all four twos", "Wikipedia; pagat"),
+    "settlement": ("pairwise differences, losers pay the winner, or ranked payments",
+                   "pagat, Andrew White; Wikipedia, the French text; a Taiwanese house rule"),
+    "mode": ("score by cards left, or by finishing place", "pagat; Wikipedia"),
+    "place_points": ("places mode: penalty for 1st, 2nd, 3rd, 4th", "the project's default"),
+    "plays": ("how plays rank (suit order, straights, flushes ...)", "see the play options"),
+    "next_deal": ("who deals next: the winner, the next seat, or the most cards left",
+                  "pagat; Andrew White; the French text"),
+    "next_lead": ("who leads next: the winner, the lowest card's holder, or 3♦'s",
+                  "Andrew White; pagat, Pusoy Dos: 3♣"),
+    "assist_single_only": ("no assist when the winner went out on more than one card",
+                           "Wikipedia; Russian Wikipedia"),
+    "four_twos": ("four twos: the others' full hands by the tiers, or tripled", "Wikipedia"),
+    "finish_two": ("going out on a two doubles, counts plain, or is not allowed",
+                   "Russian Wikipedia; Wikipedia"),
+    "rank_payments": ("ranked: units the losers pay, fewest cards first",
+                      "a Taiwanese house rule"),
+    "rank_threshold": ("ranked: cards left that multiply every payment", "a Taiwanese house rule"),
+    "over_threshold_factor": ("ranked: that multiplier", "a Taiwanese house rule"),
+}
 
 
 # --- validation -----------------------------------------------------------
@@ -230,7 +318,7 @@ def rules_from_mapping(
     for key in ("twos", "bombs"):
         if key in data:
             values[key] = _want_choice(key, data[key], FACTOR_CHOICES)
-    for key in ("finish_double", "assist", "missed_call"):
+    for key in ("finish_double", "assist", "missed_call", "assist_single_only"):
         if key in data:
             values[key] = _want_bool(key, data[key])
     if "settlement" in data:
@@ -258,12 +346,40 @@ def rules_from_mapping(
         values["next_deal"] = _want_choice("next_deal", data["next_deal"], NEXT_DEALS)
     if "next_lead" in data:
         values["next_lead"] = _want_choice("next_lead", data["next_lead"], NEXT_LEADS)
+    if "four_twos" in data:
+        values["four_twos"] = _want_choice("four_twos", data["four_twos"], FOUR_TWOS)
+    if "finish_two" in data:
+        values["finish_two"] = _want_choice("finish_two", data["finish_two"], FINISH_TWO)
+    if "rank_payments" in data:
+        pays = data["rank_payments"]
+        if not isinstance(pays, (list, tuple)) or not 1 <= len(pays) <= MAX_LOSERS:
+            raise RuleError(
+                f"rule 'rank_payments' must be a list of 1 to {MAX_LOSERS} whole numbers, "
+                f"fewest cards first, e.g. [1, 2, 3]; got {pays!r}"
+            )
+        values["rank_payments"] = tuple(_want_int("rank_payments", p, 0, 10_000) for p in pays)
+    if "rank_threshold" in data:
+        values["rank_threshold"] = _want_int("rank_threshold", data["rank_threshold"], 1, MAX_HAND)
+    if "over_threshold_factor" in data:
+        values["over_threshold_factor"] = _want_int(
+            "over_threshold_factor", data["over_threshold_factor"], 1, 100
+        )
     changed = sorted(set(data) - {"base", "name", "description", "source"})
     if changed and "description" not in data:
         # The base's description speaks of the base's rules (its tiers, its extras): a file
         # that changes them gets a description saying what it is, never the stale one.
         values["description"] = f"based on {base.name}; this file sets {', '.join(changed)}"
     rules = replace(base, **values)
+    if rules.points_per_unit not in (1, 2):
+        raise RuleError(
+            f"{origin}: rule 'rank_payments' {list(rules.rank_payments)} would make tied losers "
+            f"pay 1/{rules.points_per_unit} units; choose payments whose tied shares are whole "
+            "or half units (three tied losers: a sum that divides by 3), e.g. [1, 2, 3]"
+        )
+    if rules.settlement == "ranked" and rules.mode != "cards":
+        raise RuleError(
+            f"{origin}: ranked settlement ranks the losers by cards left; it needs mode = \"cards\""
+        )
     if rules.mode == "places" and (rules.assist or rules.missed_call or rules.immediate_wins):
         raise RuleError(
             f"{origin}: places mode scores finishing order only; "
@@ -325,6 +441,23 @@ def load_preset(name: str) -> RuleSet:
     text = resources.files("ledger.core.presets").joinpath(f"{name}.toml").read_text("utf-8")
     data = tomllib.loads(text)
     return rules_from_mapping(data, base=RuleSet(name=name), origin=f"preset {name}")
+
+
+def preset_settings(name: str) -> dict[str, Any]:
+    """The options a preset's file sets (play options as ``plays.KEY``), in file order,
+    without its name, description and source."""
+    import tomllib
+    from importlib import resources
+
+    load_preset(name)  # an unknown name lists the presets
+    text = resources.files("ledger.core.presets").joinpath(f"{name}.toml").read_text("utf-8")
+    out: dict[str, Any] = {}
+    for key, value in tomllib.loads(text).items():
+        if key == "plays":
+            out |= {f"plays.{k}": v for k, v in value.items()}
+        elif key not in ("name", "description", "source"):
+            out[key] = value
+    return out
 
 
 def load_rules(spec: str) -> RuleSet:

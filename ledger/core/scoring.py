@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Literal, TypeGuard, get_args
 
 from ledger.core.errors import InputError
@@ -32,6 +33,7 @@ def is_finish(text: str) -> TypeGuard[Finish]:
     """Whether ``text`` names a finish (narrows it to :data:`Finish` for the type checker)."""
     return text in FINISHES
 
+MULTI_CARD_FINISHES = ("quads", "straight-flush")  # five cards: never an assisted single
 TWOS_IN_PACK = 4
 
 
@@ -257,6 +259,11 @@ def _validate_extras(rules: RuleSet, seats: Sequence[str], deal: Deal, teams: bo
     if deal.finish is not None:
         if deal.finish not in FINISHES:
             raise InputError(f"unknown finish {deal.finish!r}; allowed: {', '.join(FINISHES)}")
+        if deal.finish == "two" and rules.finish_two == "forbidden":
+            raise InputError(
+                f"--finish two: rules {rules.name!r} do not allow going out on a two "
+                "(finish_two = forbidden); record the deal as it was really won"
+            )
         if not rules.finish_double:
             raise InputError(
                 f"rules {rules.name!r} do not score the finish; "
@@ -273,6 +280,11 @@ def _validate_extras(rules: RuleSet, seats: Sequence[str], deal: Deal, teams: bo
         _need_seated(deal.assist, seats, "--assist")
         if deal.assist == deal.winner:
             raise InputError(f"--assist {deal.assist}: the winner cannot assist; name a loser")
+        if rules.assist_single_only and deal.finish in MULTI_CARD_FINISHES:
+            raise InputError(
+                f"--assist {deal.assist}: rules {rules.name!r} count an assist only when the "
+                f"winner went out on a single card (assist_single_only), not on {deal.finish}"
+            )
     if deal.missed_call and not rules.missed_call:
         raise InputError(
             f"rules {rules.name!r} have no missed-call penalty; "
@@ -325,9 +337,11 @@ def base_penalties(rules: RuleSet, seats: Sequence[str], deal: Deal) -> dict[str
         assert deal.order is not None
         return {n: rules.place_points[deal.order.index(n)] for n in seats}
     cards = effective_cards(rules, seats, deal)
+    if rules.settlement == "ranked":
+        return ranked_penalties(rules, cards, deal.winner)
     if deal.immediate is not None:
-        return {n: c * rules.tier(c) for n, c in cards.items()}
-    finish = 2 if rules.finish_double and deal.finish in FINISHES else 1
+        return {n: c * immediate_multiplier(rules, deal, c) for n, c in cards.items()}
+    finish = 2 if rules.finish_double and _doubling_finish(rules, deal.finish) else 1
     out = {}
     for name in seats:
         c = cards[name]
@@ -339,6 +353,69 @@ def base_penalties(rules: RuleSet, seats: Sequence[str], deal: Deal) -> dict[str
             * finish
         )
     return out
+
+
+def _doubling_finish(rules: RuleSet, finish: str | None) -> bool:
+    """Quads and straight flushes double; a two only under finish_two = "double"."""
+    if finish == "two":
+        return rules.finish_two == "double"
+    return finish in FINISHES
+
+
+def immediate_multiplier(rules: RuleSet, deal: Deal, cards: int) -> int:
+    """The tier of a full hand, or x3 for four twos under four_twos = "tripled"
+    (Wikipedia: "The score (card count) of the losing players is tripled")."""
+    if deal.immediate == "four-twos" and rules.four_twos == "tripled" and cards:
+        return 3
+    return rules.tier(cards)
+
+
+def ranked_penalties(rules: RuleSet, cards: Mapping[str, int], winner: str) -> dict[str, int]:
+    """Points each player pays the winner under ranked settlement.
+
+    The losers, fewest cards first, pay ``rank_payments`` units; all of them pay
+    ``over_threshold_factor`` times as much when any holds ``rank_threshold`` cards or
+    more; tied losers share their ranks' payments equally.  Points are
+    ``units x points_per_unit``, whole numbers by construction.
+
+    >>> from ledger.core.rules import RuleSet
+    >>> taiwan = RuleSet("taiwan", settlement="ranked")
+    >>> ranked_penalties(taiwan, {"A": 0, "B": 5, "C": 5, "D": 9}, "A")  # 1.5, 1.5, 3 units
+    {'A': 0, 'B': 3, 'C': 3, 'D': 6}
+    """
+    losers = sorted((n for n in cards if n != winner), key=lambda n: cards[n])
+    pays = rules.rank_payments
+    if len(losers) > len(pays):
+        raise InputError(
+            f"rules {rules.name!r} give rank payments for {len(pays)} losers only "
+            f"(rank_payments = {list(pays)}); this deal has {len(losers)}"
+        )
+    over = any(cards[n] >= rules.rank_threshold for n in losers)
+    factor = rules.over_threshold_factor if over else 1
+    out = {n: 0 for n in cards}
+    start = 0
+    while start < len(losers):
+        end = start
+        while end < len(losers) and cards[losers[end]] == cards[losers[start]]:
+            end += 1
+        share = Fraction(sum(pays[start:end]), end - start) * factor * rules.points_per_unit
+        assert share.denominator == 1, share  # points_per_unit makes every share whole
+        for name in losers[start:end]:
+            out[name] = int(share)
+        start = end
+    return out
+
+
+def is_fried(rules: RuleSet, deal: Deal, cards: int) -> bool:
+    """A loser multiplied by the card count: a tier above x1, four twos tripled, or
+    (ranked) holding the threshold or more."""
+    if rules.mode != "cards" or cards == 0:
+        return False
+    if rules.settlement == "ranked":
+        return cards >= rules.rank_threshold
+    if deal.immediate is not None:
+        return immediate_multiplier(rules, deal, cards) > 1
+    return rules.tier(cards) > 1
 
 
 def effective_cards(rules: RuleSet, seats: Sequence[str], deal: Deal) -> dict[str, int]:
@@ -357,9 +434,7 @@ def score_deal(
     validate(rules, seats, deal, teams)
     cards = effective_cards(rules, seats, deal)
     base = base_penalties(rules, seats, deal)
-    fried = {
-        n: rules.mode == "cards" and cards[n] > 0 and rules.tier(cards[n]) > 1 for n in seats
-    }
+    fried = {n: is_fried(rules, deal, cards[n]) for n in seats}
     if teams:
         return _score_teams(rules, seats, deal, cards, base, fried)
     winner = deal.winner

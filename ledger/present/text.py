@@ -85,13 +85,24 @@ def session_title(s: SessionRow) -> str:
     name = f' "{shown(s.name)}"' if s.name else ""
     mode = _(", teams") if s.teams else ""
     ended = _(", ended {when}").format(when=local_minute(s.ended_at)) if s.ended_at else ""
+    per_unit = _points_per_unit(s)
+    unit = _(" ({n} points a unit)").format(n=per_unit) if per_unit != 1 else ""
     return shown(ngettext(
         "session {id}{name}: {players} — rules {rules}{mode}, "
-        "stake {stake} {currency} per point, {deals} deal{ended}",
+        "stake {stake} {currency} per point{unit}, {deals} deal{ended}",
         "session {id}{name}: {players} — rules {rules}{mode}, "
-        "stake {stake} {currency} per point, {deals} deals{ended}", s.deals,
+        "stake {stake} {currency} per point{unit}, {deals} deals{ended}", s.deals,
     ).format(id=s.id, name=name, players=", ".join(s.seats), rules=s.rules_name, mode=mode,
-             stake=s.stake, currency=s.currency or "PTS", deals=s.deals, ended=ended))
+             stake=s.stake, currency=s.currency or "PTS", unit=unit, deals=s.deals, ended=ended))
+
+
+def _points_per_unit(s: SessionRow) -> int:
+    """Points in one unit of the stake (2 in a ranked session: a point is half a unit)."""
+    if s.rules.get("settlement") != "ranked":
+        return 1
+    from ledger.core.rules import rules_from_dict
+
+    return rules_from_dict(s.rules).points_per_unit
 
 
 def standings_text(st: Standings, columns: int | None = None, money: Settlement | None = None) -> str:
@@ -254,12 +265,20 @@ def settlement_text(st: Settlement, columns: int | None = None) -> str:
             limit))
     for w in st.working:
         stake = format_amount(w.stake)
-        if w.method == "pay-the-winner":
+        if w.method in ("pay-the-winner", "ranked"):
             rows = [[n, w.totals[n], signed(w.net_points[n])] for n in w.totals]
+            per_unit = _points_per_unit(w.session)
+            if w.method == "ranked":
+                head = _("session {id} (ranked, stake {stake}): losers pay the winner by rank "
+                         "of cards left").format(id=w.session.id, stake=stake)
+                if per_unit != 1:
+                    head += _(" (a point is 1/{n} unit)").format(n=per_unit)
+            else:
+                head = _("session {id} (pay the winner, stake {stake}): "
+                         "each loser pays the winner their penalty").format(id=w.session.id,
+                                                                             stake=stake)
             blocks.append(wrap(
-                _("session {id} (pay the winner, stake {stake}): "
-                  "each loser pays the winner their penalty").format(id=w.session.id, stake=stake),
-                limit) + "\n"
+                head, limit) + "\n"
                 + tbl(rows, [_("player"), _("penalty s"), _("net points")])
             )
         else:

@@ -245,14 +245,14 @@ def test_db_path_without_environment_is_the_user_data_folder(cli, monkeypatch):
 def test_rules_list_and_show(cli):
     text = cli.ok("rules", "list")
     for preset in ("classic", "pay-the-winner", "doubling", "hong-kong", "da-lao-er", "three-player",
-                   "places"):
+                   "places", "taiwan"):
         assert preset in text
     assert _json(cli, "rules", "list")[0]["name"] == "classic"
 
     shown = cli.ok("rules", "show", "hong-kong")
     assert shown.startswith("hong-kong:")
     assert "tiers: 1-7 x1, 8-9 x2, 10-12 x3, 13 x4" in shown
-    assert "missed_call = False" in shown
+    assert "  missed_call = false: a winner who did not call 'last card' pays every penalty" in shown
     data = _json(cli, "rules", "show", "hong-kong")
     assert data["tiers"] == [[1, 1], [8, 2], [10, 3], [13, 4]]
     assert data["settlement"] == "pairwise" and data["assist"] is True

@@ -166,6 +166,21 @@ OPTION_CASES = [
     ("bombs", "beat-anything", "3♥4♥5♥6♥7♥", "2♠2♥2♣", False, True),
     ("no_flushes", True, "3♦4♦5♦6♦8♦", "10♠J♥Q♠K♠A♠", True, INVALID),
     ("no_triples", True, "8♦8♣8♥", "7♠7♥7♣", True, INVALID),
+    # French text, Pusoy Dos read low to high: "diamants, coeurs, pelles, clubs"
+    ("suit_order", "CSHD", "3♣", "3♠", False, True),
+    # Russian article: "(от низшего к высшему) треф, бубн, пик, червей"
+    ("suit_order", "HSDC", "3♥", "3♠", False, True),
+    # Wikipedia: "a 3-single cannot be used to beat any other 3-single"
+    ("suit_order", "none", "3♠", "3♥", True, False),
+    # pagat: "2-A-K-Q-J is valid and is the highest type of straight"
+    ("straights", "twos-high", "J♠Q♥K♠A♠2♠", "10♠J♥Q♠K♠A♠", INVALID, True),
+    ("straights", "twos-high", "3♦4♣5♣6♣7♣", "A♠2♥3♠4♠5♠", True, INVALID),
+    # pagat: "26543 beats AKQJT because 2 beats ace"
+    ("straights", "descending", "2♠3♥4♠5♠6♠", "10♠J♥Q♠K♠A♠", False, True),
+    # pagat, Indonesia: straights with a two rank by the suit of the two
+    ("straights", "indonesian", "A♥2♠3♥4♥5♥", "2♦3♠4♠5♠6♥", False, True),
+    # pagat: "A-K-Q-J-10 beats 2-2-2-2-6, which beats 3-3-3-3-8, which beats K-Q-J-10-9"
+    ("five_card_order", "royal-over-quads", "2♠2♥2♣2♦6♠", "9♥10♥J♥Q♥K♥", False, True),
 ]
 
 
@@ -207,7 +222,10 @@ def test_plays_table_accepts_dashes_and_keeps_the_base_options(cli, tmp_path) ->
 
 def test_rules_show_lists_every_play_option(cli) -> None:
     out = cli.ok("rules", "show", "classic")
-    assert "plays = {'suit_order': 'SHCD', 'straights': 'pagat', 'flushes': 'suit-first'" in out
+    for option, value in (("suit_order", '"SHCD"'), ("straights", '"pagat"'),
+                          ("flushes", '"suit-first"'), ("no_triples", "false"),
+                          ("five_card_order", '"standard"')):
+        assert f"  plays.{option} = {value}: " in out
 
 
 @pytest.mark.parametrize(

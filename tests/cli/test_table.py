@@ -81,7 +81,7 @@ def test_the_transcript(cli) -> None:
     assert lines[1] == ("one line per deal (e.g. 0 3 11 8); help, undo, amend N, void N, log, "
                         "standings, settle, quit")
     assert lines[2] == "deal 1> deal 1: Ann* 0 (+33), Ben 3 (+21), Cat 11 → 22 fried (-55), Dan 8 (+1)"
-    assert "next: Ben deals, Ann leads" in lines
+    assert "next: Ann deals, Ann leads" in lines  # classic: the winner deals (pagat, White)
     # end of input: a newline, and the evening's summary with the money
     end = lines.index("deal 2> ")
     assert lines[end + 1] == "end of the evening: session 1, 1 deal"

@@ -136,12 +136,22 @@ D2 = Deal(cards={"Ann": 0, "Ben": 5, "Cat": 5, "Dan": 1})
 
 
 def test_before_any_deal_the_first_seat_deals_and_three_of_diamonds_leads() -> None:
-    for r in (rules(), rules(next_deal="winner"), rules(next_lead="three-of-diamonds")):
+    for r in (rules(), rules(next_deal="rotate"), rules(next_lead="three-of-diamonds")):
         assert next_turn(SEATS, r, []) == Turn(("Ann",), None)
 
 
-def test_defaults_rotate_the_deal_and_the_winner_leads() -> None:
+def test_classic_follows_pagat_and_white_the_winner_deals_and_leads() -> None:
+    """pagat: "thereafter the winner of each hand deals the next"; Andrew White: "the
+    winner of the previous round deals and leads first"."""
     r = load_preset("classic")
+    assert (r.next_deal, r.next_lead) == ("winner", "winner")
+    assert next_turn(SEATS, r, [D1]) == Turn(("Ben",), "Ben")
+    assert next_turn(SEATS, r, [D1, D2]) == Turn(("Ann",), "Ann")
+    assert load_preset("hong-kong").next_deal == "winner"
+
+
+def test_rotate_stays_an_option() -> None:
+    r = rules(next_deal="rotate")
     assert (r.next_deal, r.next_lead) == ("rotate", "winner")
     assert next_turn(SEATS, r, [D1]) == Turn(("Ben",), "Ben")
     assert next_turn(SEATS, r, [D1, D2]) == Turn(("Cat",), "Ann")
@@ -172,6 +182,24 @@ def test_the_loser_in_places_mode_is_last() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("suit_order", "opener"),
+    [
+        ("SHCD", "3♦"),  # pagat: "The player who holds the three of diamonds begins"
+        ("DHSC", "3♣"),  # pagat, Pusoy Dos: "the player who holds the 3♣ rather than the 3♦"
+        ("SHDC", "3♣"),  # pagat, Taiwan / bridge order: "In this case the 3♣ starts"
+        ("CSHD", "3♦"),  # the French text's order: diamonds lowest
+        ("HSDC", "3♣"),  # Russian article: clubs lowest
+        ("none", "3♦"),  # no suit order: the usual 3♦
+    ],
+)
+def test_the_lowest_card_under_the_suit_order_opens(suit_order: str, opener: str) -> None:
+    house = rules(next_lead="lowest-card", plays={"suit_order": suit_order})
+    assert next_turn(SEATS, house, []).describe() == f"next: Ann deals, {opener} leads"
+    assert next_turn(SEATS, house, [D1]).describe() == f"next: Ben deals, {opener} leads"
+    assert next_turn(SEATS, rules(plays={"suit_order": suit_order}), []).opener == opener
+
+
 def test_three_of_diamonds_leads() -> None:
     turn = next_turn(SEATS, rules(next_lead="three-of-diamonds"), [D1])
     assert turn == Turn(("Ben",), None)
@@ -187,7 +215,9 @@ def test_bad_next_options_are_rule_errors(key: str, value: object) -> None:
 
 def test_frozen_rules_from_before_the_options_still_load() -> None:
     old = load_preset("classic").to_dict()
-    del old["next_deal"], old["next_lead"]
+    for key in ("next_deal", "next_lead", "assist_single_only", "four_twos", "finish_two",
+                "rank_payments", "rank_threshold", "over_threshold_factor"):
+        del old[key]
     restored = rules_from_dict(old)
     assert (restored.next_deal, restored.next_lead) == ("rotate", "winner")
     assert rules_from_dict(load_preset("hong-kong").to_dict()) == load_preset("hong-kong")
@@ -202,8 +232,8 @@ def rule_file(tmp_path: Path, text: str) -> str:
     return str(path)
 
 
-def test_deal_prints_who_deals_and_leads_next(cli) -> None:
-    cli.ok("session", "start", *FOUR)
+def test_deal_prints_who_deals_and_leads_next(cli, tmp_path) -> None:
+    cli.ok("session", "start", *FOUR, "--rules", rule_file(tmp_path, 'next_deal = "rotate"\n'))
     assert cli.ok("deal", "4", "0", "9", "2").rstrip().endswith("next: Ben deals, Ben leads")
     assert cli.ok("deal", "0", "5", "6", "1").rstrip().endswith("next: Cat deals, Ann leads")
     assert cli.ok("undo").rstrip().endswith("next: Ben deals, Ben leads")

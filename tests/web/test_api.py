@@ -72,7 +72,7 @@ def test_a_deal_posted_is_the_deal_typed_in_the_cli(client, db: Path, tmp_path: 
     assert recorded["deal"] == 6 and recorded["kind"] == "deal"
     assert {p["name"]: p["net"] for p in recorded["players"]} == {
         "陳大文": -1, "Ben": 15, "Cat": -5, "Dan": -9}
-    assert recorded["next"]["text"] == "next: Cat deals, Ben leads"
+    assert recorded["next"]["text"] == "next: Ben deals, Ben leads"  # classic: the winner deals
 
 
 def test_preview_scores_without_writing(client, db: Path) -> None:

@@ -43,18 +43,24 @@ def compare_cmd(
     rules: RulesOpt = None,
     session: SessionOpt = None,
     json_out: JsonOpt = False,
+    explain_steps: Annotated[
+        bool,
+        typer.Option("--explain", help="Also print the ranking steps that decided: the order "
+                     "of kinds, straights or flushes used and the suits compared."),
+    ] = False,
 ) -> None:
     """May play A be played on play B?  bigtwo compare "2D 3D 4D 5D 6C" "AS 2S 3S 4S 5H"
 
     Judged under --rules, else the session's frozen rules, else classic.  A play that is
     not a play (unknown or repeated card, no legal combination) exits 2 naming the problem.
     """
-    from ledger.core.plays import compare
+    from ledger.core.plays import compare, explain
 
     rule_set = _rules_for_compare(ctx, rules, session)
     house = rule_set.play_rules()
     first, second = _play("A", a, house), _play("B", b, house)
     verdict = compare(first, second, house)
+    steps = explain(first, second, house) if explain_steps else []
     if json_out:
         from ledger.present.text import dumps
 
@@ -65,9 +71,12 @@ def compare_cmd(
             "reason": verdict.reason,
             "rules": rule_set.name,
             "plays": house.to_dict(),
+            **({"steps": steps} if explain_steps else {}),
         }))
         return
     typer.echo(f"{'yes' if verdict.beats else 'no'}: {verdict.reason}")
+    for step in steps:
+        typer.echo(f"  {step}")
     typer.echo(f"rules {rule_set.name}: {_options_text(house)}")
 
 

@@ -1,0 +1,81 @@
+"""``bigtwo rules list`` and ``rules show`` as text: which options each preset sets,
+and every option of a rule set explained in one line with its source."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ledger.core.rules import OPTION_HELP, RuleSet
+
+# Shown in their own columns of ``rules list`` (tiers, extras, settlement).
+_OWN_COLUMNS = frozenset({
+    "tiers", "twos", "bombs", "finish_double", "assist", "missed_call", "settlement", "mode",
+    "place_points", "rank_payments", "rank_threshold", "over_threshold_factor",
+})
+
+
+def scoring_text(rules: RuleSet) -> str:
+    """The scoring column: tiers, places or ranked payments."""
+    if rules.mode == "places":
+        return "places " + ", ".join(str(p) for p in rules.place_points)
+    if rules.settlement == "ranked":
+        return rules.ranked_text()
+    return rules.tiers_text()
+
+
+def setting_text(key: str, value: Any) -> str:
+    """``next_deal winner``, ``assist_single_only`` (true), ``plays.suit_order SHDC``."""
+    if value is True:
+        return key
+    if value is False:
+        return f"{key} false"
+    return f"{key} {value}"
+
+
+def rules_list_text(presets: Sequence[RuleSet], settings: Mapping[str, Mapping[str, Any]]) -> str:
+    """One row per preset; ``also sets``: the options its file sets beyond the other columns."""
+    from ledger.present.text import table
+
+    rows = []
+    for r in presets:
+        also = [
+            setting_text(k, v) for k, v in settings[r.name].items()
+            if k not in _OWN_COLUMNS and not (k == "hand_size" and v == 13)
+        ]
+        rows.append([r.name, scoring_text(r), ", ".join(r.extras) or "-", r.settlement,
+                     ", ".join(also) or "-"])
+    return table(rows, ["preset", "scoring", "extras", "settlement", "also sets"],
+                 align_right=False)
+
+
+def rules_show_lines(rules: RuleSet) -> list[str]:
+    """The rule set's name, source and scoring, then every option as
+    ``key = value: what it decides (source)``; play options as ``plays.key``."""
+    from ledger.core.plays import PLAY_OPTION_HELP
+
+    lines = [f"{rules.name}: {rules.description}"]
+    if rules.source:
+        lines.append(f"source: {rules.source}")
+    label = "places" if rules.mode == "places" else (
+        "ranked" if rules.settlement == "ranked" else "tiers")
+    lines.append(f"{label}: {scoring_text(rules).removeprefix('places ')}")
+    for key, value in rules.to_dict().items():
+        if key in ("name", "description", "source"):
+            continue
+        if key == "plays":  # every play option, the ones not named at their defaults
+            for play_key, play_value in rules.play_rules().to_dict().items():
+                what, source = PLAY_OPTION_HELP[play_key]
+                lines.append(f"  plays.{play_key} = {_value(play_value)}: {what} ({source})")
+            continue
+        what, source = OPTION_HELP[key]
+        lines.append(f"  {key} = {_value(value)}: {what} ({source})")
+    return lines
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value).replace("'", '"').replace("(", "[").replace(")", "]")
