@@ -98,13 +98,27 @@ def start_session(
     name = clean_session_name(name or "")
     with ledger.writing():
         # A player already in the ledger keeps the ledger's spelling (ann is Ann).
-        seats = [ledger.find_player(n) or n for n in seats]
+        shown = [ledger.find_player(n) or n for n in seats]
+        for i, n in enumerate(shown):
+            if n in shown[:i]:  # two names of one player (merged)
+                from ledger.core.i18n import _
+
+                raise InputError(_("{a} and {b} are one player, {name} (merged); each player "
+                                   "sits once").format(a=repr(seats[shown.index(n)]),
+                                                       b=repr(seats[i]), name=repr(n)))
+        seats = shown
         sid = ledger.journal.add_session(
             seats=seats, name=name or "", rules=rules.to_dict(), stake=str(stake),
             currency=currency, teams=teams,
         )
         ledger.journal.set_setting(CURRENT_KEY, str(sid))
     return ledger.journal.session(sid)
+
+
+def current_session_id(ledger: Ledger) -> int | None:
+    """The current session's id, or None when there is none."""
+    value = ledger.journal.get_setting(CURRENT_KEY)
+    return None if value is None else int(value)
 
 
 STAKE_PLACES = 6  # as parse_stake: a stored stake reads back through it (export/import)
@@ -285,6 +299,36 @@ def undo_marks(ledger: Ledger, session_id: int) -> dict[int, int]:
     return marks.undo_marks(ledger, session_id)
 
 
+def _undo_stack(ledger: Ledger, session_id: int, entries: list[EntryRow]) -> list[EntryRow]:
+    """The session's entries that an undo can still take back, the next one last."""
+    from ledger.storage import undo as marks
+
+    undos = marks.undo_marks(ledger, session_id)
+    stack: list[EntryRow] = []
+    for e in entries:
+        if e.id in undos:
+            if stack:
+                stack.pop()
+        else:
+            stack.append(e)
+    return stack
+
+
+def next_undo_mark(ledger: Ledger, session_id: int) -> int:
+    """The audit id of the action ``undo`` would take back in this session (0: none),
+    so that ``undo`` can tell whether a player rename or merge came after it."""
+    from ledger.storage import undo as marks
+
+    s = ledger.journal.session(session_id)
+    if s.ended_at is not None and marks.last_session_event(ledger, s.id) == "session.end":
+        return marks.last_audit_id(ledger, "session.end", s.id)
+    entries = ledger.journal.entries(s.id)
+    stack = _undo_stack(ledger, s.id, entries)
+    if stack:
+        return marks.last_audit_id(ledger, f"deal.{stack[-1].kind}", s.id, stack[-1].id)
+    return 0 if entries else marks.last_audit_id(ledger, "session.start", s.id)
+
+
 def undo(ledger: Ledger, session: SessionRow, *, session_start: bool = True) -> Undone:
     """Take back the last action on ``session`` that is not undone yet.
 
@@ -301,14 +345,7 @@ def undo(ledger: Ledger, session: SessionRow, *, session_start: bool = True) -> 
             marks.reopen_session(ledger, s)
             return Undone("session end", s)
         entries = ledger.journal.entries(s.id)
-        undos = marks.undo_marks(ledger, s.id)
-        stack: list[EntryRow] = []
-        for e in entries:
-            if e.id in undos:
-                if stack:
-                    stack.pop()
-            else:
-                stack.append(e)
+        stack = _undo_stack(ledger, s.id, entries)
         if not stack:
             if not entries and not session_start:
                 raise InputError(f"nothing to undo: session {s.id} has no deals yet")

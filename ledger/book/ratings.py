@@ -94,7 +94,7 @@ def current(ledger: Ledger, notice: Callable[[str], None] | None = None) -> dict
     """
     mark = ledger.derived.mark(CACHE)
     upto = ledger.derived.last_entry_id()
-    tag = version()
+    tag = f"{version()} players {ledger.players.mark()}"  # a rename or merge rates anew
     stored = {r.player_id: Rating(r.mu, r.sigma, r.deals) for r in ledger.derived.ratings()}
     if mark == (upto, tag):
         return stored
@@ -108,7 +108,10 @@ def current(ledger: Ledger, notice: Callable[[str], None] | None = None) -> dict
         why = ("a void or amend changed a rated deal, so every deal is rated again"
                if after == 0 and mark is not None else "this happens once")
         notice(f"rating {upto - after:,} entries; {why}")
-    ratings = rate(ledger.derived.rating_deals(after, upto), stored, ledger.journal.player_ids())
+    canon = ledger.players.canon_ids()  # a merged player is rated as the one it joined
+    typed = {name: canon[pid] for name, pid in ledger.journal.player_ids().items()}
+    ratings = rate((d._replace(player_id=canon[d.player_id])
+                    for d in ledger.derived.rating_deals(after, upto)), stored, typed)
     try:
         with ledger.writing():
             if ledger.derived.mark(CACHE) == mark:  # else another command saved it meanwhile

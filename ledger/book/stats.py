@@ -397,14 +397,14 @@ def _total(p: PlayerStats, one_currency: bool) -> Decimal | int:
 
 
 def _ratings(ledger: Ledger, notice: Callable[[str], None] | None) -> dict[str, ratings.Rating]:
-    names = {pid: name for name, pid in ledger.journal.player_ids().items()}
+    names = ledger.journal.shown_names()
     return {names[pid]: r for pid, r in ratings.current(ledger, notice).items() if pid in names}
 
 
 def _add_digests(ledger: Ledger, scope: Scope, lines: dict[str, PlayerStats],
                  shares: dict[tuple[Any, ...], Share], one_currency: bool) -> None:
     """Assists, the biggest loss and streaks (runs folded in session order)."""
-    names = {pid: name for name, pid in ledger.journal.player_ids().items()}
+    names = ledger.journal.shown_names()
     per_session: dict[int, list[DealStatsRow]] = {}
     for row in digest.session_rows(ledger, scope.ids):
         per_session.setdefault(row.session_id, []).append(row)

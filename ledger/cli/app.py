@@ -308,12 +308,19 @@ def void_cmd(
 
 @app.command("undo")
 def undo_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
-    """Take back the last action: a deal, amend or void, a session end, or the start of a
-    session with no deals.  Undo again to walk further back; it is itself an entry."""
+    """Take back the last action: a deal, amend or void, a session end, the start of a
+    session with no deals, or a player rename or merge.  Undo again to walk further back;
+    it is itself an entry."""
     from ledger.book import actions as book
     from ledger.present.text import undo_text
 
     with open_db(ctx) as ledger:
+        from ledger.book import players
+
+        sid = session if session is not None else book.current_session_id(ledger)
+        if players.undo_comes_first(ledger, sid):
+            typer.echo(players.undo_text(players.undo_last(ledger)))
+            return
         s = book.current_session(ledger, session)
         typer.echo(undo_text(book.undo(ledger, s), ledger))
 
@@ -338,6 +345,9 @@ def log_cmd(
         entries = ledger.journal.entries(s.id)
         live = {e.id for e in ledger.journal.live_deals(s.id)}
         undos = book.undo_marks(ledger, s.id)
+        from ledger.book.players import event_lines
+
+        renamed = event_lines(ledger, {pid for _t, _n, pid in ledger.journal.seat_names(s.id)})
     from ledger.present.fit import report_width, screen_width
     from ledger.present.text import wrap
 
@@ -345,6 +355,10 @@ def log_cmd(
 
     typer.echo(log_text(entries, live, report_width(wide), s.seats, undos)
                if entries else _("no entries yet"))
+    if renamed:
+        typer.echo("\n" + _("players renamed or merged:"))
+        for line in renamed:
+            typer.echo(wrap("  " + line, screen_width()))
 
 
 # --- reports ------------------------------------------------------------------

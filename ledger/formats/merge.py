@@ -222,6 +222,8 @@ class Importer:
 
     def _session(self, spec: SessionSpec, entries: Iterable[EntrySpec]) -> int:
         self.report.sessions += 1
+        if self.ledger.players.mark():  # players were renamed or merged: use their names now
+            spec, entries = self._names_now(spec, entries)
         known = self.ledger.bulk.session_id_by_uuid(spec.uuid)
         if known is None and spec.from_sheet:
             # Nothing in it can conflict (its games' uuids derive from its own): the
@@ -233,6 +235,31 @@ class Importer:
         except _Conflicted:
             self.report.conflicting_sessions.append(spec.uuid)
             return 0
+
+    def _names_now(self, spec: SessionSpec, entries: Iterable[EntrySpec]
+                   ) -> tuple[SessionSpec, Iterable[EntrySpec]]:
+        """The session under its players' names now: a file written before a rename or
+        merge names them as they were (the ledger stores them as typed, at write)."""
+        names = {n: self.ledger.find_player(n) or n for n in spec.players}
+        names = {old: new for old, new in names.items() if old != new}
+        if not names:
+            return spec, entries
+        from dataclasses import replace
+
+        from ledger.core.scoring import rename_facts
+        from ledger.storage.codec import to_json
+
+        def renamed(e: EntrySpec) -> EntrySpec:
+            facts = None if e.facts is None else rename_facts(e.facts, names)
+            facts_json = (None if e.facts_json is None
+                          else to_json(rename_facts(json.loads(e.facts_json), names)))
+            points = None if e.points is None else [
+                (names.get(p[0], p[0]), *p[1:7], None if p[7] is None else names.get(p[7], p[7]))
+                for p in e.points]
+            return e._replace(facts=facts, facts_json=facts_json, points=points)
+
+        players = tuple(names.get(n, n) for n in spec.players)
+        return replace(spec, players=players), (renamed(e) for e in entries)
 
     def _add_session(self, spec: SessionSpec) -> int:
         # A sheet's thousands of sessions share a few rule sets: freeze each once.
@@ -328,10 +355,16 @@ class Importer:
         self._done(sid, existing is None, added, present, seen, ended)
         return added
 
-    @staticmethod
-    def _entry_differences(old: StoredEntry, e: EntrySpec, sid: int
+    def _entry_differences(self, old: StoredEntry, e: EntrySpec, sid: int
                            ) -> list[str]:
         session_id, kind, deal_no, text = old
+        if text is not None and self.ledger.players.mark():  # stored as typed: names now
+            from ledger.core.scoring import rename_facts
+            from ledger.storage.codec import to_json
+
+            shown = self.ledger.journal.renames(sid)
+            if shown:
+                text = to_json(rename_facts(json.loads(text), shown))
         if session_id != sid:
             return [f"this uuid is an entry of another session (id {session_id}) in the ledger"]
         out = []

@@ -66,12 +66,33 @@ def rebuild(reader: BackupReader, ledger: Ledger) -> None:
         specs[sid] = spec
     report = ImportReport(origin, "restore")
     Importer(ledger, report).run(_in_recorded_order(reader, specs, origin))
+    _player_events(reader, ledger)
     current = reader.setting(CURRENT_KEY)  # the backup's current session stays current
     if isinstance(current, str) and current.isdigit() and int(current) in specs:
         new_id = ledger.bulk.session_id_by_uuid(specs[int(current)].uuid)
         if new_id is not None:
             with ledger.writing():
                 ledger.journal.set_setting(CURRENT_KEY, str(new_id))
+
+
+def _player_events(reader: BackupReader, ledger: Ledger) -> None:
+    """The backup's renames, merges and undos, in order (after the entries: those are
+    stored with the names as typed, which the events leave as they are)."""
+    events = reader.player_events()
+    if not events:
+        return
+    with ledger.writing():
+        ids: dict[str, int] = {}
+        for uuid, at, kind, player, into, name, undone in events:
+            if (not isinstance(player, str) or kind not in ("rename", "merge", "undo")
+                    or (undone is not None and undone not in ids)):
+                raise InputError(f"{reader.src.name}: player event {uuid!r} is damaged")
+            event = ledger.players.add_event(
+                kind, ledger.player_id(player, create=True),
+                into_id=None if into is None else ledger.player_id(into, create=True),
+                name=name, undoes=None if undone is None else ids[undone],
+                event_uuid=uuid, at=at)
+            ids[uuid] = event.id
 
 
 def _in_recorded_order(reader: BackupReader, specs: dict[int, SessionSpec], origin: str

@@ -409,13 +409,15 @@ def _cards_left(c: Canvas, ax: Axes, cards: dict[str, Counter[int]]) -> None:
 
 
 def _distribution(c: Canvas) -> None:
-    names = {pid: n for n, pid in c.ids.items()}
+    names = c.ledger.journal.shown_names()
     wanted = {n for s in c.scope.sessions for n in s.seats}
     cards: dict[str, Counter[int]] = {}
     penalty: dict[str, Counter[int]] = {}
     for pid, (by_cards, by_penalty) in digest.distributions(c.ledger, c.scope.ids).items():
-        if names.get(pid) in wanted:
-            cards[names[pid]], penalty[names[pid]] = by_cards, by_penalty
+        if names.get(pid) in wanted:  # two ids of one player (merged) add up
+            name = names[pid]
+            cards[name] = cards.get(name, Counter()) + by_cards
+            penalty[name] = penalty.get(name, Counter()) + by_penalty
     order = sorted(cards, key=lambda n: (c.ids.get(n, 0), n))
     left, right = c.figure.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
     _cards_left(c, left, {n: cards[n] for n in order})
@@ -471,7 +473,7 @@ def _rating(c: Canvas) -> None:
     from ledger.book import ratings
 
     wanted = {n for s in c.scope.sessions for n in s.seats}
-    names = {pid: n for n, pid in c.ids.items()}
+    names = c.ledger.journal.shown_names()
     rated = sorted(((names[pid], r) for pid, r in ratings.current(c.ledger, c.notice).items()
                     if names.get(pid) in wanted), key=lambda nr: nr[1].mu)
     ax = c.figure.subplots()
@@ -510,7 +512,7 @@ def plot(ledger: Ledger, scope: stats.Scope, kind: str, out: Path,
     suffix = out.suffix.lower()
     with Fonts(notice):
         figure = Figure(figsize=(11, 5.5), dpi=110, layout="constrained")
-        CHARTS[kind](Canvas(ledger, scope, figure, ledger.journal.player_ids(), notice))
+        CHARTS[kind](Canvas(ledger, scope, figure, ledger.journal.shown_ids(), notice))
         save(figure, out, suffix)
     return out
 

@@ -154,6 +154,19 @@ class BackupReader:
         rows = self._c().execute(f"SELECT {', '.join(keys)} FROM sessions ORDER BY id")
         return [dict(zip(keys, r, strict=True)) | {"players": seats.get(r[0], [])} for r in rows]
 
+    def player_events(self) -> list[tuple[Any, ...]]:
+        """(uuid, at, kind, player's typed name, into's typed name, name, uuid undone) of
+        every rename, merge and undo, oldest first (none in a backup from before m004)."""
+        conn = self._c()
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                        "AND name = 'player_events'").fetchone() is None:
+            return []
+        return conn.execute(
+            """SELECT e.uuid, e.at, e.kind, p.name, i.name, e.name, u.uuid
+               FROM player_events e JOIN players p ON p.id = e.player_id
+               LEFT JOIN players i ON i.id = e.into_id
+               LEFT JOIN player_events u ON u.id = e.undoes ORDER BY e.id""").fetchall()
+
     _ENTRY = "session_id, uuid, seq, kind, deal_no, facts, created_at"
 
     def entries(self, session_id: int) -> list[tuple[Any, ...]]:

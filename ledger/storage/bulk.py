@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -85,15 +86,25 @@ class BulkImport:
         ).fetchone()[0]
         stamp = now()
         values: list[Any] = []
+        typed_names: dict[str, str] = {}
+        seat_ids: dict[str, int] = {}
+        if self.ledger.players.mark():  # renamed or merged players: stored as typed
+            typed_names = self.ledger.journal.renames(session_id, shown=False)
+            seat_ids = {shown: pid for _t, shown, pid in self.ledger.journal.seat_names(session_id)}
         for i, e in enumerate(entries):
             facts = e.facts
+            if facts is not None and typed_names:
+                from ledger.core.scoring import rename_facts
+
+                facts = to_json(rename_facts(
+                    json.loads(facts) if isinstance(facts, str) else facts, typed_names))
             if facts is not None and not isinstance(facts, str):
                 facts = to_json(facts)
             values += (first_id + i, e.uuid, session_id, first_seq + i, e.kind, e.deal_no, facts,
                        e.created_at or stamp)
         _insert_rows(conn, "entries (id, uuid, session_id, seq, kind, deal_no, facts, created_at)",
                      8, values)
-        ids = self.ledger.player_cache
+        ids = {**self.ledger.player_cache, **seat_ids}
         player_id = self.ledger.player_id
         values = []
         for i, e in enumerate(entries):

@@ -53,9 +53,11 @@ class Inspection:
         return schema_differences(self.ledger.conn)
 
     def missing_guards(self) -> list[str]:
-        """The append-only triggers (made by m001) that are no longer in the file."""
+        """The append-only triggers (made by m001, m004) that are no longer in the file."""
         have = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
-        wanted = [f"{t}_no_{op}" for t in ("entries", "points", "audit") for op in ("update", "delete")]
+        tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        guarded = ["entries", "points", "audit"] + (["player_events"] if "player_events" in tables else [])
+        wanted = [f"{t}_no_{op}" for t in guarded for op in ("update", "delete")]
         return [name for name in wanted if name not in have]
 
     def orphans(self) -> list[Orphan]:

@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ledger.core.errors import NotFound
+from ledger.core.errors import InputError, NotFound
 from ledger.storage.codec import inserted_id, new_uuid, now, rules_dict, to_json
 from ledger.storage.rows import EntryRow, PointsRow, SessionRow
 
@@ -38,8 +38,25 @@ class Journal:
     # -- players and settings --
 
     def player_ids(self) -> dict[str, int]:
-        """Every player's id by name (ids count up in order of first appearance)."""
+        """Every player's id by the name first typed for it (as deal facts are stored;
+        ids count up in order of first appearance)."""
         return dict(self.conn.execute("SELECT name, id FROM players ORDER BY id").fetchall())
+
+    def _names(self) -> str:
+        """Where the names shown are read: the view ``player_names``, or while no player
+        was ever renamed or merged the ``players`` table it then equals (a deal is
+        recorded without resolving every player)."""
+        return self.ledger.players.source()
+
+    def shown_names(self) -> dict[int, str]:
+        """Every player id -> the name shown for it now (renames and merges followed:
+        the view ``player_names`` is the one place that resolves them)."""
+        return dict(self.conn.execute("SELECT id, name FROM player_names").fetchall())
+
+    def shown_ids(self) -> dict[str, int]:
+        """The name shown for each player -> the id it counts as (merges followed)."""
+        return dict(self.conn.execute(
+            "SELECT name, canon_id FROM player_names ORDER BY canon_id").fetchall())
 
     def get_setting(self, key: str) -> str | None:
         row = self.conn.execute("SELECT value FROM settings WHERE key = ?", [key]).fetchone()
@@ -73,14 +90,59 @@ class Journal:
             [session_uuid or new_uuid(), name, rules.get("name", ""),
              to_json(rules), stake, currency, int(teams), started_at or now()],
         ))
+        ids = [self.ledger.player_id(n, create=True) for n in seats]
+        self._refuse_one_player_twice(seats, ids)
         self.conn.executemany(
             "INSERT INTO seats (session_id, seat, player_id) VALUES (?, ?, ?)",
-            [(sid, i + 1, self.ledger.player_id(n, create=True)) for i, n in enumerate(seats)],
+            [(sid, i + 1, pid) for i, pid in enumerate(ids)],
         )
         self.ledger.audit("session.start", {"name": name, "seats": list(seats), "stake": stake,
                                       "currency": currency, "teams": teams,
                                       "rules": rules.get("name")}, session_id=sid)
         return sid
+
+    def _refuse_one_player_twice(self, seats: Sequence[str], ids: Sequence[int]) -> None:
+        """Two seats for one player (two names merged into one) are refused."""
+        if not self.ledger.players.mark():
+            return
+        shown = dict(self.conn.execute(
+            f"SELECT id, name FROM player_names WHERE id IN ({','.join('?' * len(ids))})",
+            list(ids)).fetchall())
+        seen: dict[str, str] = {}
+        for typed, pid in zip(seats, ids, strict=True):
+            if shown[pid] in seen:
+                from ledger.core.i18n import _
+
+                raise InputError(_("{a} and {b} are one player, {name} (merged); each player "
+                                   "sits once").format(a=repr(seen[shown[pid]]), b=repr(typed),
+                                                       name=repr(shown[pid])))
+            seen[shown[pid]] = typed
+
+    def seat_names(self, session_id: int) -> list[tuple[str, str, int]]:
+        """(name as typed, name shown now, player id) of each seat, in seat order."""
+        return [(r[0], r[1], r[2]) for r in self.conn.execute(
+            f"""SELECT p.name, n.name, t.player_id FROM seats t
+               JOIN players p ON p.id = t.player_id JOIN {self._names()} n ON n.id = t.player_id
+               WHERE t.session_id = ? ORDER BY t.seat""", [session_id])]
+
+    def renames(self, session_id: int, shown: bool = True) -> dict[str, str]:
+        """Typed -> shown seat names of a session (or the reverse), those that differ."""
+        pairs = [(typed, now) for typed, now, _ in self.seat_names(session_id) if typed != now]
+        return dict(pairs) if shown else {now: typed for typed, now in pairs}
+
+    def _shown(self, entries: list[EntryRow]) -> list[EntryRow]:
+        """Entries with their facts under the players' names now (stored as typed)."""
+        if not entries:
+            return entries
+        names = self.renames(entries[0].session_id)
+        if not names:
+            return entries
+        from dataclasses import replace
+
+        from ledger.core.scoring import rename_facts
+
+        return [e if e.facts is None else replace(e, facts=rename_facts(e.facts, names))
+                for e in entries]
 
     def end_session(self, session_id: int, at: str | None = None) -> None:
         # Ending is the one update the ledger makes: it closes the session, it
@@ -101,16 +163,17 @@ class Journal:
         ).fetchall()
         if not rows:
             return []
+        names = self._names()
         if len(rows) <= 500:
             ids = [r[0] for r in rows]
             seat_rows = self.conn.execute(
-                "SELECT t.session_id, p.name FROM seats t JOIN players p ON p.id = t.player_id "
+                f"SELECT t.session_id, p.name FROM seats t JOIN {names} p ON p.id = t.player_id "
                 f"WHERE t.session_id IN ({','.join('?' * len(ids))}) ORDER BY t.session_id, t.seat",
                 ids,
             ).fetchall()
         else:
             seat_rows = self.conn.execute(
-                "SELECT t.session_id, p.name FROM seats t JOIN players p ON p.id = t.player_id "
+                f"SELECT t.session_id, p.name FROM seats t JOIN {names} p ON p.id = t.player_id "
                 "ORDER BY t.session_id, t.seat"
             ).fetchall()
         seats: dict[int, list[str]] = {}
@@ -160,10 +223,21 @@ class Journal:
         seq = self.conn.execute(
             "SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE session_id = ?", [session_id]
         ).fetchone()[0]
+        seat_ids = {now: pid for _typed, now, pid in self.seat_names(session_id)}
+        typed_names = self.renames(session_id, shown=False)
+        stored = facts
+        if facts is not None and typed_names:  # facts keep the names as typed
+            from ledger.core.scoring import rename_facts
+
+            stored = rename_facts(facts, typed_names)
+
+        def pid(name: str) -> int:
+            return seat_ids[name] if name in seat_ids else self.ledger.player_id(name)
+
         row = {
             "uuid": entry_uuid or new_uuid(), "session_id": session_id, "seq": seq,
             "kind": kind, "deal_no": deal_no,
-            "facts": None if facts is None else to_json(facts),
+            "facts": None if stored is None else to_json(stored),
             "created_at": created_at or now(),
         }
         entry_id = inserted_id(self.conn.execute(
@@ -175,9 +249,8 @@ class Journal:
             "INSERT INTO points (entry_id, session_id, player_id, deals, wins, fried, cards, "
             "penalty, net, payee_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                (entry_id, session_id, self.ledger.player_id(p.player), p.deals, p.wins, p.fried,
-                 p.cards, p.penalty, p.net,
-                 None if p.payee is None else self.ledger.player_id(p.payee))
+                (entry_id, session_id, pid(p.player), p.deals, p.wins, p.fried,
+                 p.cards, p.penalty, p.net, None if p.payee is None else pid(p.payee))
                 for p in points
             ],
         )
@@ -197,7 +270,7 @@ class Journal:
             f"SELECT {_ENTRY_COLS} FROM entries WHERE session_id = ? ORDER BY seq",
             [session_id],
         ).fetchall()
-        return [_entry(r) for r in rows]
+        return self._shown([_entry(r) for r in rows])
 
     def current_version(self, session_id: int, deal_no: int) -> EntryRow | None:
         """The latest entry about deal ``deal_no`` (a void means the deal is gone)."""
@@ -206,7 +279,7 @@ class Journal:
             "ORDER BY id DESC LIMIT 1",
             [session_id, deal_no],
         ).fetchone()
-        return None if r is None else _entry(r)
+        return None if r is None else self._shown([_entry(r)])[0]
 
     def last_live_deal(self, session_id: int) -> int | None:
         r = self.conn.execute(
@@ -229,7 +302,7 @@ class Journal:
                ORDER BY e.deal_no""",
             [session_id],
         ).fetchall()
-        return [_entry(r) for r in rows]
+        return self._shown([_entry(r) for r in rows])
 
     def deal_points(self, session_id: int, deal_no: int) -> list[PointsRow]:
         """What deal ``deal_no`` adds up to now: its entries' points summed per player and
@@ -239,7 +312,8 @@ class Journal:
             """SELECT p.name, SUM(q.deals), SUM(q.wins), SUM(q.fried), SUM(q.cards),
                       SUM(q.penalty), SUM(q.net), y.name
                FROM entries e JOIN points q ON q.entry_id = e.id
-               JOIN players p ON p.id = q.player_id LEFT JOIN players y ON y.id = q.payee_id
+               JOIN player_names p ON p.id = q.player_id
+               LEFT JOIN player_names y ON y.id = q.payee_id
                WHERE e.session_id = ? AND e.deal_no = ?
                GROUP BY q.player_id, q.payee_id ORDER BY MIN(q.id)""",
             [session_id, deal_no],

@@ -21,7 +21,7 @@ APP = "bigtwo-ledger"
 POINT_COLUMNS = ("deals", "wins", "fried", "cards", "penalty", "net")
 
 # Adding a migration below?  Bump this too (a test checks they agree).
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 APPLICATION_ID = 0x42324C47  # "B2LG": marks the file as a bigtwo ledger
 
 
@@ -181,6 +181,54 @@ def migrations() -> Migrations:
         db.execute(
             """CREATE TABLE ratings (player_id INTEGER PRIMARY KEY, mu REAL NOT NULL,
                 sigma REAL NOT NULL, deals INTEGER NOT NULL) STRICT"""
+        )
+
+    @migrations(name="m004_player_events")
+    def m004_player_events(db: Database) -> None:
+        """Renames and merges of players, append-only (ledger/storage/players.py).
+
+        The journal's facts keep every name as it was typed; a rename or merge is an
+        event here, and ``player_names`` resolves each player id to the id it counts
+        as (merges followed, undone events left out) and the name shown for it.
+        An undo is a reversal event (kind ``undo``, ``undoes`` the event it takes back).
+        """
+        db.execute(
+            """CREATE TABLE player_events (
+                id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, at TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('rename', 'merge', 'undo')),
+                player_id INTEGER NOT NULL REFERENCES players(id),
+                into_id INTEGER REFERENCES players(id),
+                name TEXT,
+                undoes INTEGER UNIQUE REFERENCES player_events(id),
+                CHECK ((kind = 'rename') = (name IS NOT NULL)),
+                CHECK ((kind = 'merge') = (into_id IS NOT NULL)),
+                CHECK ((kind = 'undo') = (undoes IS NOT NULL))) STRICT"""
+        )
+        for op in ("UPDATE", "DELETE"):
+            db.execute(
+                f"CREATE TRIGGER player_events_no_{op.lower()} BEFORE {op} ON player_events "
+                "BEGIN SELECT RAISE(ABORT, 'player_events are append-only'); END"
+            )
+        db.execute(
+            """CREATE VIEW player_names (id, name, canon_id, own_name, typed_name) AS
+               WITH RECURSIVE live AS (
+                   SELECT e.id, e.kind, e.player_id, e.into_id, e.name FROM player_events e
+                   WHERE e.kind != 'undo' AND NOT EXISTS (
+                       SELECT 1 FROM player_events u WHERE u.undoes = e.id)),
+               own AS (
+                   SELECT p.id, p.name AS typed_name, COALESCE((
+                       SELECT l.name FROM live l WHERE l.kind = 'rename' AND l.player_id = p.id
+                       ORDER BY l.id DESC LIMIT 1), p.name) AS name
+                   FROM players p),
+               chain (id, canon, depth) AS (
+                   SELECT id, id, 0 FROM players
+                   UNION ALL
+                   SELECT c.id, l.into_id, c.depth + 1 FROM chain c
+                   JOIN live l ON l.kind = 'merge' AND l.player_id = c.canon
+                   WHERE c.depth < 64),
+               canon AS (SELECT id, canon, MAX(depth) FROM chain GROUP BY id)
+               SELECT o.id, t.name, c.canon, o.name, o.typed_name
+               FROM own o JOIN canon c ON c.id = o.id JOIN own t ON t.id = c.canon"""
         )
 
     return migrations

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from ledger.storage.derived import Derived
     from ledger.storage.inspection import Inspection
     from ledger.storage.journal import Journal
+    from ledger.storage.players import Players
     from ledger.storage.totals import Totals
 
 BUSY_TIMEOUT_MS = 30_000
@@ -110,6 +111,12 @@ class Ledger:
         from ledger.storage.journal import Journal
 
         return Journal(self)
+
+    @cached_property
+    def players(self) -> Players:
+        from ledger.storage.players import Players
+
+        return Players(self)
 
     @cached_property
     def totals(self) -> Totals:
@@ -203,46 +210,62 @@ class Ledger:
     # -- players --
 
     def player_name(self, typed: str) -> str:
-        """The ledger's spelling of the player ``typed`` names (same :func:`name_key`:
-        ``ann`` finds ``Ann``); :class:`NotFound` when there is none."""
+        """The name the ledger shows for the player ``typed`` names (same
+        :func:`name_key`: ``ann`` finds ``Ann``; a renamed player's old name finds its
+        new one, a merged player's the one it was merged into); :class:`NotFound`
+        when there is none."""
         found = self.find_player(typed)
         if found is None:
             from ledger.core.names import did_you_mean
 
-            names = [n for (n,) in self.conn.execute("SELECT name FROM players")]
+            names = [n for (n,) in self.conn.execute("SELECT DISTINCT name FROM player_names")]
             from ledger.core.i18n import _
 
             raise NotFound(_("no player named {name} in this ledger{hint}").format(
                 name=repr(typed), hint=did_you_mean(typed, names)))
         return found
 
-    def find_player(self, typed: str) -> str | None:
-        """The ledger's spelling of the player named ``typed`` (by name key), or None."""
-        row = self.conn.execute("SELECT name FROM players WHERE name = ?", [typed]).fetchone()
-        if row is not None:
-            return row[0]
+    def _find(self, typed: str) -> tuple[int, str, str] | None:
+        """(id, own name, shown name) of the player named ``typed``: its name now or
+        the name first typed for it, exactly or by name key."""
+        rows = self.conn.execute(
+            "SELECT id, own_name, name, typed_name FROM player_names ORDER BY id").fetchall()
+        for column in (1, 3):
+            for row in rows:
+                if row[column] == typed:
+                    return row[0], row[1], row[2]
         key = name_key(typed.strip())
-        for (name,) in self.conn.execute("SELECT name FROM players"):
-            if name_key(name) == key:
-                return name
+        for column in (1, 3):
+            for row in rows:
+                if name_key(row[column]) == key:
+                    return row[0], row[1], row[2]
         return None
 
+    def find_player(self, typed: str) -> str | None:
+        """The name shown for the player named ``typed`` (by name key), or None."""
+        found = self._find(typed)
+        return None if found is None else found[2]
+
     def player_id(self, name: str, create: bool = False) -> int:
+        """The id of the player ``name`` names: the name first typed for it, or its
+        name now (after a rename); a new player with ``create``."""
         if name in self.player_cache:
             return self.player_cache[name]
         row = self.conn.execute("SELECT id FROM players WHERE name = ?", [name]).fetchone()
-        if row is None:
-            if not create:
-                raise NotFound(f"no player named {name!r} in this ledger")
-            known = self.find_player(name)
-            if known is not None:  # one player, two spellings: the ledger's is kept
-                raise InputError(f"player {name!r} is {known!r} in this ledger "
-                                 f"(the same name); write it as {known!r}")
-            pid = inserted_id(self.conn.execute(
-                "INSERT INTO players (name, created_at) VALUES (?, ?)", [name, now()]))
-            self.audit("player.add", {"name": name})
-        else:
-            pid = row[0]
+        if row is not None:
+            self.player_cache[name] = row[0]  # a typed name is its player's for good
+            return row[0]
+        found = self._find(name)
+        if found is not None and found[1] == name:
+            return found[0]
+        if not create:
+            raise NotFound(f"no player named {name!r} in this ledger")
+        if found is not None:  # one player, two spellings: the ledger's is kept
+            raise InputError(f"player {name!r} is {found[1]!r} in this ledger "
+                             f"(the same name); write it as {found[1]!r}")
+        pid = inserted_id(self.conn.execute(
+            "INSERT INTO players (name, created_at) VALUES (?, ?)", [name, now()]))
+        self.audit("player.add", {"name": name})
         self.player_cache[name] = pid
         return pid
 

@@ -42,10 +42,14 @@ class Totals:
         self.ledger = ledger
         self.conn = ledger.conn
 
+    def names(self) -> str:
+        """The players' names shown now (renames and merges: ``ledger.players``)."""
+        return self.ledger.players.source()
+
     def by_session(self, session_ids: Sequence[int] | None = None) -> list[SessionTotal]:
         """Each player's sums per session (all sessions when ``None``)."""
-        sql = """SELECT q.session_id, p.name, q.deals, q.wins, q.fried, q.penalty, q.net
-                 FROM session_totals q JOIN players p ON p.id = q.player_id"""
+        sql = f"""SELECT q.session_id, p.name, q.deals, q.wins, q.fried, q.penalty, q.net
+                 FROM session_totals q JOIN {self.names()} p ON p.id = q.player_id"""
         if session_ids is None:
             return list(typed(SessionTotal, self.conn.execute(sql)))
         if len(session_ids) == 1:
@@ -57,9 +61,9 @@ class Totals:
     def by_player(self) -> list[PlayerTotal]:
         """Each player's sums over every session, summed in SQL."""
         return list(typed(PlayerTotal, self.conn.execute(
-            """SELECT p.name, SUM(q.deals), SUM(q.wins), SUM(q.fried), SUM(q.penalty), SUM(q.net)
-               FROM session_totals q JOIN players p ON p.id = q.player_id
-               GROUP BY q.player_id""")))
+            f"""SELECT p.name, SUM(q.deals), SUM(q.wins), SUM(q.fried), SUM(q.penalty), SUM(q.net)
+               FROM session_totals q JOIN {self.names()} p ON p.id = q.player_id
+               GROUP BY p.canon_id""")))
 
     def currencies(self) -> list[str]:
         """The currency of every session (``PTS`` for points only), each once."""
@@ -68,10 +72,10 @@ class Totals:
     def money(self) -> list[MoneyGroup]:
         """Each player's net points summed per stake, team sessions apart."""
         return [MoneyGroup(stake, bool(teams), name, net) for stake, teams, name, net in self.conn.execute(
-            """SELECT s.stake, s.teams, p.name, SUM(q.net)
+            f"""SELECT s.stake, s.teams, p.name, SUM(q.net)
                FROM session_totals q JOIN sessions s ON s.id = q.session_id
-               JOIN players p ON p.id = q.player_id
-               GROUP BY s.stake, s.teams, q.player_id""")]
+               JOIN {self.names()} p ON p.id = q.player_id
+               GROUP BY s.stake, s.teams, p.canon_id""")]
 
     def pair_differences(self, session_ids: Sequence[int] | None = None) -> list[PairDifference]:
         """Pairwise non-team sessions (all when ``None``): each pair's difference of penalty
@@ -91,19 +95,20 @@ class Totals:
                 GROUP BY k.currency, k.stake, a.player_id, b.player_id""",
             params,
         ).fetchall()
-        names = dict(self.conn.execute("SELECT id, name FROM players").fetchall())
+        names = dict(self.conn.execute(f"SELECT id, name FROM {self.names()}").fetchall())
         return [PairDifference(c, s, names[a], names[b], d) for c, s, a, b, d in rows]
 
     def winner_flows(self, session_ids: Sequence[int] | None = None) -> list[WinnerFlow]:
         """Pay-the-winner non-team sessions (all when ``None``): each player's net with each
         winner, summed per currency and stake."""
         scope, params = _scoped("f.session_id", session_ids)
+        names = self.names()
         return list(typed(WinnerFlow, self.conn.execute(
             f"""SELECT s.currency, s.stake, p.name, y.name, SUM(f.net) FROM session_flows f
                 JOIN sessions s ON s.id = f.session_id
-                JOIN players p ON p.id = f.player_id JOIN players y ON y.id = f.payee_id
+                JOIN {names} p ON p.id = f.player_id JOIN {names} y ON y.id = f.payee_id
                 WHERE s.teams = 0 {scope}
-                GROUP BY s.currency, s.stake, f.player_id, f.payee_id""",
+                GROUP BY s.currency, s.stake, p.canon_id, y.canon_id""",
             params,
         )))
 
@@ -112,7 +117,7 @@ class Totals:
         return list(typed(DealNet, self.conn.execute(
             f"""SELECT MAX(e.deal_no), p.name, SUM(q.net)
                 FROM entries e JOIN points q ON q.entry_id = e.id
-                JOIN players p ON p.id = q.player_id
+                JOIN {self.names()} p ON p.id = q.player_id
                 WHERE e.session_id = :sid AND {LIVE_UPTO}
                 GROUP BY (e.deal_no - 1) / :bucket, q.player_id ORDER BY 1""",
             {"sid": session_id, "bucket": bucket, "upto": self.ledger.derived.last_entry_id()},

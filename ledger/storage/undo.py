@@ -55,6 +55,23 @@ def last_session_event(ledger: Ledger, session_id: int) -> str | None:
     return None if row is None else row[0]
 
 
+def last_audit_id(ledger: Ledger, action: str, session_id: int | None = None,
+                  entry_id: int | None = None) -> int:
+    """The id of the latest audit row of ``action`` (on that session / entry), or 0."""
+    row = ledger.conn.execute(
+        "SELECT MAX(id) FROM audit WHERE action = ? AND session_id IS ? AND "
+        "(? IS NULL OR entry_id = ?)", [action, session_id, entry_id, entry_id]).fetchone()
+    return row[0] or 0
+
+
+def player_event_mark(ledger: Ledger, event_id: int) -> int:
+    """The audit id of player event ``event_id`` (0 when it has none)."""
+    row = ledger.conn.execute(
+        "SELECT MAX(id) FROM audit WHERE action LIKE 'player.%' "
+        "AND json_extract(detail, '$.event') = ?", [event_id]).fetchone()
+    return row[0] or 0
+
+
 def reopen_session(ledger: Ledger, session: SessionRow) -> None:
     """Undo ``session end`` (inside ``writing``): the session takes deals again."""
     ledger.conn.execute("UPDATE sessions SET ended_at = NULL WHERE id = ?", [session.id])

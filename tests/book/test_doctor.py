@@ -20,7 +20,7 @@ from ledger.formats import samples
 from ledger.storage.rows import PointsRow, RawEntry, RawPoints
 from ledger.storage.store import open_ledger
 
-GUARDS = [(t, op) for t in ("entries", "points", "audit") for op in ("update", "delete")]
+GUARDS = [(t, op) for t in ("entries", "points", "audit", "player_events") for op in ("update", "delete")]
 
 
 def load_samples(path: Path) -> None:

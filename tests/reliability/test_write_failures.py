@@ -396,7 +396,8 @@ def test_a_ledger_from_a_newer_version_is_refused(tmp_path):
         result = bigtwo("--db", str(path), *args)
         assert result.returncode == 1
         line = one_clean_line(result.stderr)
-        assert "made by a newer bigtwo: schema 4, this program knows 3" in line
+        assert (f"made by a newer bigtwo: schema {SCHEMA_VERSION + 1}, this program knows "
+                f"{SCHEMA_VERSION}") in line
         assert "m999_from_the_future" in line
     assert file_digest(path) == before
     assert not (tmp_path / "b.db").exists()

@@ -20,7 +20,7 @@ LAZY: dict[str, str] = {
     "export": "transfer", "import": "transfer", "check": "transfer",
     "doctor": "care", "backup": "care", "restore": "care",
     "stats": "history", "history": "history", "plot": "history",
-    "serve": "serve",
+    "serve": "serve", "player": "players",
 }
 FEATURES: tuple[str, ...] = tuple(dict.fromkeys(LAZY.values()))
 

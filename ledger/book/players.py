@@ -1,0 +1,164 @@
+"""``bigtwo player rename`` and ``player merge``: append-only player events.
+
+Nothing recorded is rewritten: deal facts, seats and points keep the names as they
+were typed.  A rename changes the name shown for a player from then on; a merge makes
+player A count as B in every report across sessions.  Both are undone by a reversal
+event.  The storage view ``player_names`` resolves them (ledger/storage/players.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ledger.book.actions import check_player_names
+from ledger.core.errors import InputError, NotFound
+from ledger.core.i18n import _
+from ledger.core.text import name_key
+
+if TYPE_CHECKING:
+    from ledger.storage.players import PlayerName
+    from ledger.storage.store import Ledger
+
+
+@dataclass(frozen=True)
+class PlayerChange:
+    """What one rename, merge or undo did, by the names shown before it."""
+
+    kind: str  # rename, merge, undo rename or undo merge
+    player: str  # the player's own name before
+    target: str  # the new name, or the player merged into (after an undo: the same)
+
+
+def find(ledger: Ledger, typed: str) -> PlayerName:
+    """The player ``typed`` names (by name key, current names before the names first
+    typed); one ``error:`` with a did-you-mean when there is none."""
+    key = name_key(typed.strip())
+    names = ledger.players.names()
+    for field in ("own_name", "typed_name"):
+        for p in names.values():
+            if name_key(getattr(p, field)) == key:
+                return p
+    from ledger.core.names import did_you_mean
+
+    shown = sorted({p.own_name for p in names.values()})
+    raise NotFound(_("no player named {name} in this ledger{hint}").format(
+        name=repr(typed), hint=did_you_mean(typed, shown)))
+
+
+def rename(ledger: Ledger, old: str, new: str) -> PlayerChange:
+    """Show player ``old`` as ``new`` from now on (one transaction)."""
+    with ledger.writing():
+        player = find(ledger, old)
+        if player.canon_id != player.id:
+            raise InputError(_("player {name} is merged into {into}; rename {into} instead")
+                             .format(name=repr(player.own_name), into=repr(player.name)))
+        (name,) = check_player_names([new])
+        if name == player.own_name:
+            raise InputError(_("player {name} is already called that").format(name=repr(name)))
+        key = name_key(name)
+        for other in ledger.players.names().values():
+            if other.id != player.id and key in (name_key(other.own_name),
+                                                 name_key(other.typed_name)):
+                raise InputError(_("the name {name} is taken by player {other}; "
+                                   "to make them one player: bigtwo player merge")
+                                 .format(name=repr(name), other=repr(other.name)))
+        ledger.players.add_event("rename", player.id, name=name)
+    return PlayerChange("rename", player.own_name, name)
+
+
+def merge(ledger: Ledger, source: str, into: str) -> PlayerChange:
+    """Count player ``source`` as ``into`` in every report from now on."""
+    with ledger.writing():
+        a, b = find(ledger, source), find(ledger, into)
+        if a.canon_id == b.canon_id:
+            raise InputError(_("{a} and {b} are one player already; nothing to merge")
+                             .format(a=repr(a.own_name), b=repr(b.name)))
+        for p in (a, b):
+            if p.canon_id != p.id:
+                raise InputError(_("player {name} is merged into {into} already; "
+                                   "name {into} instead").format(name=repr(p.own_name),
+                                                                 into=repr(p.name)))
+        if ledger.players.seated_together(a.id, b.id):
+            raise InputError(_("{a} and {b} sat in the same session, so they are two "
+                               "people; only one player's two names can be merged")
+                             .format(a=repr(a.own_name), b=repr(b.own_name)))
+        ledger.players.add_event("merge", a.id, into_id=b.id)
+    return PlayerChange("merge", a.own_name, b.own_name)
+
+
+def undo_last(ledger: Ledger) -> PlayerChange:
+    """Take back the latest rename or merge that is not undone (a reversal event)."""
+    with ledger.writing():
+        event = ledger.players.last_live_event()
+        if event is None:
+            raise InputError(_("nothing to undo: no player was renamed or merged"))
+        names = ledger.players.names()
+        player = names[event.player_id]
+        if event.kind == "merge":
+            assert event.into_id is not None
+            ledger.players.add_event("undo", event.player_id, undoes=event.id)
+            return PlayerChange("undo merge", player.own_name, names[event.into_id].own_name)
+        ledger.players.add_event("undo", event.player_id, undoes=event.id)
+        after = ledger.players.names()[event.player_id]
+        return PlayerChange("undo rename", player.own_name, after.own_name)
+
+
+def undo_comes_first(ledger: Ledger, session_id: int | None) -> bool:
+    """Whether ``undo`` takes back a player rename or merge rather than the session's
+    last action: the one done last is undone first."""
+    from ledger.book.actions import next_undo_mark
+    from ledger.storage.undo import player_event_mark
+
+    event = ledger.players.last_live_event()
+    if event is None:
+        return False
+    if session_id is None:
+        return True
+    return player_event_mark(ledger, event.id) > next_undo_mark(ledger, session_id)
+
+
+def undo_text(change: PlayerChange) -> str:
+    """The line ``undo`` prints after taking back a rename or merge."""
+    if change.kind == "undo rename":
+        return _("undo: {new} is called {old} again").format(
+            new=change.player, old=change.target)
+    if change.kind == "undo merge":
+        return _("undo: {name} and {into} are two players again").format(
+            name=change.player, into=change.target)
+    raise ValueError(change.kind)
+
+
+
+def event_lines(ledger: Ledger, player_ids: set[int] | None = None) -> list[str]:
+    """Each rename, merge and undo, oldest first, with the names as they were then
+    (only those touching ``player_ids`` when given): what ``log`` shows."""
+    from ledger.book.clock import local_second
+
+    own = {pid: p.typed_name for pid, p in ledger.players.names().items()}
+    before: dict[int, str] = {}  # rename event id -> the name it replaced
+    by_id = {}
+    lines = []
+    for e in ledger.players.events():
+        by_id[e.id] = e
+        touched = {e.player_id} | ({e.into_id} if e.into_id is not None else set())
+        if e.kind == "rename" and e.name is not None:
+            before[e.id] = own[e.player_id]
+            text = _("{old} renamed to {new}").format(old=own[e.player_id], new=e.name)
+            own[e.player_id] = e.name
+        elif e.kind == "merge" and e.into_id is not None:
+            text = _("{name} merged into {into}").format(name=own[e.player_id],
+                                                         into=own[e.into_id])
+        else:
+            undone = by_id[e.undoes] if e.undoes is not None else e
+            if undone.kind == "rename":
+                new, own[undone.player_id] = own[undone.player_id], before[undone.id]
+                text = undo_text(PlayerChange("undo rename", new, own[undone.player_id]))
+            else:
+                assert undone.into_id is not None
+                touched.add(undone.into_id)
+                text = undo_text(PlayerChange("undo merge", own[undone.player_id],
+                                              own[undone.into_id]))
+        if player_ids is None or touched & player_ids:
+            lines.append(f"{local_second(e.at)}  {text}")
+    return lines
