@@ -47,6 +47,12 @@ class Rating:
                 "conservative": round(self.conservative, 3), "deals": self.deals}
 
 
+def ranked(rated: Iterable[tuple[str, Rating]]) -> list[tuple[str, Rating]]:
+    """Best first by the conservative rating mu - 3 sigma, then by name: the order of the
+    rating table of ``bigtwo stats`` and of ``bigtwo plot --kind rating``."""
+    return sorted(rated, key=lambda nr: (-nr[1].conservative, nr[0]))
+
+
 def _model() -> Any:
     from openskill.models import PlackettLuce
 

@@ -2,7 +2,8 @@
 
 matplotlib is imported inside :func:`plot` only, so no other command pays for
 it.  Each player keeps one colour in every chart (chosen by the order players
-first appeared in the ledger).  Long histories are summed per day or per
+first appeared in the ledger); fonts come from
+:mod:`ledger.present.fonts`.  Long histories are summed per day or per
 period and thinned to at most MAX_POINTS points a line, so a decade of play
 draws as fast as an evening.
 """
@@ -23,13 +24,13 @@ from ledger.book.money import session_nets
 from ledger.core.errors import InputError
 from ledger.core.i18n import N_, _, ngettext
 from ledger.core.scoring import teams_of
+from ledger.present.fonts import Fonts
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
-    from matplotlib.typing import RcKeyType
 
 KINDS = {
     "net": "cumulative net points over the deals of one session",
@@ -42,25 +43,12 @@ KINDS = {
 FORMATS = (".png", ".svg", ".pdf")
 MAX_POINTS = 1500  # per line
 MAX_GROUPS = 24  # bar groups
+SMALL_MULTIPLES = 4  # more players: cards left as one small panel each
 PALETTE = (
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
     "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd",
     "#e6550d", "#31a354", "#756bb1", "#636363",
 )
-# Fonts that draw Chinese names, in order of preference: Traditional first (Hong Kong,
-# Taiwan), then Simplified, then whatever a system has.  The first one installed is a
-# fallback behind DejaVu Sans, glyph by glyph, so Latin text keeps matplotlib's look.
-CJK_FONTS = (
-    "Noto Sans CJK TC", "Noto Sans CJK HK", "Noto Sans CJK SC", "Source Han Sans TC",
-    "Source Han Sans HC", "Source Han Sans SC", "Source Han Sans", "PingFang TC", "PingFang HK",
-    "PingFang SC", "Microsoft JhengHei", "Microsoft YaHei", "WenQuanYi Zen Hei",
-    "WenQuanYi Micro Hei", "Noto Sans CJK JP", "Noto Sans CJK KR",
-)
-EMOJI_FONTS = ("Noto Emoji", "Symbola", "Segoe UI Symbol")  # outline fonts Agg can draw
-BASE_FONT = "DejaVu Sans"
-NO_CJK_FONT = ("plot: no installed font draws Chinese characters, so they show as boxes; "
-               "install one, e.g. apt-get install fonts-noto-cjk (Debian/Ubuntu), "
-               "dnf install google-noto-sans-cjk-fonts (Fedora) or Noto Sans CJK from fonts.google.com")
 # Dates and tools leave no timestamp in the file: the same ledger draws the same bytes.
 _METADATA = {".png": {"Software": None}, ".svg": {"Date": None}, ".pdf": {"CreationDate": None}}
 
@@ -122,92 +110,6 @@ def period_of(day: date, period: str) -> str:
     return str(day.year)
 
 
-def installed_fonts(wanted: Sequence[str]) -> list[str]:
-    """The families of ``wanted`` that matplotlib's font manager finds, in that order."""
-    from matplotlib import font_manager
-
-    have = {f.name for f in font_manager.fontManager.ttflist}
-    return [name for name in wanted if name in have]
-
-
-def font_family(simplified: bool = False) -> list[str]:
-    """rcParams["font.family"] for charts: DejaVu Sans, then the first CJK font found
-    (a Simplified one first when ``simplified``), then an emoji outline font if any."""
-    order: tuple[str, ...] = CJK_FONTS
-    if simplified:
-        order = tuple(sorted(CJK_FONTS, key=lambda n: 0 if ("SC" in n or "YaHei" in n) else 1))
-    return [BASE_FONT, *installed_fonts(order)[:1], *installed_fonts(EMOJI_FONTS)[:1]]
-
-
-def _is_cjk(ch: str) -> bool:
-    code = ord(ch)
-    return (0x2E80 <= code <= 0x9FFF or 0xAC00 <= code <= 0xD7AF or 0xF900 <= code <= 0xFAFF
-            or 0xFF00 <= code <= 0xFFEF or 0x20000 <= code <= 0x3FFFF)
-
-
-class Fonts:
-    """Draws with :func:`font_family` and turns matplotlib's one-warning-per-missing-glyph
-    into at most one line through ``notice``: how to get a CJK font, or which characters
-    no installed font has."""
-
-    def __init__(self, notice: Callable[[str], None] | None, simplified: bool | None = None,
-                 what: str = "plot") -> None:
-        from ledger.core.i18n import language
-
-        self.notice = notice
-        self.what = what
-        # Simplified glyph shapes first when the interface is in Simplified Chinese.
-        self.family = font_family(language() == "zh_Hans" if simplified is None else simplified)
-        self.has_cjk = any(name in CJK_FONTS for name in self.family)
-        self.missing: set[str] = set()
-
-    def rc(self) -> dict[RcKeyType, Any]:
-        return {"font.family": self.family, "svg.fonttype": "none",  # SVG keeps text as text
-                "pdf.fonttype": 42, "svg.hashsalt": "bigtwo"}  # SVG ids: the same every time
-
-    def __enter__(self) -> Fonts:
-        import re
-        import warnings
-
-        import matplotlib
-
-        self._rc = matplotlib.rc_context(self.rc())
-        self._rc.__enter__()
-        self._warnings = warnings.catch_warnings(record=True)
-        self._caught = self._warnings.__enter__()
-        warnings.simplefilter("always")
-        self._glyph = re.compile(r"Glyph (\d+) .*missing from font")
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        import warnings
-
-        self._warnings.__exit__(*exc)
-        self._rc.__exit__(*exc)
-        for w in self._caught:
-            found = self._glyph.search(str(w.message))
-            if found:
-                self.missing.add(chr(int(found.group(1))))
-            else:  # anything else is not ours to hide
-                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-        if self.missing and exc[0] is None:
-            self.say()
-
-    def say(self) -> None:
-        if not self.has_cjk and any(_is_cjk(ch) for ch in self.missing):
-            line = NO_CJK_FONT.replace("plot:", f"{self.what}:", 1)
-        else:
-            shown = "".join(sorted(self.missing))
-            line = (f"{self.what}: no installed font draws {shown!r}, shown as a box "
-                    "(an outline emoji font such as Noto Emoji or Symbola would)")
-        if self.notice is not None:
-            self.notice(line)
-        else:
-            import sys
-
-            print(line, file=sys.stderr)
-
-
 # --- the charts ----------------------------------------------------------------
 
 
@@ -237,7 +139,13 @@ def _finish(ax: Axes, title: str, xlabel: str, ylabel: str, legend: bool = True)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.grid(True, alpha=0.3)
-    if legend and ax.get_legend_handles_labels()[0]:  # beside the chart: it never hides a line
+    handles, labels = ax.get_legend_handles_labels()
+    if not legend or not handles:
+        return
+    if ax.child_axes:  # a money axis on the right: the legend goes below, under the labels
+        ax.figure.legend(handles, labels, frameon=False, fontsize=9, loc="outside lower center",
+                         ncols=min(len(labels), 6))
+    else:  # beside the chart: it never hides a line
         ax.legend(frameon=False, fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1))
 
 
@@ -389,7 +297,7 @@ def _weighted_box(values: Counter[int]) -> dict[str, Any]:
 
 
 def _cards_left(c: Canvas, ax: Axes, cards: dict[str, Counter[int]]) -> None:
-    """Share of each player's deals lost with 1, 2, ... cards: bars, or lines for many players."""
+    """Share of each player's deals lost with 1, 2, ... cards, as grouped bars (few players)."""
     top = max((k for counts in cards.values() for k in counts), default=0)
     if top == 0:
         ax.text(0.5, 0.5, "no cards-left counts (places mode)", ha="center",
@@ -400,12 +308,32 @@ def _cards_left(c: Canvas, ax: Axes, cards: dict[str, Counter[int]]) -> None:
     for i, (name, counts) in enumerate(cards.items()):
         total = sum(counts.values())
         ys = [100 * counts.get(x, 0) / total for x in xs]
-        if len(cards) <= 6:
-            ax.bar([x + (i - (len(cards) - 1) / 2) * width for x in xs], ys, width=width,
-                   color=c.colour(name), label=name)
-        else:
-            ax.plot(xs, ys, color=c.colour(name), marker="o", ms=3, lw=1.4, label=name)
+        ax.bar([x + (i - (len(cards) - 1) / 2) * width for x in xs], ys, width=width,
+               color=c.colour(name), label=name)
     ax.set_xticks(xs)
+
+
+def _panels(c: Canvas, where: Any, cards: dict[str, Counter[int]]) -> None:
+    """Cards left when losing, one small panel per player on shared axes."""
+    cols = min(4, math.ceil(len(cards) / 2))
+    rows = math.ceil(len(cards) / cols)
+    grid = where.subplots(rows, cols, sharex=True, sharey=True, squeeze=False)
+    top = max((k for counts in cards.values() for k in counts), default=0) or 13
+    xs = list(range(1, top + 1))
+    for ax, (name, counts) in zip(grid.flat, cards.items(), strict=False):
+        total = sum(counts.values()) or 1
+        ax.bar(xs, [100 * counts.get(x, 0) / total for x in xs], width=0.8, color=c.colour(name))
+        ax.set_title(name, fontsize=9, loc="left")
+        ax.grid(True, alpha=0.3)
+        ax.tick_params(labelsize=7)
+    from matplotlib.ticker import MaxNLocator
+
+    grid.flat[0].xaxis.set_major_locator(MaxNLocator(integer=True))  # shared: every panel
+    for ax in grid.flat[len(cards):]:
+        ax.remove()
+    where.suptitle(_("Cards left when losing"), fontsize=11, x=0.02, ha="left")
+    where.supxlabel(_("cards left"), fontsize=10)
+    where.supylabel(_("% of the player's deals"), fontsize=10)
 
 
 def _distribution(c: Canvas) -> None:
@@ -419,9 +347,14 @@ def _distribution(c: Canvas) -> None:
             cards[name] = cards.get(name, Counter()) + by_cards
             penalty[name] = penalty.get(name, Counter()) + by_penalty
     order = sorted(cards, key=lambda n: (c.ids.get(n, 0), n))
-    left, right = c.figure.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
-    _cards_left(c, left, {n: cards[n] for n in order})
-    _finish(left, _("Cards left when losing"), _("cards left"), _("% of the player's deals"))
+    if len(order) > SMALL_MULTIPLES:  # one small panel each: many lines on one axes tangle
+        cells, side = c.figure.subfigures(1, 2, width_ratios=[3, 2], squeeze=False)[0]
+        right = side.subplots()
+        _panels(c, cells, {n: cards[n] for n in order})
+    else:
+        left, right = c.figure.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
+        _cards_left(c, left, {n: cards[n] for n in order})
+        _finish(left, _("Cards left when losing"), _("cards left"), _("% of the player's deals"))
     boxes = [(n, _weighted_box(penalty[n])) for n in order if penalty[n]]
     if boxes:
         stats_list = [{**b, "label": n} for n, b in boxes]
@@ -470,23 +403,29 @@ def _rates(c: Canvas) -> None:
 
 
 def _rating(c: Canvas) -> None:
+    """Best at the top, in the order of ``bigtwo stats`` (mu - 3 sigma); dot mu, bar mu ± sigma."""
     from ledger.book import ratings
 
     wanted = {n for s in c.scope.sessions for n in s.seats}
     names = c.ledger.journal.shown_names()
-    rated = sorted(((names[pid], r) for pid, r in ratings.current(c.ledger, c.notice).items()
-                    if names.get(pid) in wanted), key=lambda nr: nr[1].mu)
+    by_name = {names[pid]: r for pid, r in ratings.current(c.ledger, c.notice).items()
+               if pid in names}  # as bigtwo stats: one rating per shown name
+    rated = ratings.ranked((n, r) for n, r in by_name.items() if n in wanted)
     ax = c.figure.subplots()
-    for y, (name, r) in enumerate(rated):
-        ax.errorbar(r.mu, y, xerr=2 * r.sigma, fmt="o", color=c.colour(name), ms=8,
-                    capsize=4, lw=2)
-        ax.annotate(f"{r.mu:.1f} ± {r.sigma:.1f}", (r.mu, y), xytext=(0, 8),
-                    textcoords="offset points", ha="center", fontsize=8)
-    ax.axvline(25, color="grey", lw=0.8, ls="--", label=_("starting rating (25)"))
-    ax.set_yticks(range(len(rated)), [n for n, _r in rated])
+    top = len(rated) - 1
+    for i, (name, r) in enumerate(rated):
+        y = top - i
+        ax.errorbar(r.mu, y, xerr=r.sigma, fmt="o", color=c.colour(name), ms=8, capsize=4, lw=2)
+        ax.plot(r.conservative, y, marker="D", ms=6, color=c.colour(name), mfc="white", mew=1.5)
+        ax.annotate(_("μ {mu:.1f}, σ {sigma:.1f}; μ − 3σ {low:.1f}").format(
+                        mu=r.mu, sigma=r.sigma, low=r.conservative),
+                    (r.mu, y), xytext=(0, 8), textcoords="offset points", ha="center", fontsize=8)
+    ax.axvline(25, color="grey", lw=0.8, ls="--")
+    ax.set_yticks(range(len(rated)), [n for n, _r in reversed(rated)])
     ax.set_ylim(-0.7, len(rated) - 0.3)
     _finish(ax, _("Skill rating (openskill Plackett-Luce, every deal in the ledger)"),
-            _("mu (dot) with mu ± 2 sigma (bar): higher is stronger"), "", legend=False)
+            _("dot: μ (mu), bar: μ ± σ (sigma), diamond: μ − 3σ, the order of bigtwo stats; "
+              "dashed: the start, 25"), "", legend=False)
 
 
 CHARTS: dict[str, Callable[[Canvas], None]] = {
@@ -504,17 +443,22 @@ def plot(ledger: Ledger, scope: stats.Scope, kind: str, out: Path,
     if kind not in CHARTS:
         raise InputError(f"unknown plot kind {kind!r}; choose from {', '.join(KINDS)}")
     check_out(out)
+    with Fonts(notice):
+        save(draw(ledger, scope, kind, notice), out, out.suffix.lower())
+    return out
+
+
+def draw(ledger: Ledger, scope: stats.Scope, kind: str,
+         notice: Callable[[str], None] | None = None) -> Figure:
+    """The figure of chart ``kind``, not yet written anywhere (tests measure its artists)."""
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
-    suffix = out.suffix.lower()
-    with Fonts(notice):
-        figure = Figure(figsize=(11, 5.5), dpi=110, layout="constrained")
-        CHARTS[kind](Canvas(ledger, scope, figure, ledger.journal.shown_ids(), notice))
-        save(figure, out, suffix)
-    return out
+    figure = Figure(figsize=(11, 5.5), dpi=110, layout="constrained")
+    CHARTS[kind](Canvas(ledger, scope, figure, ledger.journal.shown_ids(), notice))
+    return figure
 
 
 def save(figure: Figure, out: Path, suffix: str) -> None:

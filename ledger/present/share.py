@@ -1,6 +1,6 @@
 """A settlement to share in a group chat: plain text that survives a proportional
 font (no column alignment, one fact per line), a Markdown table, or a PNG card
-drawn with matplotlib (CJK names through the chart fonts of ledger.present.plots).
+drawn with matplotlib (CJK names through the chart fonts of ledger.present.fonts).
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def default_card_path(st: Settlement, folder: Path | None = None) -> Path:
 
 def card(st: Settlement, out: Path, notice: Callable[[str], None] | None = None) -> Path:
     """A PNG card: the title, each player's net, and who pays whom."""
-    from ledger.present import plots
+    from ledger.present import fonts, plots
 
     if out.suffix.lower() != ".png":
         raise InputError(f"cannot write a settlement card to {out}: give a file ending in .png")
@@ -94,7 +94,7 @@ def card(st: Settlement, out: Path, notice: Callable[[str], None] | None = None)
     extra = _rounding_lines(st)
     lines = 4 + len(rows) + 2 + max(len(pays), 1) + len(extra)
     height = 0.42 * lines + 0.4
-    with plots.Fonts(notice, what="settle"):
+    with fonts.Fonts(notice, what="settle"):
         figure = Figure(figsize=(6, height), dpi=150)
         figure.patch.set_facecolor("#fbfaf5")
         step = 1 / lines

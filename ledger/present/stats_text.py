@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
+from ledger.book import ratings
 from ledger.book.clock import local_day
 from ledger.book.money import money_text
 from ledger.book.stats import HistoryRow, Loss, PlayerStats, SessionResult, Stats
@@ -70,8 +71,7 @@ def _records(players: Sequence[PlayerStats], sessions: int, limit: int | None) -
 
 
 def _ratings(players: Sequence[PlayerStats], limit: int | None) -> str:
-    rated = sorted(((p.name, p.rating) for p in players if p.rating),
-                   key=lambda pr: -pr[1].conservative)
+    rated = ratings.ranked((p.name, p.rating) for p in players if p.rating)
     if not rated:
         return _("skill rating: no deals yet")
     rows = [[name, f"{r.mu:.1f}", f"± {r.sigma:.1f}", f"{r.conservative:.1f}", r.deals]

@@ -79,6 +79,7 @@ class Ledger:
         self.player_cache: dict[str, int] = {}
         self._db: Database | None = None
         self.identity: tuple[int, int] | None = None  # (device, inode) of the file opened
+        self.holder = "this command"  # who opened it, for LedgerMoved's message
 
     @property
     def db(self) -> Database:
@@ -158,18 +159,10 @@ class Ledger:
         file nobody will read again.  Checked before every write (:meth:`writing`)."""
         if self.identity is None:
             return
-        try:
-            st = os.stat(self.path)
-        except FileNotFoundError:
-            problem = "it was deleted"
-        except OSError as exc:
-            problem = f"it cannot be read ({exc.strerror or exc})"
-        else:
-            if (st.st_dev, st.st_ino) == self.identity:
-                return
-            problem = "another file was put in its place (renamed or replaced)"
-        raise LedgerMoved(f"the ledger {self.path} is no longer the file this command opened: "
-                          f"{problem}; stopped, and this last change was not saved")
+        problem = moved_problem(self.path, self.identity)
+        if problem is not None:
+            raise LedgerMoved(f"the ledger {self.path} is no longer the file {self.holder} opened: "
+                              f"{problem}; stopped, and this last change was not saved")
 
     # -- transactions --
 
@@ -270,8 +263,26 @@ class Ledger:
         return pid
 
 
-def open_ledger(path: str | os.PathLike[str], *, create_folder: bool = False) -> Ledger:
-    """Open (creating and migrating if new) the ledger at ``path``."""
+def moved_problem(path: str, identity: tuple[int, int]) -> str | None:
+    """What became of the file ``identity`` (device, inode) that ``path`` named, or None
+    while the path still names it."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return "it was deleted or moved away"
+    except OSError as exc:
+        return f"it cannot be read ({exc.strerror or exc})"
+    if (st.st_dev, st.st_ino) == identity:
+        return None
+    return "another file was put in its place (renamed or replaced)"
+
+
+def open_ledger(path: str | os.PathLike[str], *, create_folder: bool = False,
+                create: bool = True) -> Ledger:
+    """Open (creating and migrating if new) the ledger at ``path``.
+
+    ``create=False`` opens only a file that exists (SQLite's ``mode=rw``): a server
+    whose file was moved away must not leave a new empty ledger in its place."""
     path = os.fspath(path)
     folder = Path(path).parent
     if create_folder:
@@ -281,7 +292,12 @@ def open_ledger(path: str | os.PathLike[str], *, create_folder: bool = False) ->
     if Path(path).is_dir():
         raise StoreError(f"cannot open the ledger {path}: it is a folder, not a file")
     try:
-        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        if create or path == ":memory:" or path.startswith("file:"):
+            conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        else:
+            uri = Path(path).resolve().as_uri() + "?mode=rw"
+            conn = sqlite3.connect(uri, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                                   uri=True)
     except sqlite3.Error as exc:
         raise store_error(exc, path) from None
     try:

@@ -25,7 +25,9 @@ class Feed:
     """Watches ``mark()`` (cheap, run on the event loop) and renders views on demand.
 
     ``render(view)`` runs in a worker thread and returns a JSON-ready dict; it is
-    called at most once per view per change however many pages are listening.
+    called at most once per view per change however many pages are listening.  A dict
+    with an ``"error"`` goes out as a ``problem`` event that ends the stream (the
+    ledger file was moved away: there is nothing more to follow).
     """
 
     def __init__(self, mark: Callable[[], Mark], render: Callable[[str], dict[str, Any]],
@@ -97,7 +99,8 @@ class Feed:
             data = await asyncio.to_thread(self._render, view)
             data["version"] = version
             text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-            message = f"event: update\nid: {version}\ndata: {text}\n\n".encode()
+            event = "problem" if data.get("error") else "update"
+            message = f"event: {event}\nid: {version}\ndata: {text}\n\n".encode()
             self._cache[view] = (version, message)
             return version, message
 
@@ -111,6 +114,8 @@ class Feed:
                 if self.version != seen:
                     seen, message = await self.payload(view)
                     yield message
+                    if message.startswith(b"event: problem"):
+                        return  # the ledger is gone: the page shows why and stops listening
                     continue
                 if not await self.wait(seen):
                     if await is_gone():

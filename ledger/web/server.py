@@ -113,7 +113,8 @@ def serve(db: str, host: str, port: int, session_id: int | None, key: str,
     """Serve ``db`` until Ctrl-C (or SIGTERM)."""
     import uvicorn
 
-    from ledger.web.app import Config, create_app, file_identity
+    from ledger.web.app import create_app
+    from ledger.web.site import Config, file_identity
 
     tokens = Tokens.from_key(key)
     sock = bind(host, port)

@@ -12,13 +12,13 @@ from decimal import Decimal
 import numpy as np
 import pytest
 
-from ledger.present import plots
+from ledger.present import fonts, plots
 
 NAME = "陳大文"
 
 
 def need_cjk_font() -> None:
-    if not plots.installed_fonts(plots.CJK_FONTS):
+    if not fonts.installed_fonts(fonts.CJK_FONTS):
         if os.environ.get("CI") == "true":
             pytest.fail("no CJK font installed: CI must install fonts-noto-cjk")
         pytest.skip("no CJK font installed (apt-get install fonts-noto-cjk)")
@@ -43,22 +43,22 @@ def render(text: str, family: list[str]) -> np.ndarray:
 
 def test_a_cjk_label_is_drawn_not_boxed() -> None:
     need_cjk_font()
-    drawn = render(NAME, plots.font_family())
-    boxes = render(NAME, [plots.BASE_FONT])  # DejaVu Sans has no Han: three missing-glyph boxes
+    drawn = render(NAME, fonts.font_family())
+    boxes = render(NAME, [fonts.BASE_FONT])  # DejaVu Sans has no Han: three missing-glyph boxes
     assert (drawn < 128).sum() > 300, "the label drew almost nothing"
     differ = np.abs(drawn - boxes) > 64
     assert differ.sum() > 0.25 * (boxes < 128).sum(), "the label looks like the missing-glyph boxes"
     # and each character is different from the next one (boxes all look the same)
-    assert not np.array_equal(render("陳", plots.font_family()), render("李", plots.font_family()))
+    assert not np.array_equal(render("陳", fonts.font_family()), render("李", fonts.font_family()))
 
 
 def test_the_family_puts_a_cjk_font_behind_dejavu() -> None:
     need_cjk_font()
-    family = plots.font_family()
-    assert family[0] == plots.BASE_FONT
-    assert family[1] in plots.CJK_FONTS
+    family = fonts.font_family()
+    assert family[0] == fonts.BASE_FONT
+    assert family[1] in fonts.CJK_FONTS
     assert "TC" in family[1] or "HK" in family[1] or "Jheng" in family[1]
-    simplified = plots.font_family(simplified=True)
+    simplified = fonts.font_family(simplified=True)
     assert "SC" in simplified[1] or "YaHei" in simplified[1]
 
 
@@ -90,7 +90,7 @@ def test_an_undrawable_glyph_gives_one_line(tmp_path) -> None:
     env = start_evening(tmp_path, "陳大文,李小明,🐉Dragon,Dan")
     done = subprocess.run([sys.executable, "-m", "ledger", "plot", "--out", str(tmp_path / "c.png")],
                           env=env, capture_output=True, text=True, check=True)
-    if plots.installed_fonts(plots.EMOJI_FONTS):
+    if fonts.installed_fonts(fonts.EMOJI_FONTS):
         assert done.stderr == ""
     else:
         assert done.stderr.count("\n") == 1 and "🐉" in done.stderr, done.stderr
@@ -104,7 +104,7 @@ def test_without_a_cjk_font_one_line_says_how_to_get_one(monkeypatch, ledger_pat
     from ledger.core.rules import load_preset
     from ledger.storage.store import open_ledger
 
-    monkeypatch.setattr(plots, "CJK_FONTS", ())
+    monkeypatch.setattr(fonts, "CJK_FONTS", ())
     heard: list[str] = []
     with open_ledger(ledger_path) as ledger:
         s = book.start_session(ledger, ["陳大文", "李小明", "Ann", "Ben"], load_preset("classic"),
@@ -114,6 +114,6 @@ def test_without_a_cjk_font_one_line_says_how_to_get_one(monkeypatch, ledger_pat
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             plots.plot(ledger, stats.select(ledger, s.id, False), "net", tmp_path / "c.png", heard.append)
-    assert heard == [plots.NO_CJK_FONT]
+    assert heard == [fonts.NO_CJK_FONT]
     assert "apt-get install fonts-noto-cjk" in heard[0]
     assert not [w for w in caught if "Glyph" in str(w.message)]

@@ -10,7 +10,7 @@ from helpers import ROOT
 from history_ledger import add_session, build
 
 from ledger.book import stats
-from ledger.present import plots
+from ledger.present import fonts, plots
 from ledger.storage.store import open_ledger
 
 MAGIC = {".png": b"\x89PNG\r\n\x1a\n", ".pdf": b"%PDF-"}
@@ -156,3 +156,90 @@ def test_docs_show_every_kind():
     for kind in plots.KINDS:
         assert (root / "docs" / "img" / f"{kind}.png").is_file(), "run scripts/make_doc_plots.py"
         assert f"`--kind {kind}`" in page and f"img/{kind}.png" in page
+
+
+def rendered(figure):
+    """Lay the figure out as savefig would; its renderer, to measure artists in pixels."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(figure).draw()
+    return figure.canvas.get_renderer()
+
+
+def all_axes(figure):
+    """Every axes of the figure, with the secondary (money) axes they carry."""
+    for ax in figure.axes:
+        yield ax
+        yield from ax.child_axes
+
+
+def legends(figure):
+    return [*figure.legends, *(ax.get_legend() for ax in figure.axes if ax.get_legend())]
+
+
+def test_net_legend_covers_no_axis_labels_and_no_data(ledger):
+    scope = stats.select(ledger, 1, False)  # stake 0.5 USD: a money axis on the right
+    assert scope.sessions[0].stake == "0.5"
+    figure = plots.draw(ledger, scope, "net")
+    renderer = rendered(figure)
+    assert figure.axes[0].child_axes, "the money axis is drawn"
+    [legend] = legends(figure)
+    box = legend.get_window_extent(renderer)
+    texts = [t for ax in all_axes(figure)
+             for t in (*ax.get_xticklabels(), *ax.get_yticklabels(),
+                       ax.xaxis.label, ax.yaxis.label, ax.title)
+             if t.get_visible() and t.get_text()]
+    assert any(t.get_text() for ax in figure.axes[0].child_axes for t in ax.get_yticklabels())
+    for t in texts:
+        assert not box.overlaps(t.get_window_extent(renderer)), f"legend covers {t.get_text()!r}"
+    assert not box.overlaps(figure.axes[0].get_window_extent(renderer)), "legend covers the lines"
+
+
+def test_rating_plot_order_bars_and_labels_agree_with_stats(cli, ledger):
+    import json
+    import re
+
+    # A newcomer who won her two deals: the highest mu, but the widest sigma, so
+    # `stats` (mu - 3 sigma) ranks her below the regulars.
+    add_session(ledger, ["Ann", "Fay"], ["Ann=5 Fay=0", "Ann=7 Fay=0"], "2024-05-01")
+    players = json.loads(cli.ok("stats", "--all", "--json"))["players"]
+    rated = {p["name"]: p["rating"] for p in players}
+    by_stats = sorted(rated, key=lambda n: (-rated[n]["conservative"], n))
+    by_mu = sorted(rated, key=lambda n: -rated[n]["mu"])
+    assert by_stats != by_mu  # the two orders differ here, so the test can tell them apart
+    figure = plots.draw(ledger, stats.select(ledger, None, True), "rating")
+    rendered(figure)
+    [ax] = figure.axes
+    shown = [t.get_text() for t in sorted(ax.get_yticklabels(), key=lambda t: -t.get_position()[1])]
+    assert shown == by_stats
+    labels = {round(a.xy[1]): a.get_text() for a in ax.texts}
+    assert len(ax.containers) == len(shown)
+    for bars in ax.containers:
+        (x0, y), (x1, _y) = bars.lines[2][0].get_segments()[0]
+        said = re.fullmatch(r"μ ([\d.]+), σ ([\d.]+); μ − 3σ (-?[\d.]+)", labels[round(y)])
+        assert said, labels[round(y)]
+        mu, sigma = float(said[1]), float(said[2])
+        name = shown[len(shown) - 1 - round(y)]
+        assert abs((x1 - x0) / 2 - sigma) <= 0.05 and abs((x0 + x1) / 2 - mu) <= 0.05
+        assert abs(rated[name]["sigma"] - sigma) <= 0.05 and abs(rated[name]["mu"] - mu) <= 0.05
+    assert "μ ± σ" in ax.get_xlabel() and "μ − 3σ" in ax.get_xlabel()
+
+
+@pytest.mark.parametrize(("players", "panels"), [(4, 1), (5, 5), (8, 8)])
+def test_distribution_draws_a_small_panel_per_player_beyond_four(ledger_path, players, panels):
+    club = ["Ann", "Ben", "Cat", "Dan", "陳大文", "李小明", "Eve", "Fay"][:players]
+    with open_ledger(ledger_path) as led:
+        for i in range(players):  # each table of four seats a different four
+            seats = [club[(i + k) % players] for k in range(min(4, players))]
+            deals = [" ".join(f"{n}={0 if k == j % len(seats) else (j + k) % 9 + 1}"
+                              for k, n in enumerate(seats)) for j in range(6)]
+            add_session(led, seats, deals, f"2024-02-{i + 1:02d}")
+        with fonts.Fonts(lambda line: None):  # the Chinese names in their font
+            figure = plots.draw(led, stats.select(led, None, True), "distribution")
+            rendered(figure)
+    axes = figure.axes  # the subfigures' axes too
+    assert len(axes) == panels + 1  # and the penalty box plot
+    if panels > 1:
+        cells = [a for a in axes if a.get_title(loc="left") in club]
+        assert sorted(a.get_title(loc="left") for a in cells) == sorted(club)  # one each, named
+        assert len({a.get_xlim() for a in cells}) == 1 and len({a.get_ylim() for a in cells}) == 1

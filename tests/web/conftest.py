@@ -31,8 +31,9 @@ def db(ledger_path: Path) -> Path:
 def client(db: Path) -> Iterator[object]:
     from starlette.testclient import TestClient
 
-    from ledger.web.app import Config, create_app
+    from ledger.web.app import create_app
     from ledger.web.auth import Tokens
+    from ledger.web.site import Config
 
     app = create_app(Config(db=str(db), tokens=Tokens.from_key(KEY)))
     with TestClient(app) as c:

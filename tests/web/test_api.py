@@ -12,7 +12,7 @@ import pytest
 from web.conftest import start
 from web.webhelpers import KEY, bearer, cli_json, ledger_bytes
 
-from ledger.web.auth import Tokens, check_key, viewer_token
+from ledger.web.auth import COOKIE, Tokens, check_key, viewer_token
 
 KEEP = bearer(KEY)
 VIEW = bearer(viewer_token(KEY))
@@ -194,7 +194,8 @@ def test_body_limit(client, db: Path) -> None:
 def test_session_name_is_shown_as_text(ledger_path: Path) -> None:
     from starlette.testclient import TestClient
 
-    from ledger.web.app import Config, create_app
+    from ledger.web.app import create_app
+    from ledger.web.site import Config
 
     start(ledger_path, name="<script>alert(1)</script>", players=["<b>x</b>", "Ben", "Cat", "Dan"])
     app = create_app(Config(db=str(ledger_path), tokens=Tokens.from_key(KEY)))
@@ -224,7 +225,8 @@ def test_security_headers_and_no_directory_listing(client) -> None:
 def test_unknown_host_is_refused(db: Path) -> None:
     from starlette.testclient import TestClient
 
-    from ledger.web.app import Config, create_app
+    from ledger.web.app import create_app
+    from ledger.web.site import Config
 
     app = create_app(Config(db=str(db), tokens=Tokens.from_key(KEY), allowed_hosts=["127.0.0.1:8000"]))
     with TestClient(app, base_url="http://rebound.example:8000") as c:
@@ -280,14 +282,86 @@ def test_a_ledger_replaced_after_the_check_is_still_refused(client, db: Path, tm
     inside the write transaction, still refuses it (against the file served at start)."""
     from helpers import file_digest
 
-    from ledger.web.app import Site
+    from ledger.web.site import Site
 
     assert deal(client, EVENING[0]).status_code == 200
     other = tmp_path / "other.db"
     start(other, name="elsewhere")
     os.replace(other, db)
-    monkeypatch.setattr(Site, "replaced", lambda self: False)
+    monkeypatch.setattr(Site, "moved", lambda self: None)
     before = file_digest(db)
     answer = deal(client, EVENING[1])
     assert answer.status_code == 503 and "no longer the file" in answer.json()["error"]
     assert file_digest(db) == before
+
+
+def move_away(db: Path, to: Path) -> None:
+    """``mv l.db moved.db`` with its -wal and -shm, as a user tidying files would."""
+    for suffix in ("", "-wal", "-shm"):
+        if Path(str(db) + suffix).exists():
+            os.replace(str(db) + suffix, str(to) + suffix)
+
+
+READS = ["/api/standings", "/api/settle", "/api/session", "/api/log", "/api/sessions",
+         "/plot/net.svg", "/share/settle.txt", "/share/settle.png", "/events/scoreboard",
+         "/api/events"]
+PAGES = ["/", "/entry", "/settle", "/start", "/history", "/history/session/1"]
+
+
+def test_a_ledger_moved_away_is_refused_and_never_recreated(client, db: Path, tmp_path: Path) -> None:
+    """Reads as well as writes: 503 with the moved-file message, and no new empty
+    ledger appears at the old path (a viewer's refresh used to create one)."""
+    assert deal(client, EVENING[0]).status_code == 200
+    assert client.get("/api/standings", headers=VIEW).status_code == 200
+    move_away(db, tmp_path / "moved.db")
+    for path in READS:
+        answer = client.get(path, headers=VIEW)
+        assert answer.status_code == 503, (path, answer.text)
+        assert "is no longer the file this server opened" in answer.json()["error"], path
+        assert not db.exists(), path
+    client.cookies.set(COOKIE, KEY)
+    for path in PAGES:
+        answer = client.get(path)
+        assert answer.status_code == 503 and "no longer the file this server opened" in answer.text, path
+        assert "陳大文" not in answer.text, path  # no stale standings
+    for path, body in [("/api/deal", {"line": EVENING[1]}), ("/api/undo", {}),
+                       ("/api/preview", {"line": EVENING[1]})]:
+        answer = client.post(path, json=body, headers=KEEP)
+        assert answer.status_code == 503, (path, answer.text)
+        assert "is no longer the file this server opened" in answer.json()["error"], path
+    assert not db.exists() and not Path(str(db) + "-wal").exists()
+    assert cli_json(tmp_path / "moved.db", "standings")["players"]  # the moved file is intact
+
+
+def test_the_live_feed_says_the_ledger_moved_and_stops(client, db: Path, tmp_path: Path) -> None:
+    import asyncio
+    import time
+
+    from ledger.web.feed import Feed
+    from ledger.web.site import Site
+
+    site: Site = client.app.starlette.state.site
+    feed: Feed = client.app.starlette.state.feed
+    assert feed.mark is not None and feed.mark[0] != "moved"
+    move_away(db, tmp_path / "moved.db")
+    deadline = time.monotonic() + 10
+    while feed.mark[0] != "moved" and time.monotonic() < deadline:  # the watcher polls
+        time.sleep(0.05)
+    assert feed.mark[0] == "moved" and "no longer the file this server opened" in feed.mark[1]
+    view = site.render("scoreboard")
+    assert "no longer the file this server opened" in view["error"]
+    assert "no longer the file this server opened" in view["html"] and "陳大文" not in view["html"]
+    assert not db.exists()
+
+    async def listen() -> list[bytes]:
+        """One page's stream over the same watcher: a problem event, then the end."""
+        own = Feed(site.mark, site.render, 0.05)
+        own.check()
+        gone = asyncio.Event()
+        messages = [m async for m in own.stream("scoreboard", lambda: asyncio.sleep(0, gone.is_set()))]
+        own.stop()
+        return messages
+
+    messages = asyncio.run(asyncio.wait_for(listen(), 10))
+    assert messages[-1].startswith(b"event: problem") and b"no longer the file" in messages[-1]
+    assert not any(m.startswith(b"event: update") for m in messages)

@@ -32,7 +32,22 @@
       document.dispatchEvent(new CustomEvent("bigtwo:update", { detail: data }));
       say("live · updated " + new Date().toLocaleTimeString());
     });
-    source.addEventListener("error", () => say("reconnecting…", true));
+    source.addEventListener("problem", (event) => {
+      // The ledger file was moved away or replaced: show why, hide what is now stale
+      // (the entry form, the last numbers) and stop listening.
+      const data = JSON.parse(event.data);
+      source.close();
+      for (const other of live.parentElement.children) {
+        if (other !== live) other.hidden = true;
+      }
+      live.innerHTML = data.html;
+      live.dataset.session = "";
+      say("stopped: " + data.error, true);
+    });
+    source.addEventListener("error", () => {
+      if (source.readyState === EventSource.CLOSED) say("stopped: reload the page", true);
+      else say("reconnecting…", true);
+    });
   }
 
   document.addEventListener("click", (event) => {

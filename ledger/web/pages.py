@@ -1,0 +1,220 @@
+"""The HTML pages (scoreboard, entry, settle, history, a player's page), the plots and
+the settlement's share image and text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import (
+    HTMLResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
+
+from ledger.book import actions as book
+from ledger.book import reports
+from ledger.core.errors import InputError
+from ledger.storage.rows import SessionRow
+from ledger.web import data
+from ledger.web.auth import COOKIE, KEEPER, VIEWER
+from ledger.web.site import Refused, need_read, site_of
+
+# --- pages ----------------------------------------------------------------------------
+
+
+def page_access(request: Request, keeper_only: bool = False) -> str | Response:
+    """The visitor's level; or a redirect that swaps ``?t=TOKEN`` for the cookie."""
+    token = request.query_params.get("t")
+    if token is not None:
+        found = site_of(request).cfg.tokens.level(token)
+        if found is None:
+            raise Refused(403, "this link's token is wrong: use the link bigtwo serve printed")
+        rest = [(k, v) for k, v in request.query_params.multi_items() if k != "t"]
+        target = request.url.path + ("?" + urlencode(rest) if rest else "")
+        response = RedirectResponse(target, status_code=303)
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict",
+                            secure=request.url.scheme == "https", max_age=7 * 24 * 3600)
+        return response
+    found = need_read(request)
+    if keeper_only and found != KEEPER:
+        raise Refused(403, "the viewer link is read-only: ask the scorekeeper to enter deals")
+    return found
+
+
+def page(template: str, request: Request, who: str, /, **values: Any) -> HTMLResponse:
+    site = site_of(request)
+    html = site.template(template, keeper=who == KEEPER, viewer=who == VIEWER, path=request.url.path,
+                         **values)
+    return HTMLResponse(html, headers={"cache-control": "no-store"})
+
+
+def live_page(template: str, view: str, keeper_only: bool = False) -> Callable[[Request], Any]:
+    async def endpoint(request: Request) -> Response:
+        who = page_access(request, keeper_only)
+        if isinstance(who, Response):
+            return who
+        site = site_of(request)
+
+        def work() -> dict[str, Any]:
+            values: dict[str, Any] = {"view": view}
+            with site.reading() as ledger:
+                s = site.maybe_session(ledger)
+                values["s"] = s
+                if s is not None:
+                    values["b"] = data.board(ledger, s)
+                    values["rules"] = book.session_rules(s)
+                    values["live"] = site.render(view)["html"]
+                else:
+                    values["live"] = site.template("_nosession.html", keeper=who == KEEPER)
+            return values
+
+        return page(template, request, who, **await run_in_threadpool(work))
+
+    return endpoint
+
+
+async def start_page(request: Request) -> Response:
+    who = page_access(request, keeper_only=True)
+    if isinstance(who, Response):
+        return who
+    from ledger.core.rules import load_preset, preset_names
+
+    presets = [load_preset(n) for n in preset_names()]
+    site = site_of(request)
+
+    def work() -> SessionRow | None:
+        with site.reading() as ledger:
+            return site.maybe_session(ledger)
+
+    return page("start.html", request, who, presets=presets, s=await run_in_threadpool(work))
+
+
+async def history_page(request: Request) -> Response:
+    who = page_access(request)
+    if isinstance(who, Response):
+        return who
+    from ledger.book import stats
+
+    site = site_of(request)
+
+    def work() -> list[Any]:
+        with site.reading() as ledger:
+            if not ledger.journal.session_ids():
+                return []
+            scope = stats.select(ledger, None, True, default_all=True)
+            return list(reversed(stats.history(ledger, scope)))
+
+    return page("history.html", request, who, rows=await run_in_threadpool(work))
+
+
+async def session_page(request: Request) -> Response:
+    who = page_access(request)
+    if isinstance(who, Response):
+        return who
+    site = site_of(request)
+    sid = request.path_params["sid"]
+
+    def work() -> dict[str, Any]:
+        with site.reading() as ledger:
+            s = book.current_session(ledger, sid)
+            return {"b": data.board(ledger, s, last=None), "s": s}
+
+    return page("session.html", request, who, **await run_in_threadpool(work))
+
+
+async def player_page(request: Request) -> Response:
+    who = page_access(request)
+    if isinstance(who, Response):
+        return who
+    from ledger.book import stats
+    from ledger.book.money import money_text
+
+    site = site_of(request)
+    name = request.path_params["name"]
+
+    def work() -> dict[str, Any]:
+        with site.reading() as ledger:
+            scope = stats.select(ledger, None, True, player=name, default_all=True)
+            st = stats.build(ledger, scope, name)
+            rows = list(reversed(stats.history(ledger, scope)))
+            line = next((p for p in st.players if p.name == name), None)
+            return {"name": name, "st": st, "line": line, "rows": rows,
+                    "money_text": money_text}
+
+    return page("player.html", request, who, **await run_in_threadpool(work))
+
+
+async def plot_image(request: Request) -> Response:
+    need_read(request)
+    from ledger.book import stats
+    from ledger.present import plots
+
+    kind, fmt = request.path_params["kind"], request.path_params["fmt"]
+    if kind not in plots.KINDS:
+        raise InputError(f"unknown plot kind {kind!r}; choose from {', '.join(plots.KINDS)}")
+    if fmt not in ("svg", "png"):
+        raise InputError(f"plots are served as .svg or .png, not .{fmt}")
+    site = site_of(request)
+    sid = request.query_params.get("session")
+    player = request.query_params.get("player")
+
+    def work() -> bytes:
+        with site.reading() as ledger:
+            if sid is not None:
+                if not sid.isdigit() or len(sid) > 18:
+                    raise InputError(f"session {sid!r} is not a session number")
+                scope = stats.select(ledger, int(sid), False)
+            else:
+                scope = stats.select(ledger, None, True, player=player, default_all=True)
+            return draw(lambda out: plots.plot(ledger, scope, kind, out), fmt)
+
+    content = await run_in_threadpool(work)
+    media = "image/svg+xml" if fmt == "svg" else "image/png"
+    return Response(content, media_type=media, headers={"cache-control": "no-store"})
+
+
+def draw(paint: Callable[[Path], Any], fmt: str) -> bytes:
+    """The bytes of a picture that ``ledger.present`` draws into a file."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="bigtwo-serve-") as folder:
+        out = Path(folder) / f"picture.{fmt}"
+        paint(out)
+        return out.read_bytes()
+
+
+async def share_png(request: Request) -> Response:
+    need_read(request)
+    from ledger.present import share
+
+    site = site_of(request)
+
+    def work() -> bytes:
+        with site.reading() as ledger:
+            s = site.session(ledger)
+            settlement = reports.settle(ledger, [s])
+            return draw(lambda out: share.card(settlement, out), "png")
+
+    return Response(await run_in_threadpool(work), media_type="image/png",
+                    headers={"cache-control": "no-store",
+                             "content-disposition": 'inline; filename="bigtwo-settle.png"'})
+
+
+async def share_text(request: Request) -> Response:
+    need_read(request)
+    site = site_of(request)
+
+    def work() -> str:
+        with site.reading() as ledger:
+            return data.board(ledger, site.session(ledger)).settle_text()
+
+    return PlainTextResponse(await run_in_threadpool(work), headers={"cache-control": "no-store"})
+
+

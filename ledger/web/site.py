@@ -1,0 +1,288 @@
+"""The served ledger and the request basics: configuration, opening the ledger for a
+request, finding the session, rendering views, access levels and reading request bodies.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+
+from ledger.book import actions as book
+from ledger.core.errors import InputError, LedgerError, LedgerMoved, StoreError
+from ledger.storage.rows import SessionRow
+from ledger.storage.store import Ledger, moved_problem, open_ledger
+from ledger.web import data
+from ledger.web.auth import COOKIE, KEEPER, Tokens
+
+HERE = Path(__file__).parent
+BODY_LIMIT = 16 * 1024  # bytes; a deal line or a new session is far smaller
+MAX_LINE = 2000
+SECURITY_HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+     b"connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+class Refused(Exception):
+    """A request we turn down: HTTP status and the one-line reason."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class TooLarge(Exception):
+    pass
+
+
+@dataclass
+class Config:
+    """What ``bigtwo serve`` was started with."""
+
+    db: str
+    tokens: Tokens
+    session_id: int | None = None
+    identity: tuple[int, int] | None = None  # (st_dev, st_ino) of the ledger when served
+    allowed_hosts: list[str] | None = None
+    body_limit: int = BODY_LIMIT
+    poll: float = 0.1
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+# --- the ledger, per request ---------------------------------------------------------
+
+
+def file_identity(path: str) -> tuple[int, int] | None:
+    """(device, inode) the path names now, or None if it names nothing."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+class Site:
+    """The served ledger: opening it, finding the session, rendering views."""
+
+    def __init__(self, cfg: Config) -> None:
+        self.cfg = cfg
+        self.session_id = cfg.session_id
+        # Writes from this server queue here rather than in SQLite's busy handler, whose
+        # sleeps grow to 100 ms; the command line still waits on SQLite's lock as always.
+        self.write_lock = threading.Lock()
+        if cfg.identity is None:
+            cfg.identity = file_identity(cfg.db)
+        self._watch: Ledger | None = None
+        from jinja2 import Environment, FileSystemLoader
+
+        self.env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True,
+                               trim_blocks=True, lstrip_blocks=True)
+        self.env.filters["signed"] = data.signed
+        self.env.filters["amount"] = data.amount
+
+    def replaced(self) -> bool:
+        return self.moved() is not None
+
+    def moved(self) -> str | None:
+        """Why the path no longer names the file served at start, or None while it does."""
+        if self.cfg.identity is None:
+            return None
+        return moved_problem(self.cfg.db, self.cfg.identity)
+
+    def moved_message(self, problem: str) -> str:
+        return (f"the ledger {self.cfg.db} is no longer the file this server opened: {problem}; "
+                "nothing more is read or written there: restart bigtwo serve on the ledger's path")
+
+    def check_file(self) -> None:
+        """:class:`LedgerMoved` (503) unless the path still names the file served at start:
+        checked before every open, so a moved ledger is neither read as stale data nor
+        replaced by a new empty one."""
+        problem = self.moved()
+        if problem is not None:
+            raise LedgerMoved(self.moved_message(problem))
+
+    def _open(self) -> Ledger:
+        """The served file, opened without ever creating one; bound to the file served at
+        start so that storage's own check refuses a write into a file swapped in since."""
+        self.check_file()
+        try:
+            ledger = open_ledger(self.cfg.db, create=False)
+        except StoreError:
+            self.check_file()  # gone between the look and the open
+            raise
+        ledger.holder = "this server"
+        if self.cfg.identity is not None:
+            if ledger.identity != self.cfg.identity:  # swapped between the look and the open
+                ledger.close()
+                self.check_file()
+                raise LedgerMoved(self.moved_message("another file was put in its place"))
+            ledger.identity = self.cfg.identity
+        return ledger
+
+    @contextlib.contextmanager
+    def reading(self) -> Any:
+        with self._open() as ledger:
+            yield ledger
+
+    @contextlib.contextmanager
+    def writing(self) -> Any:
+        """Open for a write that storage refuses (:class:`LedgerMoved`, inside the write
+        transaction) unless the path still names the file the server started on."""
+        with self.write_lock, self._open() as ledger:
+            yield ledger
+
+    def session(self, ledger: Ledger, session_id: int | None = None) -> SessionRow:
+        return book.current_session(ledger, session_id if session_id is not None else self.session_id)
+
+    def maybe_session(self, ledger: Ledger) -> SessionRow | None:
+        try:
+            return self.session(ledger)
+        except InputError:
+            return None
+
+    # -- the live feed --
+
+    def mark(self) -> tuple[Any, ...]:
+        """The change signal: last entry id, and the served session's state; or
+        ``("moved", message)`` once the path no longer names the file served."""
+        try:
+            if self._watch is None:
+                self._watch = self._open()
+            else:
+                self.check_file()
+        except LedgerMoved as exc:
+            self.close()
+            return ("moved", str(exc))
+        ledger = self._watch
+        current = ledger.journal.get_setting(book.CURRENT_KEY)
+        sid = self.session_id if self.session_id is not None else current
+        ended = None
+        if sid is not None:
+            with contextlib.suppress(LedgerError):
+                ended = ledger.journal.session(int(sid)).ended_at
+        return (ledger.derived.last_entry_id(), current, sid, ended, len(ledger.journal.session_ids()))
+
+    def close(self) -> None:
+        if self._watch is not None:
+            self._watch.close()
+            self._watch = None
+
+    def render(self, view: str) -> dict[str, Any]:
+        """One live view as ``{"session": ID, "html": ...}`` (the same for every page);
+        ``{"error": ...}`` with the message as its html once the ledger has moved."""
+        try:
+            with self.reading() as ledger:
+                s = self.maybe_session(ledger)
+                if s is None:
+                    return {"session": None, "html": self.template("_nosession.html", keeper=False)}
+                b = data.board(ledger, s)
+                return {"session": s.id, "ended": s.ended_at is not None,
+                        "next_deal": ledger.journal.next_deal_no(s.id),
+                        "html": self.template(f"_{view}.html", b=b, keeper=view == "entry")}
+        except LedgerMoved as exc:
+            return {"session": None, "error": str(exc),
+                    "html": self.template("_problem.html", message=str(exc))}
+
+    def template(self, template_name: str, /, **values: Any) -> str:
+        return self.env.get_template(template_name).render(**values)
+
+
+# --- access ---------------------------------------------------------------------------
+
+
+def _bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Refused(401, "the Authorization header must be: Bearer TOKEN")
+    return token.strip()
+
+
+def level(request: Request) -> str | None:
+    tokens: Tokens = request.app.state.site.cfg.tokens
+    given = _bearer(request)
+    if given is not None:
+        found = tokens.level(given)
+        if found is None:
+            raise Refused(403, "wrong token: use the link bigtwo serve printed")
+        return found
+    return tokens.level(request.cookies.get(COOKIE))
+
+
+def own_origin(request: Request) -> str:
+    return f"{request.url.scheme}://{request.headers.get('host', '')}"
+
+
+def need_read(request: Request) -> str:
+    found = level(request)
+    if found is None:
+        raise Refused(401, "this page needs the link bigtwo serve printed (it carries a token)")
+    return found
+
+
+def need_write(request: Request) -> None:
+    """The scorekeeper token, by header; or by cookie from a page of this server."""
+    by_header = request.headers.get("authorization") is not None
+    found = level(request)
+    if found is None:
+        raise Refused(401, "writing needs the scorekeeper token (Authorization: Bearer TOKEN)")
+    if found != KEEPER:
+        raise Refused(403, "the viewer link is read-only; the scorekeeper link can write")
+    if not by_header and request.headers.get("origin") != own_origin(request):
+        raise Refused(403, "refused a write from another site (the Origin header must be this server)")
+
+
+# --- helpers ------------------------------------------------------------------------
+
+
+def site_of(request: Request) -> Site:
+    return request.app.state.site
+
+
+async def body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if not raw:
+        return {}
+    try:
+        value = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InputError(f"the request body is not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise InputError('the request body must be a JSON object, e.g. {"line": "Ann=0 Ben=3 Cat=11 Dan=8"}')
+    return value
+
+
+def text_field(values: dict[str, Any], key: str, required: bool = True, limit: int = MAX_LINE) -> str | None:
+    value = values.get(key)
+    if value is None:
+        if required:
+            raise InputError(f'missing "{key}" in the request body')
+        return None
+    if not isinstance(value, str):
+        raise InputError(f'"{key}" must be a string')
+    if len(value) > limit:
+        raise InputError(f'"{key}" is longer than {limit} characters')
+    return value
+
+
+def int_field(values: dict[str, Any], key: str) -> int:
+    value = values.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f'"{key}" must be a whole number, e.g. {{"{key}": 3}}')
+    return value
+
+
