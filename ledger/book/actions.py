@@ -46,6 +46,11 @@ def check_player_names(players: Sequence[str]) -> list[str]:
                 f"player name {name!r} cannot contain = or , or start with -: "
                 "they are used to write deals"
             )
+        if name.startswith("#"):
+            raise InputError(
+                f"player name {name!r} cannot start with #: a line starting with # is a comment "
+                "in bigtwo table and sample files, so the name could never be typed there"
+            )
         if name.isdigit():
             raise InputError(f"player name {name!r} is a number; numbers are cards left")
         names.append(name)

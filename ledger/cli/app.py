@@ -20,14 +20,13 @@ from ledger.cli.common import (
     all_when_no_current,
     db_path,
     group,
-    ledger_exists,
     open_db,
     scope_sessions,
 )
+from ledger.cli.sessions import session_app
 from ledger.core.i18n import _
 
 app = group("Keep score and settle money for Big Two played with real cards.", completion=True)
-session_app = group("Start, list, show, pick and end sessions.")
 rules_app = group("The rule sets: presets shipped with the tool.")
 db_app = group("Where the ledger lives.")
 app.add_typer(session_app, name="session")
@@ -111,124 +110,9 @@ def rules_show(
     if json_out:
         typer.echo(dumps(rules.to_dict()))
         return
-    typer.echo("\n".join(rules_show_lines(rules)))
+    from ledger.core.text import shown
 
-
-# --- sessions -----------------------------------------------------------------
-
-@session_app.command("start")
-def session_start(
-    ctx: typer.Context,
-    players: Annotated[str, typer.Option("--players", help="Names in seat order: Ann,Ben,Cat,Dan")],
-    rules: Annotated[str, typer.Option("--rules", help="Preset name or rule file .toml.")] = "classic",
-    stake: Annotated[str, typer.Option("--stake", help="Money per point, e.g. 0.25.")] = "1",
-    currency: Annotated[str, typer.Option("--currency", help="Currency code, e.g. USD.")] = "PTS",
-    name: Annotated[str | None, typer.Option("--name", help="A name for the evening.")] = None,
-    teams: Annotated[bool, typer.Option("--teams", help="Partners opposite: seats 1+3, 2+4.")] = False,
-) -> None:
-    """Start a session and make it the current one."""
-    from ledger.book import actions as book
-    from ledger.core.rules import load_rules
-    from ledger.core.settlement import parse_currency, parse_stake
-    from ledger.core.text import clean_session_name
-    from ledger.present.text import session_title
-
-    rule_set = load_rules(rules)
-    stake_value = parse_stake(stake)
-    currency_code = parse_currency(currency)
-    seats = players.split(",")
-    # Checked before the ledger is opened, so a refused session creates no ledger file.
-    book.check_session(rule_set, book.check_player_names(seats), teams)
-    name = clean_session_name(name or "")
-    with open_db(ctx, create=True) as ledger:
-        s = book.start_session(ledger, seats, rule_set, stake_value, currency_code, name, teams)
-        typer.echo(_("started {session}").format(session=session_title(s)))
-
-
-@session_app.command("list")
-def session_list(
-    ctx: typer.Context,
-    json_out: Annotated[bool, typer.Option("--json", help="JSON output.")] = False,
-) -> None:
-    """List every session."""
-    from ledger.book import actions as book
-    from ledger.book.clock import local_day
-    from ledger.present.text import dumps, table
-
-    sessions, current = [], None
-    if ledger_exists(ctx):
-        with open_db(ctx) as ledger:
-            sessions = ledger.journal.sessions()
-            current = ledger.journal.get_setting(book.CURRENT_KEY)
-    if json_out:
-        typer.echo(dumps([s.to_dict() for s in sessions]))
-        return
-    if not sessions:
-        typer.echo(_("no sessions yet; start one with: bigtwo session start --players Ann,Ben,Cat,Dan"))
-        return
-    rows = [
-        ["*" if str(s.id) == current else "", s.id, local_day(s.started_at), s.name, ", ".join(s.seats),
-         s.rules_name, f"{s.stake} {s.currency}", s.deals, "ended" if s.ended_at else "open"]
-        for s in sessions
-    ]
-    typer.echo(table(rows, ["current", "id", "date", "name", "players", "rules", "stake", "deals",
-                            "status"],
-                     align_right=False))
-
-
-@session_app.command("show")
-def session_show(
-    ctx: typer.Context,
-    session_id: Annotated[int | None, typer.Argument(help="Session ID (default: current).")] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="JSON output.")] = False,
-) -> None:
-    """Show a session: its rules, seats and standings."""
-    from ledger.book import actions as book
-    from ledger.book import reports
-    from ledger.present.text import dumps, session_title, standings_text
-
-    with open_db(ctx) as ledger:
-        s = book.current_session(ledger, session_id)
-        st = reports.standings(ledger, [s])
-    if json_out:
-        typer.echo(dumps({**s.to_dict(full_rules=True), "standings": st.to_dict()}))
-        return
-    from ledger.present.fit import screen_width
-    from ledger.present.text import wrap
-
-    typer.echo(wrap(session_title(s), screen_width()))
-    typer.echo(standings_text(st))
-
-
-@session_app.command("use")
-def session_use(
-    ctx: typer.Context, session_id: Annotated[int, typer.Argument(help="Session ID.")]
-) -> None:
-    """Make a session the current one."""
-    from ledger.book import actions as book
-    from ledger.present.text import session_title
-
-    with open_db(ctx) as ledger:
-        chosen = book.use_session(ledger, session_id)
-        typer.echo(_("now using {session}").format(session=session_title(chosen)))
-
-
-@session_app.command("end")
-def session_end(ctx: typer.Context, session: SessionOpt = None) -> None:
-    """End a session: no more deals can be added (corrections still can)."""
-    from ledger.book import actions as book
-    from ledger.book import reports
-    from ledger.present.text import session_title, settlement_text, standings_text
-
-    with open_db(ctx) as ledger:
-        s = book.end_session(ledger, book.current_session(ledger, session))
-        typer.echo(_("ended {session}").format(session=session_title(s)))
-        if s.deals:  # the final word: standings with the money, and who pays whom
-            money = reports.settle(ledger, [s])
-            typer.echo("")
-            typer.echo(standings_text(reports.standings(ledger, [s]), money=money))
-            typer.echo("")
-            typer.echo(settlement_text(money))
+    typer.echo("\n".join(shown(line) for line in rules_show_lines(rules)))  # no raw escapes
 
 
 # --- deals --------------------------------------------------------------------

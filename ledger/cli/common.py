@@ -4,8 +4,9 @@ common options.  Command modules import from here, never from each other."""
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -128,6 +129,32 @@ class LedgerGroup(TyperGroup):
         localize(self)
         return super().parse_args(ctx, args)
 
+    def main(self, args: Any = None, prog_name: str | None = None,  # type: ignore[override]
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+        """The edge of the program: usage errors as one ``error:`` line, output that cannot
+        be written (a full disk, a closed pipe) without a traceback."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        errors = _click_errors()
+        try:
+            try:
+                code = super().main(args, prog_name, complete_var, False, **extra)
+            except errors.NoArgsIsHelpError as exc:  # bare `bigtwo session`: the help
+                exc.show()
+                code = exc.exit_code
+            except errors.UsageError as exc:
+                typer.echo(usage_line(exc), err=True)
+                code = exc.exit_code
+            except errors.ClickException as exc:
+                typer.echo(f"error: {exc.format_message()}", err=True)
+                code = exc.exit_code
+            except typer.Abort:
+                code = 1
+            sys.stdout.flush()  # what is still buffered fails here, not at interpreter exit
+        except OSError as exc:
+            output_failed(exc)
+        sys.exit(code if isinstance(code, int) else 0)
+
     # Typer hands its commands its own Context (a subclass of the one these methods declare).
     def list_commands(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]
         names = super().list_commands(ctx)
@@ -173,6 +200,59 @@ class LedgerGroup(TyperGroup):
             lines = f"error: {exc}".split("\n")  # an import's conflicts take several lines
             typer.echo("\n".join(shown(line) for line in lines), err=True)
             ctx.exit(exc.exit_code)
+
+
+def _click_errors() -> Any:
+    """The exceptions of the click Typer runs on: its own copy in newer Typer releases,
+    else the click package."""
+    try:
+        from typer._click import exceptions  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        from click import exceptions  # type: ignore[import-not-found,no-redef,unused-ignore]
+    return exceptions
+
+
+def usage_line(exc: Any) -> str:
+    """A usage error (unknown command or option, missing or bad argument) as one line:
+    ``error: no such option: --bogus (see 'bigtwo standings --help')``."""
+    from ledger.core.i18n import _
+    from ledger.core.text import shown
+
+    message = " ".join(exc.format_message().split())  # one line, whatever the framework wrote
+    message = message.replace(". Did you mean", "; did you mean").rstrip(".")
+    if message[:1].isupper() and message[1:2].islower():  # "No such option" -> "no such option"
+        message = message[0].lower() + message[1:]
+    names: list[str] = []
+    ctx = exc.ctx
+    while ctx is not None and ctx.parent is not None:  # the program is `bigtwo`, however run
+        names.insert(0, ctx.info_name)
+        ctx = ctx.parent
+    command = " ".join(["bigtwo", *names])
+    return shown("error: " + _("{message} (see '{command} --help')").format(
+        message=message, command=command))
+
+
+def output_failed(exc: OSError) -> NoReturn:
+    """Leave after the output could not be written: quietly for a closed pipe
+    (``bigtwo log | head -1``), else with one ``error:`` line (a full disk)."""
+    import errno
+
+    try:  # what is still buffered for stdout goes nowhere, without a second error at exit
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    if exc.errno == errno.EPIPE:
+        sys.exit(1)
+    from ledger.core.i18n import _
+
+    why = (exc.strerror or str(exc)).lower()
+    if exc.filename is None:  # stdout (a file being read or written names itself)
+        message = _("cannot write the output: {reason}").format(reason=why)
+    else:
+        message = f"{exc.filename}: {why}"
+    typer.echo(f"error: {message}", err=True)
+    sys.exit(1)
 
 
 def group(help_text: str, completion: bool = False) -> typer.Typer:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from ledger.core.errors import InputError, RuleError
-from ledger.core.text import clean_name, shown
+from ledger.core.text import MAX_SESSION_NAME, clean_name, clean_text, shown
 
 if TYPE_CHECKING:
     from ledger.core.plays import PlayRules
@@ -277,7 +277,8 @@ def fry_threshold_tiers(threshold: object) -> tuple[tuple[int, int], ...]:
 
 
 def rules_from_mapping(
-    data: Mapping[str, Any], *, base: RuleSet | None = None, origin: str = "rules"
+    data: Mapping[str, Any], *, base: RuleSet | None = None, origin: str = "rules",
+    checked_text: bool = True,
 ) -> RuleSet:
     """Build a validated RuleSet from ``data`` laid over ``base`` (default: ``classic``).
 
@@ -304,6 +305,11 @@ def rules_from_mapping(
     for key in ("name", "description", "source"):
         if key in data:
             values[key] = _want_text(key, data[key])
+            if key != "name" and checked_text:  # free text reaches the terminal: no escapes
+                try:
+                    values[key] = clean_text(values[key], f"rule '{key}'", MAX_SESSION_NAME)
+                except InputError as exc:
+                    raise RuleError(f"{origin}: {exc}") from None
     if "name" in data:
         try:
             values["name"] = clean_name(values["name"], "rule name")
@@ -403,13 +409,17 @@ def _plays(value: object, base: tuple[tuple[str, Any], ...] = ()) -> tuple[tuple
     return tuple(sorted(merged.items()))
 
 
-def rules_from_dict(data: Mapping[str, Any]) -> RuleSet:
-    """Rebuild a frozen rule set stored by :meth:`RuleSet.to_dict` (no base applied)."""
+def rules_from_dict(data: Mapping[str, Any], *, checked_text: bool = False) -> RuleSet:
+    """Rebuild a frozen rule set stored by :meth:`RuleSet.to_dict` (no base applied).
+
+    ``checked_text``: refuse control characters in the description and source (for a
+    file being imported; text already in the ledger is kept as it is)."""
     # The stored name is kept as it is (an old ledger's may predate the clean-text
     # rules; it is only ever shown through ledger.core.text.shown).
     name = str(data.get("name", ""))
     rest = {k: v for k, v in data.items() if k != "name"}
-    return rules_from_mapping(rest, base=RuleSet(name=name), origin=f"stored rules {shown(name)!r}")
+    return rules_from_mapping(rest, base=RuleSet(name=name), origin=f"stored rules {shown(name)!r}",
+                              checked_text=checked_text)
 
 
 # --- presets and files ----------------------------------------------------

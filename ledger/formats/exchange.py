@@ -323,7 +323,7 @@ def _json_session(raw: object, where: str) -> tuple[SessionSpec, list[EntrySpec]
     s = _keys(raw, where, ("uuid", "players", "rules", "entries"))
     try:
         _want(isinstance(s["rules"], dict), where, "rules must be a JSON object")
-        rules = rules_from_dict(s["rules"])
+        rules = rules_from_dict(s["rules"], checked_text=True)
         players = s["players"]
         _want(isinstance(players, list) and all(isinstance(p, str) for p in players), where,
               "players must be a list of names")
@@ -447,13 +447,32 @@ def detect_format(path: Path) -> str:
     return "json" if text.startswith(b"{") else "sheet"
 
 
+def check_importable(path: Path) -> None:
+    """Refuse a missing file, a folder, or a file with nothing in it (0 bytes, or only
+    blanks): none of them is an export or a score sheet.  Reads until the first
+    character that is not a blank (a few bytes for any real file)."""
+    if not path.is_file():
+        raise InputError(f"cannot import {path}: " + ("it is a folder" if path.is_dir() else "no such file"))
+    try:
+        with path.open("rb") as f:
+            first = True
+            while chunk := f.read(1 << 16):
+                if first:
+                    chunk = chunk.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte-order mark
+                    first = False
+                if chunk.strip(b" \t\r\n\f\v"):
+                    return
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    raise InputError(f"{path.name} is empty: not a bigtwo export or score sheet")
+
+
 def import_file(ledger: Ledger, path: Path, fmt: str | None = None,
                 start_progress: Callable[[int, int], Progress | None] | None = None) -> ImportReport:
     """Import a JSON export or a score sheet; conflicts are in the report (the rest is written)."""
     origin = path.name
-    if not path.is_file():
-        raise InputError(f"cannot import {path}: " + ("it is a folder" if path.is_dir() else "no such file"))
     try:
+        check_importable(path)
         kind = fmt or detect_format(path)
         if kind == "json":
             return import_json(ledger, path, origin, start_progress)

@@ -81,7 +81,7 @@ def test_json(cli, evening) -> None:
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        ((), "Missing argument 'NAME=TOTAL'"),
+        ((), "error: missing argument 'NAME=TOTAL' (see 'bigtwo check --help')"),
         (("Zed=4",), "'Zed' is not seated"),
         (("A=4", "a=5"), "A is given twice"),
         (("A=x",), "'x' is not a penalty total"),

@@ -42,7 +42,8 @@ def test_db_before_or_after_the_subcommand(cli, tmp_path: Path) -> None:
 def test_did_you_mean_covers_every_command(cli, typed: str, meant: str) -> None:
     result = cli(typed)
     assert result.exit_code == 2
-    assert f"Did you mean {meant}" in result.output
+    assert result.stderr.startswith(f"error: no such command '{typed}'; did you mean {meant}")
+    assert result.stderr.endswith("? (see 'bigtwo --help')\n") and result.stderr.count("\n") == 1
 
 
 def test_did_you_mean_for_players_and_presets(cli) -> None:

@@ -39,6 +39,35 @@ def test_rule_file_name_with_escape_is_refused(cli, tmp_path):
     assert "rule name" in err and "control character" in err
 
 
+@pytest.mark.parametrize(("key", "value", "what"), [
+    ("description", "x\\u001b]52;c;aGk=\\u0007y", "control character (U+001B)"),
+    ("source", "pagat\\u202e", "format character (U+202E"),
+    ("description", "two\\nlines", "control character (U+000A)"),
+])
+@pytest.mark.parametrize("command", [("rules", "show"), ("session", "start", "--players", "Ann,Ben",
+                                                         "--rules")])
+def test_rule_file_free_text_with_control_characters_is_refused(cli, tmp_path, ledger_path, key,
+                                                                value, what, command):
+    rules = tmp_path / "house.toml"
+    rules.write_text(f'base = "classic"\n{key} = "{value}"\n', "utf-8")
+    result = cli(*command, str(rules))
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert f"rule '{key}'" in lines[0] and what in lines[0]
+    assert not any(ch in result.stderr for ch in RAW)
+    assert not ledger_path.exists()
+
+
+def test_rule_file_plain_free_text_is_shown(cli, tmp_path):
+    rules = tmp_path / "house.toml"
+    rules.write_text('base = "classic"\ndescription = "鋤大D at 陳大文\'s"\nsource = "our table"\n',
+                     "utf-8")
+    out = cli.ok("rules", "show", str(rules))
+    assert out.splitlines()[:2] == ["house: 鋤大D at 陳大文's", "source: our table"]
+
+
 def _old_ledger_with_hostile_text(cli, ledger_path):
     """A ledger written before names were checked: hostile text stored raw."""
     cli.ok("session", "start", "--players", "Ann,Ben,Cat,Dan", "--name", "x")

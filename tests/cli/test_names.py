@@ -110,6 +110,7 @@ def test_names_through_a_real_process_and_terminal_encoding(tmp_path):
         ("a" * (MAX_NAME + 1), "longer than"),
         ("Ann=Ben", "cannot contain"),
         ("-rf", "cannot contain"),
+        ("#Dan", "cannot start with #"),
         ("tab\there", "control character"),
         ("nul\x00byte", "control character"),
         ("\x1b]0;owned\x07", "control character"),

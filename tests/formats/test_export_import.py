@@ -260,8 +260,9 @@ def test_export_to_a_file_replaces_it_whole(cli, exported, tmp_path) -> None:
     assert "cannot write" in cli.fails("export", "--all", "--out", str(tmp_path / "no" / "x.json"))
 
 
-def test_import_help_and_errors(cli, tmp_path) -> None:
+def test_import_help_and_errors(cli, tmp_path, ledger_path) -> None:
     assert "score sheet" in cli.ok("import", "--help")
     assert "no such file" in cli.fails("import", str(tmp_path / "none.json"))
     assert "it is a folder" in cli.fails("import", str(tmp_path))
-    assert "the ledger has no sessions yet" in cli.fails("export", "--all")
+    assert not ledger_path.exists()  # a refused import creates no ledger
+    assert "no sessions yet" in cli.fails("export", "--all")

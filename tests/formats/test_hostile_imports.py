@@ -121,7 +121,7 @@ def test_a_void_of_a_deal_the_ledger_already_voided_is_a_conflict(cli, tmp_path,
      "a number that is too long"),
     ('{"format": "bigtwo-ledger", "version": 1, "sessions": [{"uuid": "x", "stake": '
      + "1" * 5000 + "}]}", "too long"),
-    ("", "is not valid JSON"),
+    ("", "is empty: not a bigtwo export"),
     ("{", "is not valid JSON"),
     ('{"format": "bigtwo-ledger", "version": 1, "sessions": []} trailing', "extra text"),
     ('{"format": "bigtwo-ledger", "version": 1, "sessions": [{"uuid": "\\ud800"}]}',
@@ -143,6 +143,9 @@ def test_lone_surrogate_in_stored_rule_text_is_refused(cli, tmp_path, ledger_pat
     ({"players": ["Ann", "ANN", "Cat", "Dan"]}, "more than once"),
     ({"players": ["Ann", "Ben\u200b", "Cat", "Dan"]}, "format character"),
     ({"rules": _rules("classic", name="house\x1b[2J")}, "rule name"),
+    ({"rules": _rules("classic", description="x\x1b]52;c;aGk=\x07y")}, "rule 'description'"),
+    ({"rules": _rules("classic", source="pagat\u202e")}, "rule 'source'"),
+    ({"players": ["Ann", "Ben", "Cat", "#Dan"]}, "cannot start with #"),
     ({"teams": "false"}, "teams must be true or false"),
 ])
 def test_session_fields_are_clean(cli, tmp_path, ledger_path, session, fragment):
@@ -190,3 +193,22 @@ def test_any_import_that_exits_0_leaves_doctor_full_clean(cli, tmp_path, ledger_
         assert doctor.exit_code == 0, doctor.output
     else:
         assert result.stderr.startswith("error: ")
+
+
+@pytest.mark.parametrize("content", [b"", b"\n\n", b" \t\r\n  \n", b"\xef\xbb\xbf\n"])
+@pytest.mark.parametrize("fmt", [None, "json", "sheet"])
+def test_an_empty_file_is_refused(cli, tmp_path, ledger_path, content, fmt):
+    cli.ok("session", "start", "--players", "Eve,Fay")
+    before = file_digest(ledger_path)
+    path = tmp_path / "e.json"
+    path.write_bytes(content)
+    result = cli("import", str(path), *(["--format", fmt] if fmt else []))
+    assert result.exit_code == 2, result.output
+    assert result.stderr == "error: e.json is empty: not a bigtwo export or score sheet\n"
+    assert file_digest(ledger_path) == before
+
+
+def test_an_empty_file_creates_no_ledger(cli, tmp_path, ledger_path):
+    (tmp_path / "e.txt").write_bytes(b"")
+    cli.fails("import", str(tmp_path / "e.txt"), code=2)
+    assert not ledger_path.exists()

@@ -16,7 +16,7 @@ import typer
 
 # Command name -> the feature module that registers it (a test checks they agree).
 LAZY: dict[str, str] = {
-    "compare": "table", "table": "table", "cut": "table", "redeal-check": "table",
+    "compare": "compare", "table": "table", "cut": "dealer", "redeal-check": "dealer",
     "export": "transfer", "import": "transfer", "check": "transfer",
     "doctor": "care", "backup": "care", "restore": "care",
     "stats": "history", "history": "history", "plot": "history",

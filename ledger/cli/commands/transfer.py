@@ -79,6 +79,7 @@ def import_cmd(
     from ledger.formats.merge import ImportConflict
     from ledger.present.text import dumps
 
+    transfer.check_importable(file)  # before the ledger is opened (or created)
     with ExitStack() as stack:
 
         def start_progress(sessions: int, entries: int) -> Any:
