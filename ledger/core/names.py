@@ -1,9 +1,13 @@
-"""Near misses when a name is typed: "did you mean" over name keys (NFC + casefold,
-ledger.core.text), so ``chan dai man`` finds nothing but ``Ana`` suggests ``Anna``."""
+"""Player names in typed input and stored facts.
+
+Near misses when a name is typed: "did you mean" over name keys (NFC + casefold,
+ledger.core.text), so ``chan dai man`` finds nothing but ``Ana`` suggests ``Anna``; and
+deal facts read or written under other names (a renamed or merged player)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ledger.core.text import name_key, shown
 
@@ -33,3 +37,28 @@ def did_you_mean(typed: str, names: Iterable[str]) -> str:
     from ledger.core.i18n import _
 
     return _("; did you mean {names}?").format(names=_(" or ").join(repr(shown(n)) for n in found))
+
+
+NAME_KEYED_FACTS = ("cards", "twos", "bombs", "hands")  # facts keyed by player name
+NAMED_FACTS = ("assist", "immediate_by", "shootout")  # facts whose value is a player
+
+
+def rename_facts(facts: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+    """Deal facts (:meth:`Deal.to_dict`) with every player name mapped through
+    ``names`` (names not in it kept): how a session's facts, stored with the names as
+    typed, are read under the players' current names, and written back.
+
+    >>> rename_facts({"cards": {"Ann": 0, "Ben": 3}, "assist": "Ben", "order": ["Ann", "Ben"]},
+    ...              {"Ann": "Anna"})
+    {'cards': {'Anna': 0, 'Ben': 3}, 'assist': 'Ben', 'order': ['Anna', 'Ben']}
+    """
+    out = dict(facts)
+    for key in NAME_KEYED_FACTS:
+        if isinstance(out.get(key), Mapping):
+            out[key] = {names.get(k, k): v for k, v in out[key].items()}
+    for key in NAMED_FACTS:
+        if isinstance(out.get(key), str):
+            out[key] = names.get(out[key], out[key])
+    if isinstance(out.get("order"), list | tuple):
+        out["order"] = [names.get(n, n) for n in out["order"]]
+    return out

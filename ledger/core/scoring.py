@@ -487,28 +487,3 @@ def _score_teams(
     wins = {n: n in winners for n in seats}
     payee: dict[str, str | None] = {n: None for n in seats}
     return DealScore(cards, wins, fried, base, penalty, net, payee)
-
-
-NAME_KEYED_FACTS = ("cards", "twos", "bombs", "hands")  # facts keyed by player name
-NAMED_FACTS = ("assist", "immediate_by", "shootout")  # facts whose value is a player
-
-
-def rename_facts(facts: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
-    """Deal facts (:meth:`Deal.to_dict`) with every player name mapped through
-    ``names`` (names not in it kept): how a session's facts, stored with the names as
-    typed, are read under the players' current names, and written back.
-
-    >>> rename_facts({"cards": {"Ann": 0, "Ben": 3}, "assist": "Ben", "order": ["Ann", "Ben"]},
-    ...              {"Ann": "Anna"})
-    {'cards': {'Anna': 0, 'Ben': 3}, 'assist': 'Ben', 'order': ['Anna', 'Ben']}
-    """
-    out = dict(facts)
-    for key in NAME_KEYED_FACTS:
-        if isinstance(out.get(key), Mapping):
-            out[key] = {names.get(k, k): v for k, v in out[key].items()}
-    for key in NAMED_FACTS:
-        if isinstance(out.get(key), str):
-            out[key] = names.get(out[key], out[key])
-    if isinstance(out.get("order"), list | tuple):
-        out["order"] = [names.get(n, n) for n in out["order"]]
-    return out

@@ -246,7 +246,7 @@ class Importer:
             return spec, entries
         from dataclasses import replace
 
-        from ledger.core.scoring import rename_facts
+        from ledger.core.names import rename_facts
         from ledger.storage.codec import to_json
 
         def renamed(e: EntrySpec) -> EntrySpec:
@@ -359,7 +359,7 @@ class Importer:
                            ) -> list[str]:
         session_id, kind, deal_no, text = old
         if text is not None and self.ledger.players.mark():  # stored as typed: names now
-            from ledger.core.scoring import rename_facts
+            from ledger.core.names import rename_facts
             from ledger.storage.codec import to_json
 
             shown = self.ledger.journal.renames(sid)

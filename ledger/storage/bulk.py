@@ -94,7 +94,7 @@ class BulkImport:
         for i, e in enumerate(entries):
             facts = e.facts
             if facts is not None and typed_names:
-                from ledger.core.scoring import rename_facts
+                from ledger.core.names import rename_facts
 
                 facts = to_json(rename_facts(
                     json.loads(facts) if isinstance(facts, str) else facts, typed_names))

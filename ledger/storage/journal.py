@@ -139,7 +139,7 @@ class Journal:
             return entries
         from dataclasses import replace
 
-        from ledger.core.scoring import rename_facts
+        from ledger.core.names import rename_facts
 
         return [e if e.facts is None else replace(e, facts=rename_facts(e.facts, names))
                 for e in entries]
@@ -227,7 +227,7 @@ class Journal:
         typed_names = self.renames(session_id, shown=False)
         stored = facts
         if facts is not None and typed_names:  # facts keep the names as typed
-            from ledger.core.scoring import rename_facts
+            from ledger.core.names import rename_facts
 
             stored = rename_facts(facts, typed_names)
 
