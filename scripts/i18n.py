@@ -7,7 +7,8 @@
 
 Messages are the strings in ``_()``, ``N_()`` and ``ngettext()`` calls under ledger/,
 plus every help text of the command line (each command's and option's, the lazily
-loaded feature commands included), read from the built click commands.
+loaded feature commands included), read from the built click commands, and the shipped
+rule sets' descriptions (``ledger/core/presets/*.toml``).
 """
 
 from __future__ import annotations
@@ -73,7 +74,21 @@ def build_template() -> Catalog:
         catalog.add(text, locations=[("command-line help", 0)])
     for text in FRAMEWORK:
         catalog.add(text, locations=[("typer", 0)])
+    for path, text in preset_descriptions():
+        catalog.add(text, locations=[(path, 0)])
     return catalog
+
+
+def preset_descriptions() -> list[tuple[str, str]]:
+    """Each shipped rule set's description (``bigtwo rules show`` translates them)."""
+    import tomllib
+
+    found = []
+    for path in sorted((ROOT / "ledger" / "core" / "presets").glob("*.toml")):
+        text = tomllib.loads(path.read_text("utf-8")).get("description")
+        if text:
+            found.append((str(path.relative_to(ROOT)), text))
+    return found
 
 
 def po_path(lang: str) -> Path:

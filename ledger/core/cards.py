@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ledger.core.errors import InputError, RuleError
+from ledger.core.i18n import N_, _
 
 SUITS = "SHCD"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
@@ -27,7 +28,8 @@ _RANK_RE = r"(10|[2-9TJQKA])"
 _SUIT_RE = "([" + "".join(_SUIT_ALIASES) + "])"
 _RANK_FIRST = re.compile(_RANK_RE + _SUIT_RE)
 _SUIT_FIRST = re.compile(_SUIT_RE + _RANK_RE)
-_CARD_HELP = "a card is a rank 2-9, 10 or T, J, Q, K, A and a suit S, H, C, D (or ♠ ♥ ♣ ♦), e.g. 10H or QS"
+_CARD_HELP = N_(
+    "a card is a rank 2-9, 10 or T, J, Q, K, A and a suit S, H, C, D (or ♠ ♥ ♣ ♦), e.g. 10H or QS")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +65,7 @@ def parse_card(text: str) -> Card:
         if match:
             rank, suit = match.group(rank_group), match.group(3 - rank_group)
             return Card(_RANK_ALIASES[rank], _SUIT_ALIASES[suit])
-    raise InputError(f"unknown card {text.strip()!r}: {_CARD_HELP}")
+    raise InputError(_("unknown card {card!r}: {help}").format(card=text.strip(), help=_(_CARD_HELP)))
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
@@ -85,7 +87,8 @@ def ensure_distinct(cards: Iterable[Card]) -> None:
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
-            raise InputError(f"card {format_card(card)} is named twice: each card may be named only once")
+            raise InputError(_("card {card} is named twice: each card may be named only once").format(
+                card=format_card(card)))
         seen.add(card)
 
 
@@ -208,7 +211,8 @@ def straight_runs(straights: str = "pagat") -> tuple[Run, ...]:
     """
     if straights not in _STRAIGHT_RUNS:
         allowed = ", ".join(STRAIGHT_STYLES)
-        raise RuleError(f"play option straights cannot be {straights!r}: use one of {allowed}")
+        raise RuleError(_("play option {name} cannot be {value!r}: use one of {allowed}").format(
+            name="straights", value=straights, allowed=allowed))
     return _STRAIGHT_RUNS[straights]
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ledger.core.errors import InputError
-from ledger.core.i18n import _
+from ledger.core.i18n import N_, _
 from ledger.core.scoring import FINISHES, Deal, is_finish
 from ledger.core.text import name_key, shown
 
@@ -76,8 +76,9 @@ def _count(text: str, what: str) -> int:
         raise InputError(_("{what}: {text} is not a whole number of 0 or more").format(
             what=what, text=repr(text[:40])))
     if len(stripped) > 100:  # int() of thousands of digits is refused by Python
-        raise InputError(f"{what}: {stripped[:12]}... ({len(stripped)} digits) is far more "
-                         f"than the {MAX_COUNT} cards in a pack")
+        raise InputError(_("{what}: {start}... ({digits} digits) is far more than the {most} "
+                           "cards in a pack").format(what=what, start=stripped[:12],
+                                                     digits=len(stripped), most=MAX_COUNT))
     return int(stripped)
 
 
@@ -86,10 +87,12 @@ def _pairs(items: Sequence[str], seats: Sequence[str], option: str) -> dict[str,
     for item in items:
         name, sep, value = item.partition("=")
         if not sep:
-            raise InputError(f"{option} {item!r}: write NAME=COUNT, e.g. {option} {seats[-1]}=1")
+            raise InputError(_("{option} {item!r}: write NAME=COUNT, e.g. {option} {seat}=1").format(
+                option=option, item=item, seat=seats[-1]))
         player = match_player(name, seats, option)
         if player in out:
-            raise InputError(f"{option} names {player} more than once")
+            raise InputError(_("{option} names {player} more than once").format(
+                option=option, player=player))
         out[player] = _count(value, f"{option} {player}")
     return out
 
@@ -115,10 +118,9 @@ def build_deal(args: DealArgs, seats: Sequence[str], rules: RuleSet | None = Non
     for item in positional:
         name, sep, value = item.partition("=")
         if not sep:
-            raise InputError(
-                f"{item!r}: write NAME=CARDS for every player, e.g. "
-                + " ".join(f"{s}={0 if i == 0 else 5}" for i, s in enumerate(seats))
-            )
+            raise InputError(_("{item!r}: write NAME=CARDS for every player, e.g. {example}").format(
+                item=item,
+                example=" ".join(f"{s}={0 if i == 0 else 5}" for i, s in enumerate(seats))))
         player = match_player(name, seats, "cards")
         if player in cards:
             raise InputError(_("{player} is given cards more than once").format(player=player))
@@ -128,21 +130,22 @@ def build_deal(args: DealArgs, seats: Sequence[str], rules: RuleSet | None = Non
             hands[player] = value.strip()
             cards[player] = -1  # filled in from the hand below
         else:
-            raise InputError(
-                f"{player}={value!r}: give the number of cards left (0 for the winner) "
+            raise InputError(_(
+                "{player}={value!r}: give the number of cards left (0 for the winner) "
                 "or the cards themselves, e.g. \"2S 2H 5D\""
-            )
+            ).format(player=player, value=value))
     twos = _pairs(args.twos, seats, "--twos")
     bombs = _pairs(args.bombs, seats, "--bombs")
     if hands:
         _read_hands(hands, cards, twos, bombs, rules)
     finish = args.finish
     if finish is not None and not is_finish(finish):
-        raise InputError(f"unknown finish {finish!r}; allowed: {', '.join(FINISHES)}")
+        raise InputError(_("unknown finish {finish!r}; allowed: {allowed}").format(
+            finish=finish, allowed=", ".join(FINISHES)))
     immediate: ImmediateWin | None = None
     immediate_by: str | None = None
     if args.dragon is not None and args.four_twos is not None:
-        raise InputError("one immediate win per deal: give --dragon or --four-twos, not both")
+        raise InputError(_("one immediate win per deal: give --dragon or --four-twos, not both"))
     if args.dragon is not None:
         immediate, immediate_by = "dragon", match_player(args.dragon, seats, "--dragon")
     elif args.four_twos is not None:
@@ -186,22 +189,22 @@ def _read_hands(
         try:
             held = parse_cards(text)
         except InputError as exc:
-            raise InputError(f"{player}={text!r} is not a number of cards left: {exc}") from None
+            raise InputError(_("{player}={text!r} is not a number of cards left: {reason}").format(
+                player=player, text=text, reason=exc)) from None
         for card in held:
             if card in seen:
-                raise InputError(
-                    f"a card is held twice in one deal: {format_card(card)} is typed for "
-                    f"{seen[card]} and for {player}"
-                )
+                raise InputError(_(
+                    "a card is held twice in one deal: {card} is typed for {first} and for {player}"
+                ).format(card=format_card(card), first=seen[card], player=player))
             seen[card] = player
         reading = read_hand(held, straights)
         cards[player] = reading.count
         for key, derived in (("twos", reading.twos), ("bombs", reading.bombs)):
             given = (twos if key == "twos" else bombs).get(player)
             if given is not None and given != derived:
-                raise InputError(
-                    f"--{key} {player}={given} disagrees with the cards typed ({derived})"
-                )
+                raise InputError(_(
+                    "--{key} {player}={given} disagrees with the cards typed ({derived})"
+                ).format(key=key, player=player, given=given, derived=derived))
         if reading.twos and (rules is None or rules.twos != "off"):
             twos[player] = reading.twos
         if reading.bombs and (rules is None or rules.bombs != "off"):
@@ -213,7 +216,7 @@ def split_line(line: str) -> DealArgs:
     try:
         words = shlex.split(line, comments=True)
     except ValueError as exc:
-        raise InputError(f"cannot read the line: {exc}") from None
+        raise InputError(_("cannot read the line: {reason}").format(reason=exc)) from None
     return split_words(words)
 
 
@@ -227,7 +230,7 @@ def split_words(words: Sequence[str]) -> DealArgs:
             option, sep, inline = word.partition("=")
             if option in FLAG_OPTIONS:
                 if sep:
-                    raise InputError(f"{option} takes no value")
+                    raise InputError(_("{option} takes no value").format(option=option))
                 args.missed_call = True
                 i += 1
                 continue
@@ -241,12 +244,12 @@ def split_words(words: Sequence[str]) -> DealArgs:
                 value = words[i + 1]
                 i += 1
             else:
-                raise InputError(f"{option} needs a value")
+                raise InputError(_("{option} needs a value").format(option=option))
             key = option[2:].replace("-", "_")
             if key in ("twos", "bombs"):
                 getattr(args, key).append(value)
             elif getattr(args, key) is not None:
-                raise InputError(f"{option} is given more than once")
+                raise InputError(_("{option} is given more than once").format(option=option))
             else:
                 setattr(args, key, value)
         else:
@@ -334,38 +337,43 @@ def deal_from_facts(facts: object, seats: Sequence[str], rules: RuleSet | None =
     (``score_deal``) come after.
     """
     if not isinstance(facts, dict):
-        raise InputError(f"facts must be a JSON object, not {_kind(facts)}")
+        raise InputError(_("facts must be a JSON object, not {kind}").format(kind=_kind(facts)))
     unknown = sorted(str(k) for k in facts if k not in _FACT_TYPES)
     if unknown:
-        raise InputError(f"unknown deal fact(s): {', '.join(unknown)}; "
-                         f"known: {', '.join(_FACT_TYPES)}")
+        raise InputError(_("unknown deal fact(s): {unknown}; known: {known}").format(
+            unknown=", ".join(unknown), known=", ".join(_FACT_TYPES)))
     values: dict[str, object] = {}
     for key, value in facts.items():
         kind = _FACT_TYPES[key]
         if kind == "bool":
             if type(value) is not bool:
-                raise InputError(f"{key} must be true or false, not {value!r}")
+                raise InputError(_("{key} must be true or false, not {value!r}").format(
+                    key=key, value=value))
         elif kind == "text":
             if value is not None and not isinstance(value, str):
-                raise InputError(f"{key} must be text or null, not {_kind(value)}")
+                raise InputError(_("{key} must be text or null, not {kind}").format(
+                    key=key, kind=_kind(value)))
         elif kind == "names":
             if value is not None and not (isinstance(value, list)
                                           and all(isinstance(n, str) for n in value)):
-                raise InputError(f"{key} must be a list of player names, not {_kind(value)}")
+                raise InputError(_("{key} must be a list of player names, not {kind}").format(
+                    key=key, kind=_kind(value)))
             value = None if value is None else tuple(value)
         else:
             if not isinstance(value, dict):
-                raise InputError(f"{key} must be a JSON object of NAME: "
-                                 f"{'COUNT' if kind == 'counts' else 'CARDS'}, not {_kind(value)}")
+                raise InputError(_("{key} must be a JSON object of NAME: {what}, not {kind}").format(
+                    key=key, what="COUNT" if kind == "counts" else "CARDS", kind=_kind(value)))
             for name, item in value.items():
                 if name not in seats:
-                    raise InputError(f"{key}: {name!r} is not seated; players: {', '.join(seats)}")
+                    raise InputError(_("{key}: {name!r} is not seated; players: {players}").format(
+                        key=key, name=name, players=", ".join(seats)))
                 if kind == "counts" and not (type(item) is int and 0 <= item <= MAX_COUNT):
-                    raise InputError(f"{key} {name}: {item!r} is not a whole number from 0 "
-                                     f"to {MAX_COUNT}")
+                    raise InputError(_("{key} {name}: {item!r} is not a whole number from 0 "
+                                       "to {most}").format(key=key, name=name, item=item,
+                                                           most=MAX_COUNT))
                 if kind == "hands" and not isinstance(item, str):
-                    raise InputError(f"hands {name}: the cards must be text like \"2S 2H 5D\", "
-                                     f"not {_kind(item)}")
+                    raise InputError(_("hands {name}: the cards must be text like \"2S 2H 5D\", "
+                                       "not {kind}").format(name=name, kind=_kind(item)))
         values[key] = value
     deal = Deal(**values)  # type: ignore[arg-type]
     if deal.hands:
@@ -381,11 +389,13 @@ def _check_hands(deal: Deal, rules: RuleSet | None) -> None:
     _read_hands(dict(deal.hands), cards, twos, bombs, rules)
     for name in deal.hands:
         if deal.cards.get(name) != cards[name]:
-            raise InputError(f"hands {name}: {deal.hands[name]!r} is {cards[name]} cards, but "
-                             f"cards says {deal.cards.get(name)!r}")
+            raise InputError(_("hands {name}: {hand!r} is {count} cards, but cards says "
+                               "{stored!r}").format(name=name, hand=deal.hands[name],
+                                                    count=cards[name], stored=deal.cards.get(name)))
 
 
 def _kind(value: object) -> str:
-    names = {bool: "true/false", int: "a number", float: "a number", str: "text",
-             list: "a list", dict: "an object", type(None): "null"}
-    return names.get(type(value), type(value).__name__)
+    names = {bool: N_("true/false"), int: N_("a number"), float: N_("a number"), str: N_("text"),
+             list: N_("a list"), dict: N_("an object"), type(None): N_("null")}
+    found = names.get(type(value))
+    return type(value).__name__ if found is None else _(found)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from itertools import pairwise
 
 from ledger.core.cards import (
@@ -27,6 +27,7 @@ from ledger.core.cards import (
     suit_value,
 )
 from ledger.core.errors import InputError, RuleError
+from ledger.core.i18n import N_, _
 
 # Suit orders are written high to low.  SHCD: pagat's default; DHSC: Pusoy Dos (pagat;
 # also the Russian article's clubs < spades < hearts < diamonds); SHDC: bridge order,
@@ -87,11 +88,13 @@ class PlayRules:
         for name, allowed in CHOICES.items():
             value = getattr(self, name)
             if value not in allowed:
-                raise RuleError(f"play option {name} cannot be {value!r}: use one of {', '.join(allowed)}")
+                raise RuleError(_("play option {name} cannot be {value!r}: use one of {allowed}").format(
+                    name=name, value=value, allowed=", ".join(allowed)))
         for name in SWITCHES:
             value = getattr(self, name)
             if not isinstance(value, bool):
-                raise RuleError(f"play option {name} must be true or false, not {value!r}")
+                raise RuleError(_("play option {name} must be true or false, not {value!r}").format(
+                    name=name, value=value))
 
     @classmethod
     def from_mapping(cls, options: Mapping[str, object]) -> PlayRules:
@@ -101,9 +104,10 @@ class PlayRules:
         for raw_key, value in options.items():
             key = str(raw_key).replace("-", "_")
             if key not in allowed:
-                raise RuleError(f"unknown play option {raw_key!r}: the options are {', '.join(allowed)}")
+                raise RuleError(_("unknown play option {key!r}: the options are {allowed}").format(
+                    key=raw_key, allowed=", ".join(allowed)))
             if key in values:
-                raise RuleError(f"play option {key} is given twice: give each option once")
+                raise RuleError(_("play option {key} is given twice: give each option once").format(key=key))
             if key == "suit_order" and isinstance(value, str):
                 value = value.lower() if value.lower() == NO_SUIT_ORDER else value.upper()
             values[key] = value
@@ -136,17 +140,37 @@ class Play:
     top: Card
     detail: str
 
-    def describe(self) -> str:
-        """Short text for messages, e.g. ``straight 3-4-5-6-7 (top 7♠)``."""
-        return f"{self.kind.replace('-', ' ')} {self.detail}"
+    def describe(self, local: bool = False) -> str:
+        """Short text for messages, e.g. ``straight 3-4-5-6-7 (top 7♠)``; ``local`` in the
+        interface's language (JSON keeps the English)."""
+        if not local:
+            return f"{self.kind.replace('-', ' ')} {self.detail}"
+        detail = self.detail.replace("(top ", "(" + _("top") + " ")
+        return f"{_(KIND_NAMES[self.kind])} {detail}"
+
+
+KIND_NAMES = {
+    "single": N_("single"), "pair": N_("pair"), "triple": N_("triple"),
+    "four-of-a-kind": N_("four of a kind"), "straight": N_("straight"), "flush": N_("flush"),
+    "full-house": N_("full house"), "straight-flush": N_("straight flush"),
+    "royal-flush": N_("royal flush"),  # kind_name's, where five_card_order sets it apart
+}
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """Whether a play may be played on another, and a one-sentence reason."""
+    """Whether a play may be played on another, and a one-sentence reason: ``reason`` in
+    English (for JSON), ``said`` in the interface's language."""
 
     beats: bool
     reason: str
+    said: str = field(default="", compare=False)
+
+
+def _verdict(beats: bool, template: str, **words: tuple[str, str]) -> Verdict:
+    """A Verdict whose reason is ``template`` filled with each word's (English, local) form."""
+    english = template.format(**{k: v[0] for k, v in words.items()})
+    return Verdict(beats, english, _(template).format(**{k: v[1] for k, v in words.items()}))
 
 
 def classify(cards: Iterable[Card], rules: PlayRules = DEFAULT_RULES) -> Play:
@@ -158,45 +182,54 @@ def classify(cards: Iterable[Card], rules: PlayRules = DEFAULT_RULES) -> Play:
     size = len(hand)
     if size in (1, 2, 3):
         if len(counts) != 1:
-            what = "a pair" if size == 2 else "a triple"
-            raise InputError(f"{shown} is not a play: {_NUMBER[size]} cards must be {what}")
+            what = _("{cards} is not a play: two cards must be a pair") if size == 2 else _(
+                "{cards} is not a play: three cards must be a triple")
+            raise InputError(what.format(cards=shown))
         if size == 3 and rules.no_triples:
-            raise InputError(f"{shown} is not a play: triples are not allowed (no_triples)")
+            raise InputError(_("{cards} is not a play: triples are not allowed (no_triples)").format(
+                cards=shown))
         kind = ("single", "pair", "triple")[size - 1]
         return _play(kind, hand, rules, (0, hand[-1].rank), hand[-1], shown)
     if size == 4:
         if len(counts) == 1 and rules.four_of_a_kind == "alone":
             detail = _ranks(hand[0].rank, 4)
             return _play("four-of-a-kind", hand, rules, (3, hand[0].rank), hand[-1], detail)
-        raise InputError(f"{shown} is not a play: {_FOUR_CARDS[rules.four_of_a_kind]}")
+        raise InputError(_("{cards} is not a play: {why}").format(
+            cards=shown, why=_(_FOUR_CARDS[rules.four_of_a_kind])))
     if size == 5:
         return _five(hand, counts, rules, shown)
-    sizes = "1, 2, 3 or 5 cards" + (" (or a four)" if rules.four_of_a_kind == "alone" else "")
-    raise InputError(f"{shown + ' is not a play' if hand else 'no cards'}: a play is {sizes}")
+    sizes = _("1, 2, 3 or 5 cards (or a four)") if rules.four_of_a_kind == "alone" else _(
+        "1, 2, 3 or 5 cards")
+    if not hand:
+        raise InputError(_("no cards: a play is {sizes}").format(sizes=sizes))
+    raise InputError(_("{cards} is not a play: a play is {sizes}").format(cards=shown, sizes=sizes))
 
 
 def compare(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES) -> Verdict:
     """May ``a`` be played on ``b``?  Both are re-judged under ``rules`` first."""
     a, b = classify(a.cards, rules), classify(b.cards, rules)
-    this, that = a.describe(), b.describe()
+    this, that = (a.describe(), a.describe(True)), (b.describe(), b.describe(True))
     if len(a.cards) != len(b.cards):
         if rules.bombs == "beat-anything" and is_bomb(a) and len(b.cards) <= 3:
-            return Verdict(True, f"{this} beats {that}: a bomb beats any single, pair or triple")
-        return Verdict(
-            False,
-            f"{this} cannot be played on {that}: a play is beaten only by one with as many cards",
-        )
+            return _verdict(True, N_("{this} beats {that}: a bomb beats any single, pair or triple"),
+                            this=this, that=that)
+        return _verdict(False, N_("{this} cannot be played on {that}: a play is beaten only by "
+                                  "one with as many cards"), this=this, that=that)
     if a.key == b.key:
-        return Verdict(False, f"{this} does not beat {that}: equal plays do not beat each other")
+        return _verdict(False, N_("{this} does not beat {that}: equal plays do not beat each other"),
+                        this=this, that=that)
     beats = a.key > b.key
-    verb = "beats" if beats else "does not beat"
     if a.key[0] != b.key[0]:
-        above = "above" if beats else "below"
-        kinds = kind_name(a, rules), kind_name(b, rules)
-        return Verdict(beats, f"{this} {verb} {that}: a {kinds[0]} ranks {above} a {kinds[1]}")
+        kind, other = kind_name(a, rules), kind_name(b, rules)
+        template = (N_("{this} beats {that}: a {kind} ranks above a {other}") if beats
+                    else N_("{this} does not beat {that}: a {kind} ranks below a {other}"))
+        return _verdict(beats, template, this=this, that=that, kind=(kind, _(kind)),
+                        other=(other, _(other)))
     index = next(i for i, (x, y) in enumerate(zip(a.key, b.key, strict=True)) if x != y)
     label = _tie_labels(a.kind, rules)[index - 1]
-    return Verdict(beats, f"{this} {verb} {that}: {'higher' if beats else 'lower'} {label}")
+    template = (N_("{this} beats {that}: higher {label}") if beats
+                else N_("{this} does not beat {that}: lower {label}"))
+    return _verdict(beats, template, this=this, that=that, label=(label, _(label)))
 
 
 def kind_name(play: Play, rules: PlayRules = DEFAULT_RULES) -> str:
@@ -313,10 +346,9 @@ def is_bomb(play: Play) -> bool:
     return play.kind in BOMB_KINDS and len(play.cards) == 5
 
 
-_NUMBER = {2: "two", 3: "three"}
 _FOUR_CARDS = {
-    "with-kicker": "four of a kind needs a fifth card (four_of_a_kind is with-kicker)",
-    "alone": "four cards must be four of a kind",
+    "with-kicker": N_("four of a kind needs a fifth card (four_of_a_kind is with-kicker)"),
+    "alone": N_("four cards must be four of a kind"),
 }
 
 
@@ -354,10 +386,13 @@ def _five(hand: tuple[Card, ...], counts: Counter[int], rules: PlayRules, shown:
         return _play(kind, hand, rules, (_kind_level(kind, hand, rules), run.level), top, detail)
     if flush and not rules.no_flushes:
         return _flush(hand, rules)
-    allowed = "a straight, flush, full house, four of a kind plus one card or straight flush"
     if rules.no_flushes:
-        allowed = allowed.replace(" flush,", "") + " (no_flushes)"
-    raise InputError(f"{shown} is not a play: five cards must be {allowed}")
+        allowed = _("a straight, full house, four of a kind plus one card or straight flush "
+                    "(no_flushes)")
+    else:
+        allowed = _("a straight, flush, full house, four of a kind plus one card or straight flush")
+    raise InputError(_("{cards} is not a play: five cards must be {allowed}").format(
+        cards=shown, allowed=allowed))
 
 
 def _kind_level(kind: str, hand: tuple[Card, ...], rules: PlayRules) -> int:
@@ -401,12 +436,12 @@ def _tie_labels(kind: str, rules: PlayRules) -> tuple[str, ...]:
     """What each key part after the kind means, for the reason sentence."""
     if kind == "flush":
         return {
-            "suit-first": ("suit", "top card"),
-            "top-card-first": ("top card", "suit"),
-            "poker": ("cards, compared top-down", "suit"),
+            "suit-first": (N_("suit"), N_("top card")),
+            "top-card-first": (N_("top card"), N_("suit")),
+            "poker": (N_("cards, compared top-down"), N_("suit")),
         }[rules.flushes]
     if kind in ("straight", "straight-flush"):
-        return ("sequence", "suit of the top card")
+        return (N_("sequence"), N_("suit of the top card"))
     if kind in ("full-house", "four-of-a-kind"):
-        return ("rank",)
-    return ("rank", "suit" if kind == "single" else "suit of its highest card")
+        return (N_("rank"),)
+    return (N_("rank"), N_("suit") if kind == "single" else N_("suit of its highest card"))

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from ledger.core.errors import InputError, RuleError
+from ledger.core.i18n import _
 from ledger.core.text import MAX_SESSION_NAME, clean_name, clean_text, shown
 
 if TYPE_CHECKING:
@@ -220,35 +221,37 @@ FILE_KEYS = (*OPTION_KEYS, "base", "fry_threshold")
 
 def _want_int(key: str, value: object, low: int, high: int) -> int:
     if type(value) is not int or not low <= value <= high:
-        raise RuleError(f"rule '{key}' must be a whole number from {low} to {high}, not {value!r}")
+        raise RuleError(_("rule '{key}' must be a whole number from {low} to {high}, not {value!r}").format(
+            key=key, low=low, high=high, value=value))
     return value
 
 
 def _want_bool(key: str, value: object) -> bool:
     if type(value) is not bool:
-        raise RuleError(f"rule '{key}' must be true or false, not {value!r}")
+        raise RuleError(_("rule '{key}' must be true or false, not {value!r}").format(key=key, value=value))
     return value
 
 
 def _want_choice(key: str, value: object, choices: tuple[str, ...]) -> str:
     if value not in choices:
-        raise RuleError(f"rule '{key}' must be one of {', '.join(choices)}; got {value!r}")
+        raise RuleError(_("rule '{key}' must be one of {choices}; got {value!r}").format(
+            key=key, choices=", ".join(choices), value=value))
     return str(value)
 
 
 def _want_text(key: str, value: object) -> str:
     if not isinstance(value, str):
-        raise RuleError(f"rule '{key}' must be text, not {value!r}")
+        raise RuleError(_("rule '{key}' must be text, not {value!r}").format(key=key, value=value))
     return value
 
 
 def _tiers(value: object, hand_size: int, origin: str = "rules") -> tuple[tuple[int, int], ...]:
-    allowed = (
-        f"{origin}: rule 'tiers' must be a list of [lowest card count, multiplier] pairs starting at 1 "
-        "with rising card counts, e.g. [[1, 1], [10, 2], [13, 3]]"
-    )
+    allowed = _(
+        "{origin}: rule 'tiers' must be a list of [lowest card count, multiplier] pairs starting "
+        "at 1 with rising card counts, e.g. [[1, 1], [10, 2], [13, 3]]"
+    ).format(origin=origin)
     if not isinstance(value, (list, tuple)) or not value:
-        raise RuleError(f"{allowed}; got {value!r}")
+        raise RuleError(_("{allowed}; got {value!r}").format(allowed=allowed, value=value))
     out: list[tuple[int, int]] = []
     for pair in value:
         if (
@@ -256,17 +259,21 @@ def _tiers(value: object, hand_size: int, origin: str = "rules") -> tuple[tuple[
             or len(pair) != 2
             or any(type(x) is not int for x in pair)
         ):
-            raise RuleError(f"{allowed}; got {pair!r}")
+            raise RuleError(_("{allowed}; got {value!r}").format(allowed=allowed, value=pair))
         lower, mult = pair
         if out and lower <= out[-1][0]:
-            raise RuleError(f"{allowed}; {lower} does not rise above {out[-1][0]}")
+            raise RuleError(_("{allowed}; {lower} does not rise above {previous}").format(
+                allowed=allowed, lower=lower, previous=out[-1][0]))
         if not 1 <= lower <= hand_size:
-            raise RuleError(f"{allowed}; card count {lower} is outside 1-{hand_size}")
+            raise RuleError(_("{allowed}; card count {lower} is outside 1-{hand_size}").format(
+                allowed=allowed, lower=lower, hand_size=hand_size))
         if not 1 <= mult <= 100:
-            raise RuleError(f"{allowed}; multiplier {mult} is outside 1-100")
+            raise RuleError(_("{allowed}; multiplier {mult} is outside 1-100").format(
+                allowed=allowed, mult=mult))
         out.append((lower, mult))
     if out[0][0] != 1:
-        raise RuleError(f"{allowed}; the first tier starts at {out[0][0]}, not 1")
+        raise RuleError(_("{allowed}; the first tier starts at {first}, not 1").format(
+            allowed=allowed, first=out[0][0]))
     return tuple(out)
 
 
@@ -287,17 +294,17 @@ def rules_from_mapping(
     """
     unknown = sorted(set(data) - set(FILE_KEYS))
     if unknown:
-        raise RuleError(
-            f"{origin}: unknown rule '{unknown[0]}'; allowed keys: {', '.join(FILE_KEYS)}"
-        )
+        raise RuleError(_("{origin}: unknown rule '{key}'; allowed keys: {keys}").format(
+            origin=origin, key=unknown[0], keys=", ".join(FILE_KEYS)))
     if "base" in data:
         if base is not None:
-            raise RuleError(f"{origin}: 'base' cannot be used here")
+            raise RuleError(_("{origin}: 'base' cannot be used here").format(origin=origin))
         base = load_preset(_want_text("base", data["base"]))
     if base is None:
         base = load_preset("classic")
     if "tiers" in data and "fry_threshold" in data:
-        raise RuleError(f"{origin}: give either 'tiers' or 'fry_threshold', not both")
+        raise RuleError(_("{origin}: give either 'tiers' or 'fry_threshold', not both").format(
+            origin=origin))
 
     values: dict[str, Any] = {}
     hand_size = _want_int("hand_size", data.get("hand_size", base.hand_size), 1, MAX_HAND)
@@ -317,7 +324,8 @@ def rules_from_mapping(
             raise RuleError(f"{origin}: {exc}") from None
     if "fry_threshold" in data:
         if hand_size != 13:
-            raise RuleError(f"{origin}: 'fry_threshold' needs hand_size 13, not {hand_size}")
+            raise RuleError(_("{origin}: 'fry_threshold' needs hand_size 13, not {hand_size}").format(
+                origin=origin, hand_size=hand_size))
         values["tiers"] = fry_threshold_tiers(data["fry_threshold"])
     else:
         values["tiers"] = _tiers(data.get("tiers", base.tiers), hand_size, origin)
@@ -334,17 +342,18 @@ def rules_from_mapping(
     if "immediate_wins" in data:
         wins = data["immediate_wins"]
         if not isinstance(wins, (list, tuple)):
-            raise RuleError(f"rule 'immediate_wins' must be a list of {', '.join(IMMEDIATE_WINS)}")
+            raise RuleError(_("rule 'immediate_wins' must be a list of {choices}").format(
+                choices=", ".join(IMMEDIATE_WINS)))
         values["immediate_wins"] = tuple(
             sorted({_want_choice("immediate_wins", w, IMMEDIATE_WINS) for w in wins})
         )
     if "place_points" in data:
         points = data["place_points"]
         if not isinstance(points, (list, tuple)) or not 2 <= len(points) <= 4:
-            raise RuleError(
+            raise RuleError(_(
                 "rule 'place_points' must be a list of 2 to 4 whole numbers, first place first, "
-                f"e.g. [0, 1, 2, 3]; got {points!r}"
-            )
+                "e.g. [0, 1, 2, 3]; got {value!r}"
+            ).format(value=points))
         values["place_points"] = tuple(_want_int("place_points", p, 0, 10_000) for p in points)
     if "plays" in data:
         values["plays"] = _plays(data["plays"], base.plays)
@@ -387,10 +396,10 @@ def rules_from_mapping(
             f"{origin}: ranked settlement ranks the losers by cards left; it needs mode = \"cards\""
         )
     if rules.mode == "places" and (rules.assist or rules.missed_call or rules.immediate_wins):
-        raise RuleError(
-            f"{origin}: places mode scores finishing order only; "
+        raise RuleError(_(
+            "{origin}: places mode scores finishing order only; "
             "set assist = false, missed_call = false and immediate_wins = []"
-        )
+        ).format(origin=origin))
     return rules
 
 
@@ -398,7 +407,8 @@ def _plays(value: object, base: tuple[tuple[str, Any], ...] = ()) -> tuple[tuple
     """The options a [plays] table names, laid over the base's (a file on ``hong-kong``
     that sets only ``suit_order`` keeps the Hong Kong straights and flushes)."""
     if not isinstance(value, Mapping):
-        raise RuleError("rule 'plays' must be a table of play options, such as [plays] suit_order = \"DHSC\"")
+        raise RuleError(_(
+            "rule 'plays' must be a table of play options, such as [plays] suit_order = \"DHSC\""))
     if not value:
         return base  # nothing named: no need to load the play rules
     from ledger.core.plays import PlayRules  # the play options validate themselves
@@ -418,7 +428,8 @@ def rules_from_dict(data: Mapping[str, Any], *, checked_text: bool = False) -> R
     # rules; it is only ever shown through ledger.core.text.shown).
     name = str(data.get("name", ""))
     rest = {k: v for k, v in data.items() if k != "name"}
-    return rules_from_mapping(rest, base=RuleSet(name=name), origin=f"stored rules {shown(name)!r}",
+    origin = _("stored rules {name!r}").format(name=shown(name))
+    return rules_from_mapping(rest, base=RuleSet(name=name), origin=origin,
                               checked_text=checked_text)
 
 
@@ -443,14 +454,15 @@ def load_preset(name: str) -> RuleSet:
         import difflib
 
         close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
-        hint = f" (did you mean {close[0]}?)" if close else ""
-        raise RuleError(f"unknown rule set '{name}'{hint}; presets: {', '.join(names)}")
+        hint = _(" (did you mean {name}?)").format(name=close[0]) if close else ""
+        raise RuleError(_("unknown rule set '{name}'{hint}; presets: {names}").format(
+            name=name, hint=hint, names=", ".join(names)))
     import tomllib
     from importlib import resources
 
     text = resources.files("ledger.core.presets").joinpath(f"{name}.toml").read_text("utf-8")
     data = tomllib.loads(text)
-    return rules_from_mapping(data, base=RuleSet(name=name), origin=f"preset {name}")
+    return rules_from_mapping(data, base=RuleSet(name=name), origin=_("preset {name}").format(name=name))
 
 
 def preset_settings(name: str) -> dict[str, Any]:
@@ -480,17 +492,19 @@ def load_rules(spec: str) -> RuleSet:
     try:
         text = path.read_text("utf-8")
     except OSError as exc:
-        raise RuleError(f"cannot read rule file {spec}: {exc.strerror or exc}") from None
+        raise RuleError(_("cannot read rule file {spec}: {reason}").format(
+            spec=spec, reason=exc.strerror or exc)) from None
     except UnicodeDecodeError:
-        raise RuleError(f"rule file {spec} is not UTF-8 text") from None
+        raise RuleError(_("rule file {spec} is not UTF-8 text").format(spec=spec)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise RuleError(f"rule file {spec} is not valid TOML: {exc}") from None
-    rules = rules_from_mapping(data, origin=f"rule file {spec}")
+        raise RuleError(_("rule file {spec} is not valid TOML: {reason}").format(
+            spec=spec, reason=exc)) from None
+    rules = rules_from_mapping(data, origin=_("rule file {spec}").format(spec=spec))
     if "name" not in data:
         rules = replace(rules, name=path.stem)
     try:
         return replace(rules, name=clean_name(rules.name, "rule name"))
     except InputError as exc:
-        raise RuleError(f"rule file {spec}: {exc}") from None
+        raise RuleError(_("rule file {spec}: {reason}").format(spec=spec, reason=exc)) from None

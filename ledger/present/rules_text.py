@@ -52,11 +52,13 @@ def rules_list_text(presets: Sequence[RuleSet], settings: Mapping[str, Mapping[s
 def rules_show_lines(rules: RuleSet) -> list[str]:
     """The rule set's name, source and scoring, then every option as
     ``key = value: what it decides (source)``; play options as ``plays.key``."""
+    from ledger.core.i18n import _
     from ledger.core.plays import PLAY_OPTION_HELP
 
-    lines = [f"{rules.name}: {rules.description}"]
+    # A shipped rule set's description is in the catalogs; a file's own stays as written.
+    lines = [f"{rules.name}: {_(rules.description) if rules.description else ''}"]
     if rules.source:
-        lines.append(f"source: {rules.source}")
+        lines.append(_("source: {source}").format(source=rules.source))
     label = "places" if rules.mode == "places" else (
         "ranked" if rules.settlement == "ranked" else "tiers")
     lines.append(f"{label}: {scoring_text(rules).removeprefix('places ')}")

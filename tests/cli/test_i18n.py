@@ -166,3 +166,37 @@ def test_common_mistakes_are_told_in_chinese(evening):
     assert err.startswith("error: cards：'陳大民' 不在桌上") and "你是不是想写 '陳大文'？" in err
     err = evening.fails("--lang", "zh_Hant", "settle", "--round", "0")
     assert err.startswith("error: --round '0' 唔啱") and err.count("\n") == 1
+
+
+def test_a_rule_file_error_is_told_in_chinese(cli, tmp_path):
+    bad = tmp_path / "house.toml"
+    bad.write_text("tiers = [[1, 1], [10, 2], [8, 3]]\n", "utf-8")
+    english = cli.fails("rules", "show", str(bad), code=2)
+    assert "does not rise above" in english
+    hant = cli.fails("--lang", "zh_Hant", "rules", "show", str(bad), code=2)
+    assert hant.startswith(f"error: 規則檔 {bad}：規則 'tiers' 要係") and "8 冇大過 10" in hant
+    assert hant.count("\n") == 1
+    hans = cli.fails("--lang", "zh_Hans", "rules", "show", str(bad), code=2)
+    assert "规则文件" in hans and "8 没有大于 10" in hans and hans.count("\n") == 1
+    assert "香港／內地倍數" in cli.ok("--lang", "zh_Hant", "rules", "show", "hong-kong")
+
+
+def test_the_deal_grammar_speaks_chinese(evening):
+    err = evening.fails("--lang", "zh_Hant", "deal", "陳大文=0", "李小明=3S 3S", f"{JOSE}=11",
+                        "🐉Dragon=8")
+    assert err == "error: 李小明='3S 3S' 唔係剩低嘅張數：3S 寫咗兩次：每張牌只可以寫一次\n"
+    err = evening.fails("--lang", "zh_Hans", "deal", "0", "3", "11", "8", "--finish", "dragonfly")
+    assert err.startswith("error: 未知的收尾方式 'dragonfly'；可用：") and err.count("\n") == 1
+
+
+def test_compare_answers_in_chinese_and_its_json_stays_english(cli):
+    args = ("compare", "3D 4D 5D 6D 7C", "3S 4S 5S 6S 7D")
+    assert cli.ok("--lang", "zh_Hant", *args).splitlines()[0] == (
+        "可以：蛇 3-4-5-6-7 (最大 7♣) 大過 蛇 3-4-5-6-7 (最大 7♦)：最大嗰張嘅花色較大")
+    assert cli.ok("--lang", "zh_Hans", "compare", "2S", "KH KD").startswith(
+        "不行：单张 2♠ 不能压 对子 K♦ K♥：只有张数相同的牌才能压")
+    english = cli.ok("--lang", "en", *args, "--json")
+    assert json.loads(english)["reason"].startswith("straight 3-4-5-6-7 (top 7♣) beats")
+    assert cli.ok("--lang", "zh_Hant", *args, "--json") == english
+    err = cli.fails("--lang", "zh_Hant", "compare", "2S 2H 3D", "KH KD", code=2)
+    assert err == "error: 出牌 A（'2S 2H 3D'）：3♦ 2♥ 2♠ 唔出得：三張牌一定要係三條\n"

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from ledger.cli.common import JsonOpt, SessionOpt, db_path, open_db
+from ledger.core.i18n import _
 
 RulesOpt = Annotated[
     str | None,
@@ -65,10 +66,11 @@ def compare_cmd(
             **({"steps": steps} if explain_steps else {}),
         }))
         return
-    typer.echo(f"{'yes' if verdict.beats else 'no'}: {verdict.reason}")
+    answer = _("yes: {reason}") if verdict.beats else _("no: {reason}")
+    typer.echo(answer.format(reason=verdict.said or verdict.reason))
     for step in steps:
         typer.echo(f"  {step}")
-    typer.echo(f"rules {rule_set.name}: {_options_text(house)}")
+    typer.echo(_("rules {name}: {options}").format(name=rule_set.name, options=_options_text(house)))
 
 
 def _rules_for_compare(ctx: typer.Context, spec: str | None, session: int | None) -> Any:
@@ -81,7 +83,7 @@ def _rules_for_compare(ctx: typer.Context, spec: str | None, session: int | None
 
     if spec is not None:
         if session is not None:
-            raise InputError("give --rules or --session, not both")
+            raise InputError(_("give --rules or --session, not both"))
         return load_rules(spec)
     path = db_path(ctx)[0]
     if session is None and not os.path.exists(path):
@@ -102,7 +104,8 @@ def _play(label: str, text: str, house: Any) -> Any:
     try:
         return classify(parse_cards(text), house)
     except InputError as exc:
-        raise InputError(f"play {label} ({text.strip()!r}): {exc}") from None
+        raise InputError(_("play {label} ({text!r}): {reason}").format(
+            label=label, text=text.strip(), reason=exc)) from None
 
 
 def _play_dict(play: Any) -> dict[str, Any]:
@@ -123,4 +126,4 @@ def _options_text(house: Any) -> str:
         f"{key} {value}" for key, value in house.to_dict().items()
         if value != DEFAULT_RULES.to_dict()[key]
     ]
-    return ", ".join(changed) if changed else "default play options"
+    return ", ".join(changed) if changed else _("default play options")
