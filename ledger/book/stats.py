@@ -85,7 +85,7 @@ class Scope:
         if len(self.sessions) == 1:
             s = self.sessions[0]
             return _("session {id}{name} ({date})").format(
-                id=s.id, name=f" {s.name!r}" if s.name else "", date=day_of(s))
+                id=s.id, name=f' "{s.name}"' if s.name else "", date=day_of(s))
         first, last = day_of(self.sessions[0]), day_of(self.sessions[-1])
         span = first if first == last else _("{first} to {last}").format(first=first, last=last)
         return ngettext("{count} session, {span}", "{count} sessions, {span}",

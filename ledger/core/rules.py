@@ -379,6 +379,11 @@ def rules_from_mapping(
         values["over_threshold_factor"] = _want_int(
             "over_threshold_factor", data["over_threshold_factor"], 1, 100
         )
+    changed = sorted(set(data) - {"base", "name", "description", "source"})
+    if changed and "description" not in data:
+        # The base's description speaks of the base's rules (its tiers, its extras): a file
+        # that changes them gets a description saying what it is, never the stale one.
+        values["description"] = f"based on {base.name}; this file sets {', '.join(changed)}"
     rules = replace(base, **values)
     if rules.points_per_unit not in (1, 2):
         raise RuleError(

@@ -186,7 +186,7 @@ def _net(c: Canvas) -> None:
                          else _("money ({currency}, stake {stake})")).format(
                              currency=s.currency or "PTS", stake=s.stake))
     every = _(" (summed every {n} deals)").format(n=bucket) if bucket > 1 else ""
-    name = f" {s.name!r}" if s.name else ""
+    name = f' "{s.name}"' if s.name else ""
     _finish(ax, _("Session {id}{name}, {date}: cumulative net points").format(
                 id=s.id, name=name, date=stats.day_of(s)),
             _("deal") + every, _("net points"))

@@ -82,7 +82,7 @@ def dumps(data: Any) -> str:
 
 
 def session_title(s: SessionRow) -> str:
-    name = f" '{shown(s.name)}'" if s.name else ""
+    name = f' "{shown(s.name)}"' if s.name else ""
     mode = _(", teams") if s.teams else ""
     ended = _(", ended {when}").format(when=local_minute(s.ended_at)) if s.ended_at else ""
     per_unit = _points_per_unit(s)

@@ -28,7 +28,7 @@ def _json(cli, *args: str):
 
 def test_session_start_list_show_use_end(cli):
     out = cli.ok("session", "start", *FOUR, "--name", "Friday", "--stake", "0.5", "--currency", "usd")
-    assert out.startswith("started session 1 'Friday': Ann, Ben, Cat, Dan")
+    assert out.startswith('started session 1 "Friday": Ann, Ben, Cat, Dan')
     assert "0.5 USD" in out
     cli.ok("session", "start", "--players", "Eve,Fay,Gus", "--rules", "three-player")
 
