@@ -24,6 +24,14 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from ledger.core.errors import InputError, RuleError
 from ledger.core.i18n import _
+from ledger.core.rule_values import (
+    fry_threshold_tiers,
+    tiers_value,
+    want_bool,
+    want_choice,
+    want_int,
+    want_text,
+)
 from ledger.core.text import MAX_SESSION_NAME, clean_name, clean_text, shown
 
 if TYPE_CHECKING:
@@ -219,70 +227,6 @@ OPTION_KEYS = tuple(f.name for f in fields(RuleSet))
 FILE_KEYS = (*OPTION_KEYS, "base", "fry_threshold")
 
 
-def _want_int(key: str, value: object, low: int, high: int) -> int:
-    if type(value) is not int or not low <= value <= high:
-        raise RuleError(_("rule '{key}' must be a whole number from {low} to {high}, not {value!r}").format(
-            key=key, low=low, high=high, value=value))
-    return value
-
-
-def _want_bool(key: str, value: object) -> bool:
-    if type(value) is not bool:
-        raise RuleError(_("rule '{key}' must be true or false, not {value!r}").format(key=key, value=value))
-    return value
-
-
-def _want_choice(key: str, value: object, choices: tuple[str, ...]) -> str:
-    if value not in choices:
-        raise RuleError(_("rule '{key}' must be one of {choices}; got {value!r}").format(
-            key=key, choices=", ".join(choices), value=value))
-    return str(value)
-
-
-def _want_text(key: str, value: object) -> str:
-    if not isinstance(value, str):
-        raise RuleError(_("rule '{key}' must be text, not {value!r}").format(key=key, value=value))
-    return value
-
-
-def _tiers(value: object, hand_size: int, origin: str = "rules") -> tuple[tuple[int, int], ...]:
-    allowed = _(
-        "{origin}: rule 'tiers' must be a list of [lowest card count, multiplier] pairs starting "
-        "at 1 with rising card counts, e.g. [[1, 1], [10, 2], [13, 3]]"
-    ).format(origin=origin)
-    if not isinstance(value, (list, tuple)) or not value:
-        raise RuleError(_("{allowed}; got {value!r}").format(allowed=allowed, value=value))
-    out: list[tuple[int, int]] = []
-    for pair in value:
-        if (
-            not isinstance(pair, (list, tuple))
-            or len(pair) != 2
-            or any(type(x) is not int for x in pair)
-        ):
-            raise RuleError(_("{allowed}; got {value!r}").format(allowed=allowed, value=pair))
-        lower, mult = pair
-        if out and lower <= out[-1][0]:
-            raise RuleError(_("{allowed}; {lower} does not rise above {previous}").format(
-                allowed=allowed, lower=lower, previous=out[-1][0]))
-        if not 1 <= lower <= hand_size:
-            raise RuleError(_("{allowed}; card count {lower} is outside 1-{hand_size}").format(
-                allowed=allowed, lower=lower, hand_size=hand_size))
-        if not 1 <= mult <= 100:
-            raise RuleError(_("{allowed}; multiplier {mult} is outside 1-100").format(
-                allowed=allowed, mult=mult))
-        out.append((lower, mult))
-    if out[0][0] != 1:
-        raise RuleError(_("{allowed}; the first tier starts at {first}, not 1").format(
-            allowed=allowed, first=out[0][0]))
-    return tuple(out)
-
-
-def fry_threshold_tiers(threshold: object) -> tuple[tuple[int, int], ...]:
-    """The ``big-two-scorer`` shorthand: 1..F-1 x1, F..12 x2, 13 x3 (F from 10 to 13)."""
-    f = _want_int("fry_threshold", threshold, 10, 13)
-    return ((1, 1), (f, 2), (13, 3)) if f < 13 else ((1, 1), (13, 3))
-
-
 def rules_from_mapping(
     data: Mapping[str, Any], *, base: RuleSet | None = None, origin: str = "rules",
     checked_text: bool = True,
@@ -299,7 +243,7 @@ def rules_from_mapping(
     if "base" in data:
         if base is not None:
             raise RuleError(_("{origin}: 'base' cannot be used here").format(origin=origin))
-        base = load_preset(_want_text("base", data["base"]))
+        base = load_preset(want_text("base", data["base"]))
     if base is None:
         base = load_preset("classic")
     if "tiers" in data and "fry_threshold" in data:
@@ -307,11 +251,11 @@ def rules_from_mapping(
             origin=origin))
 
     values: dict[str, Any] = {}
-    hand_size = _want_int("hand_size", data.get("hand_size", base.hand_size), 1, MAX_HAND)
+    hand_size = want_int("hand_size", data.get("hand_size", base.hand_size), 1, MAX_HAND)
     values["hand_size"] = hand_size
     for key in ("name", "description", "source"):
         if key in data:
-            values[key] = _want_text(key, data[key])
+            values[key] = want_text(key, data[key])
             if key != "name" and checked_text:  # free text reaches the terminal: no escapes
                 try:
                     values[key] = clean_text(values[key], f"rule '{key}'", MAX_SESSION_NAME)
@@ -328,24 +272,24 @@ def rules_from_mapping(
                 origin=origin, hand_size=hand_size))
         values["tiers"] = fry_threshold_tiers(data["fry_threshold"])
     else:
-        values["tiers"] = _tiers(data.get("tiers", base.tiers), hand_size, origin)
+        values["tiers"] = tiers_value(data.get("tiers", base.tiers), hand_size, origin)
     for key in ("twos", "bombs"):
         if key in data:
-            values[key] = _want_choice(key, data[key], FACTOR_CHOICES)
+            values[key] = want_choice(key, data[key], FACTOR_CHOICES)
     for key in ("finish_double", "assist", "missed_call", "assist_single_only"):
         if key in data:
-            values[key] = _want_bool(key, data[key])
+            values[key] = want_bool(key, data[key])
     if "settlement" in data:
-        values["settlement"] = _want_choice("settlement", data["settlement"], SETTLEMENTS)
+        values["settlement"] = want_choice("settlement", data["settlement"], SETTLEMENTS)
     if "mode" in data:
-        values["mode"] = _want_choice("mode", data["mode"], MODES)
+        values["mode"] = want_choice("mode", data["mode"], MODES)
     if "immediate_wins" in data:
         wins = data["immediate_wins"]
         if not isinstance(wins, (list, tuple)):
             raise RuleError(_("rule 'immediate_wins' must be a list of {choices}").format(
                 choices=", ".join(IMMEDIATE_WINS)))
         values["immediate_wins"] = tuple(
-            sorted({_want_choice("immediate_wins", w, IMMEDIATE_WINS) for w in wins})
+            sorted({want_choice("immediate_wins", w, IMMEDIATE_WINS) for w in wins})
         )
     if "place_points" in data:
         points = data["place_points"]
@@ -354,17 +298,17 @@ def rules_from_mapping(
                 "rule 'place_points' must be a list of 2 to 4 whole numbers, first place first, "
                 "e.g. [0, 1, 2, 3]; got {value!r}"
             ).format(value=points))
-        values["place_points"] = tuple(_want_int("place_points", p, 0, 10_000) for p in points)
+        values["place_points"] = tuple(want_int("place_points", p, 0, 10_000) for p in points)
     if "plays" in data:
         values["plays"] = _plays(data["plays"], base.plays)
     if "next_deal" in data:
-        values["next_deal"] = _want_choice("next_deal", data["next_deal"], NEXT_DEALS)
+        values["next_deal"] = want_choice("next_deal", data["next_deal"], NEXT_DEALS)
     if "next_lead" in data:
-        values["next_lead"] = _want_choice("next_lead", data["next_lead"], NEXT_LEADS)
+        values["next_lead"] = want_choice("next_lead", data["next_lead"], NEXT_LEADS)
     if "four_twos" in data:
-        values["four_twos"] = _want_choice("four_twos", data["four_twos"], FOUR_TWOS)
+        values["four_twos"] = want_choice("four_twos", data["four_twos"], FOUR_TWOS)
     if "finish_two" in data:
-        values["finish_two"] = _want_choice("finish_two", data["finish_two"], FINISH_TWO)
+        values["finish_two"] = want_choice("finish_two", data["finish_two"], FINISH_TWO)
     if "rank_payments" in data:
         pays = data["rank_payments"]
         if not isinstance(pays, (list, tuple)) or not 1 <= len(pays) <= MAX_LOSERS:
@@ -372,11 +316,11 @@ def rules_from_mapping(
                 f"rule 'rank_payments' must be a list of 1 to {MAX_LOSERS} whole numbers, "
                 f"fewest cards first, e.g. [1, 2, 3]; got {pays!r}"
             )
-        values["rank_payments"] = tuple(_want_int("rank_payments", p, 0, 10_000) for p in pays)
+        values["rank_payments"] = tuple(want_int("rank_payments", p, 0, 10_000) for p in pays)
     if "rank_threshold" in data:
-        values["rank_threshold"] = _want_int("rank_threshold", data["rank_threshold"], 1, MAX_HAND)
+        values["rank_threshold"] = want_int("rank_threshold", data["rank_threshold"], 1, MAX_HAND)
     if "over_threshold_factor" in data:
-        values["over_threshold_factor"] = _want_int(
+        values["over_threshold_factor"] = want_int(
             "over_threshold_factor", data["over_threshold_factor"], 1, 100
         )
     changed = sorted(set(data) - {"base", "name", "description", "source"})
