@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from ledger.core.errors import InputError, NotFound
 from ledger.core.rules import RuleSet, rules_from_dict
@@ -16,6 +17,9 @@ from ledger.core.scoring import Deal, DealScore, score_deal
 from ledger.core.text import clean_name, clean_session_name, name_key
 from ledger.storage.rows import EntryRow, PointsRow, SessionRow
 from ledger.storage.store import Ledger
+
+if TYPE_CHECKING:
+    from ledger.core.dealer import Turn
 
 CURRENT_KEY = "current_session"
 PACK = 52
@@ -192,6 +196,19 @@ def end_session(ledger: Ledger, session: SessionRow) -> SessionRow:
 
 def session_rules(session: SessionRow) -> RuleSet:
     return rules_from_dict(session.rules)
+
+
+def next_turn(ledger: Ledger, session: SessionRow) -> Turn:
+    """Who deals and leads next in ``session`` (as read after its last change: its
+    ``deals`` is the number of live deals): from that count and the last live deal,
+    not by re-reading every deal of a long evening."""
+    from ledger.core.dealer import next_turn_after
+
+    rules = session_rules(session)
+    last = ledger.journal.last_live_entry(session.id)
+    if last is None or last.facts is None:
+        return next_turn_after(session.seats, rules, 0, None)
+    return next_turn_after(session.seats, rules, session.deals, Deal.from_dict(last.facts))
 
 
 def points_rows(seats: Sequence[str], score: DealScore, sign: int = 1) -> list[PointsRow]:

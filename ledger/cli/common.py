@@ -284,7 +284,7 @@ class LazyTyper(typer.Typer):
                              {"deferred_from": self})
         super().__init__(**kwargs)
 
-    def command(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def command(self, *args: Any, **kwargs: Any) -> Any:
         register = super().command(*args, **kwargs)
 
         def decorator(f: Any) -> Any:
@@ -295,7 +295,7 @@ class LazyTyper(typer.Typer):
 
         return decorator
 
-    def add_typer(self, typer_instance: typer.Typer, **kwargs: Any) -> None:  # type: ignore[override]
+    def add_typer(self, typer_instance: typer.Typer, **kwargs: Any) -> None:
         super().add_typer(typer_instance, **kwargs)
         if isinstance(kwargs.get("name"), str):  # deferred under the name it is called by
             self.deferred_groups[kwargs["name"]] = self.registered_groups.pop()
@@ -308,7 +308,7 @@ class LazyTyper(typer.Typer):
         """The click command (or group) for ``name``, or None if it is not one of ours."""
         import typer.main
 
-        shared = {"pretty_exceptions_short": self.pretty_exceptions_short,
+        shared: dict[str, Any] = {"pretty_exceptions_short": self.pretty_exceptions_short,
                   "rich_markup_mode": self.rich_markup_mode}
         if name in self.deferred_commands:
             return typer.main.get_command_from_info(self.deferred_commands[name], **shared)
