@@ -7,9 +7,8 @@ transaction, so a rejected action leaves the ledger exactly as it was.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ledger.core.errors import InputError, NotFound
 from ledger.core.rules import RuleSet, rules_from_dict
@@ -26,8 +25,7 @@ PACK = 52
 MAX_ID = 2**63 - 1  # largest SQLite INTEGER; a bigger number cannot name a session or deal
 
 
-@dataclass(frozen=True)
-class Recorded:
+class Recorded(NamedTuple):
     """What one action did: the entry written and the deal's points (None for a void)."""
 
     entry: EntryRow
@@ -295,8 +293,7 @@ def amend_deal(ledger: Ledger, session: SessionRow, deal_no: int, deal: Deal) ->
     return Recorded(entry, result)
 
 
-@dataclass(frozen=True)
-class Undone:
+class Undone(NamedTuple):
     """What one ``undo`` took back.
 
     ``action`` is ``deal``, ``amend``, ``void``, ``session end`` or ``session start``.
