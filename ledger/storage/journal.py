@@ -137,11 +137,9 @@ class Journal:
         names = self.renames(entries[0].session_id)
         if not names:
             return entries
-        from dataclasses import replace
-
         from ledger.core.names import rename_facts
 
-        return [e if e.facts is None else replace(e, facts=rename_facts(e.facts, names))
+        return [e if e.facts is None else e._replace(facts=rename_facts(e.facts, names))
                 for e in entries]
 
     def end_session(self, session_id: int, at: str | None = None) -> None:
