@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from ledger.core.errors import InputError, RuleError
-from ledger.core.i18n import _
+from ledger.core.i18n import N_, _
 from ledger.core.rule_values import (
     fry_threshold_tiers,
     tiers_value,
@@ -170,10 +170,8 @@ class RuleSet:
     def ranked_text(self) -> str:
         """``pay 1, 2, 3 x stake; x2 if one holds 10+``: the ranked payments as said."""
         pays = ", ".join(str(p) for p in self.rank_payments)
-        return (
-            f"losers pay {pays} units by cards left; "
-            f"x{self.over_threshold_factor} if one holds {self.rank_threshold}+"
-        )
+        return _("losers pay {pays} units by cards left; x{factor} if one holds {threshold}+").format(
+            pays=pays, factor=self.over_threshold_factor, threshold=self.rank_threshold)
 
     def tiers_text(self) -> str:
         """``1-9 x1, 10-12 x2, 13 x3``: the tiers as players say them."""
@@ -187,37 +185,37 @@ class RuleSet:
 
 # One line per option for ``bigtwo rules show``: what it decides, and its source.
 OPTION_HELP: dict[str, tuple[str, str]] = {
-    "hand_size": ("cards dealt to each player; a full hand after an immediate win",
-                  "pagat; Wikipedia, 17 for three players"),
-    "tiers": ("penalty per card by cards left: [lowest count, multiplier]",
-              "pagat; Andrew White; Hong Kong online rules"),
-    "twos": ("unplayed twos double a loser's penalty: each one, or once", "Russian Wikipedia"),
-    "bombs": ("unplayed quads / straight flushes double it: each one, or once",
-              "Russian Wikipedia"),
-    "finish_double": ("x2 when the winner went out on a two, quads or a straight flush",
-                      "Russian Wikipedia"),
-    "assist": ("a loser who let the winner's last single card through pays every penalty",
-               "pagat; Andrew White; Wikipedia"),
-    "missed_call": ("a winner who did not call 'last card' pays every penalty", "Wikipedia"),
-    "immediate_wins": ("deals won at once: a dragon, all four twos", "Wikipedia; pagat"),
-    "settlement": ("pairwise differences, losers pay the winner, or ranked payments",
-                   "pagat, Andrew White; Wikipedia, the French text; a Taiwanese house rule"),
-    "mode": ("score by cards left, or by finishing place", "pagat; Wikipedia"),
-    "place_points": ("places mode: penalty for 1st, 2nd, 3rd, 4th", "the project's default"),
-    "plays": ("how plays rank (suit order, straights, flushes ...)", "see the play options"),
-    "next_deal": ("who deals next: the winner, the next seat, or the most cards left",
-                  "pagat; Andrew White; the French text"),
-    "next_lead": ("who leads next: the winner, the lowest card's holder, or 3♦'s",
-                  "Andrew White; pagat, Pusoy Dos: 3♣"),
-    "assist_single_only": ("no assist when the winner went out on more than one card",
-                           "Wikipedia; Russian Wikipedia"),
-    "four_twos": ("four twos: the others' full hands by the tiers, or tripled", "Wikipedia"),
-    "finish_two": ("going out on a two doubles, counts plain, or is not allowed",
-                   "Russian Wikipedia; Wikipedia"),
-    "rank_payments": ("ranked: units the losers pay, fewest cards first",
-                      "a Taiwanese house rule"),
-    "rank_threshold": ("ranked: cards left that multiply every payment", "a Taiwanese house rule"),
-    "over_threshold_factor": ("ranked: that multiplier", "a Taiwanese house rule"),
+    "hand_size": (N_("cards dealt to each player; a full hand after an immediate win"),
+                  N_("pagat; Wikipedia, 17 for three players")),
+    "tiers": (N_("penalty per card by cards left: [lowest count, multiplier]"),
+              N_("pagat; Andrew White; Hong Kong online rules")),
+    "twos": (N_("unplayed twos double a loser's penalty: each one, or once"), N_("Russian Wikipedia")),
+    "bombs": (N_("unplayed quads / straight flushes double it: each one, or once"),
+              N_("Russian Wikipedia")),
+    "finish_double": (N_("x2 when the winner went out on a two, quads or a straight flush"),
+                      N_("Russian Wikipedia")),
+    "assist": (N_("a loser who let the winner's last single card through pays every penalty"),
+               N_("pagat; Andrew White; Wikipedia")),
+    "missed_call": (N_("a winner who did not call 'last card' pays every penalty"), N_("Wikipedia")),
+    "immediate_wins": (N_("deals won at once: a dragon, all four twos"), N_("Wikipedia; pagat")),
+    "settlement": (N_("pairwise differences, losers pay the winner, or ranked payments"),
+                   N_("pagat, Andrew White; Wikipedia, the French text; a Taiwanese house rule")),
+    "mode": (N_("score by cards left, or by finishing place"), N_("pagat; Wikipedia")),
+    "place_points": (N_("places mode: penalty for 1st, 2nd, 3rd, 4th"), N_("the project's default")),
+    "plays": (N_("how plays rank (suit order, straights, flushes ...)"), N_("see the play options")),
+    "next_deal": (N_("who deals next: the winner, the next seat, or the most cards left"),
+                  N_("pagat; Andrew White; the French text")),
+    "next_lead": (N_("who leads next: the winner, the lowest card's holder, or 3♦'s"),
+                  N_("Andrew White; pagat, Pusoy Dos: 3♣")),
+    "assist_single_only": (N_("no assist when the winner went out on more than one card"),
+                           N_("Wikipedia; Russian Wikipedia")),
+    "four_twos": (N_("four twos: the others' full hands by the tiers, or tripled"), N_("Wikipedia")),
+    "finish_two": (N_("going out on a two doubles, counts plain, or is not allowed"),
+                   N_("Russian Wikipedia; Wikipedia")),
+    "rank_payments": (N_("ranked: units the losers pay, fewest cards first"),
+                      N_("a Taiwanese house rule")),
+    "rank_threshold": (N_("ranked: cards left that multiply every payment"), N_("a Taiwanese house rule")),
+    "over_threshold_factor": (N_("ranked: that multiplier"), N_("a Taiwanese house rule")),
 }
 
 
