@@ -256,12 +256,13 @@ def rules_from_mapping(
             values[key] = want_text(key, data[key])
             if key != "name" and checked_text:  # free text reaches the terminal: no escapes
                 try:
-                    values[key] = clean_text(values[key], f"rule '{key}'", MAX_SESSION_NAME)
+                    values[key] = clean_text(values[key], _("rule '{key}'").format(key=key),
+                                             MAX_SESSION_NAME)
                 except InputError as exc:
                     raise RuleError(f"{origin}: {exc}") from None
     if "name" in data:
         try:
-            values["name"] = clean_name(values["name"], "rule name")
+            values["name"] = clean_name(values["name"], N_("rule name"))
         except InputError as exc:
             raise RuleError(f"{origin}: {exc}") from None
     if "fry_threshold" in data:
@@ -310,10 +311,10 @@ def rules_from_mapping(
     if "rank_payments" in data:
         pays = data["rank_payments"]
         if not isinstance(pays, (list, tuple)) or not 1 <= len(pays) <= MAX_LOSERS:
-            raise RuleError(
-                f"rule 'rank_payments' must be a list of 1 to {MAX_LOSERS} whole numbers, "
-                f"fewest cards first, e.g. [1, 2, 3]; got {pays!r}"
-            )
+            raise RuleError(_(
+                "rule 'rank_payments' must be a list of 1 to {most} whole numbers, "
+                "fewest cards first, e.g. [1, 2, 3]; got {pays!r}"
+            ).format(most=MAX_LOSERS, pays=pays))
         values["rank_payments"] = tuple(want_int("rank_payments", p, 0, 10_000) for p in pays)
     if "rank_threshold" in data:
         values["rank_threshold"] = want_int("rank_threshold", data["rank_threshold"], 1, MAX_HAND)
@@ -328,15 +329,15 @@ def rules_from_mapping(
         values["description"] = f"based on {base.name}; this file sets {', '.join(changed)}"
     rules = replace(base, **values)
     if rules.points_per_unit not in (1, 2):
-        raise RuleError(
-            f"{origin}: rule 'rank_payments' {list(rules.rank_payments)} would make tied losers "
-            f"pay 1/{rules.points_per_unit} units; choose payments whose tied shares are whole "
+        raise RuleError(_(
+            "{origin}: rule 'rank_payments' {payments} would make tied losers "
+            "pay 1/{parts} units; choose payments whose tied shares are whole "
             "or half units (three tied losers: a sum that divides by 3), e.g. [1, 2, 3]"
-        )
+        ).format(origin=origin, payments=list(rules.rank_payments), parts=rules.points_per_unit))
     if rules.settlement == "ranked" and rules.mode != "cards":
-        raise RuleError(
-            f"{origin}: ranked settlement ranks the losers by cards left; it needs mode = \"cards\""
-        )
+        raise RuleError(_(
+            "{origin}: ranked settlement ranks the losers by cards left; it needs mode = \"cards\""
+        ).format(origin=origin))
     if rules.mode == "places" and (rules.assist or rules.missed_call or rules.immediate_wins):
         raise RuleError(_(
             "{origin}: places mode scores finishing order only; "
@@ -447,6 +448,6 @@ def load_rules(spec: str) -> RuleSet:
     if "name" not in data:
         rules = replace(rules, name=path.stem)
     try:
-        return replace(rules, name=clean_name(rules.name, "rule name"))
+        return replace(rules, name=clean_name(rules.name, N_("rule name")))
     except InputError as exc:
         raise RuleError(_("rule file {spec}: {reason}").format(spec=spec, reason=exc)) from None
