@@ -33,7 +33,7 @@ class Phrase(str):
         self.values = values
         return self
 
-    def __reduce__(self) -> Any:  # copy and pickle keep the message
+    def __reduce__(self) -> Any:  # a copy keeps the message and values
         return (_phrase, (self.message, self.values))
 
 
