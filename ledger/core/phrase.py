@@ -15,6 +15,8 @@ text reaches both: an import's conflicts, the self-check's findings.
 from __future__ import annotations
 
 import errno
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from ledger.core.i18n import N_, _, language
@@ -45,6 +47,9 @@ def local(text: str) -> str:
     """``text`` in the interface's language (a plain ``str`` is shown as it is)."""
     if not isinstance(text, Phrase):
         return text
+    if isinstance(text, Said):
+        return text.shown
+
     values = {k: local(v) if isinstance(v, str) else v for k, v in text.values.items()}
     return _(text.message).format(**values)
 
@@ -69,3 +74,50 @@ def os_reason(exc: OSError) -> str:
     if known is not None and language() != "en":
         return _(known)
     return str(exc.strerror or exc)
+
+
+class Said(Phrase):
+    """Text already said in both languages: ``english`` (what ``--json`` keeps) and
+    ``shown`` (what :func:`local` gives), e.g. an error caught from the core."""
+
+    shown: str
+
+    def __new__(cls, english: str, shown: str) -> Said:
+        self = str.__new__(cls, english)
+        self.message, self.values, self.shown = english, {}, shown
+        return self
+
+    def __reduce__(self) -> Any:
+        return (Said, (str(self), self.shown))
+
+
+@contextmanager
+def in_english() -> Iterator[None]:
+    """Messages made inside are English, whatever the interface's language."""
+    from ledger.core import i18n
+
+    saved = i18n._chosen
+    i18n._chosen = "en"
+    try:
+        yield
+    finally:
+        i18n._chosen = saved
+
+
+def said(action: Callable[[], object]) -> Said | None:
+    """The error ``action`` raises, in English and in the interface's language (it is
+    run again for the second when the language is not English); None if it raises none."""
+    try:
+        with in_english():
+            action()
+    except Exception as exc:
+        english = str(exc)
+    else:
+        return None
+    if language() == "en":
+        return Said(english, english)
+    try:
+        action()
+    except Exception as exc:
+        return Said(english, str(exc))
+    return Said(english, english)

@@ -6,7 +6,9 @@ English is what it always was, and ``--json`` stays the same in every language."
 from __future__ import annotations
 
 import json
+import os
 import re
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,6 +18,7 @@ SEATS = ["陳大文", "李小明", "Cat", "Dan"]
 CJK = re.compile(r"[\u3400-\u9fff]")
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`")
 COMMAND = re.compile(r"bigtwo(?: [a-z-]+| --[a-z]+(?: [a-z]+)?)+")
+SQL = re.compile(r"CREATE [^）)]*")  # a schema's SQL, as the doctor shows it
 # Three English words in a row: a sentence (or a piece of one) left untranslated.
 ENGLISH = re.compile(r"\b[A-Za-z]{2,}(?: [A-Za-z]{2,}){2,}\b")
 
@@ -49,6 +52,39 @@ def _file(tmp_path: Path, name: str, content: str | bytes | dict) -> str:
     else:
         path.write_text(content, "utf-8")
     return str(path)
+
+
+def _other_program(tmp_path: Path) -> str:
+    path = tmp_path / "notes.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE notes (body TEXT)")
+    conn.commit()
+    conn.close()
+    return str(path)
+
+
+def _tampered_backup(tmp_path: Path) -> str:
+    """A copy of the ledger whose stored points no longer add up (a bad disk, a hand edit)."""
+    path = tmp_path / "bad-backup.db"
+    source = sqlite3.connect(os.environ["BIGTWO_DB"])
+    copy = sqlite3.connect(path, isolation_level=None)
+    source.backup(copy)
+    source.close()
+    tamper(copy, "UPDATE points SET net = net + 7 WHERE id = 1")
+    copy.close()
+    return str(path)
+
+
+def tamper(conn: sqlite3.Connection, *statements: str) -> None:
+    """Change stored rows behind the ledger's back (its append-only guards put back after)."""
+    guards = dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' "
+                               "AND name LIKE '%_no_%'").fetchall())
+    for name in guards:
+        conn.execute(f"DROP TRIGGER {name}")
+    for sql in statements:
+        conn.execute(sql)
+    for sql in guards.values():
+        conn.execute(sql)
 
 
 # Each case: (the arguments, given a scratch folder) and the English line as it always was.
@@ -126,6 +162,43 @@ FILE_CASES: dict[str, Case] = {
     "paper check with a word for a total": (
         lambda t: ["check", "陳大文=five"],
         "error: '陳大文=five': 'five' is not a penalty total (a whole number 0 or more)"),
+    "doctor with no ledger": (
+        lambda t: ["--db", str(t / "none.db"), "doctor"],
+        "error: no ledger at {t}/none.db yet (nothing to check or back up)"),
+    "backup over a file": (
+        lambda t: ["backup", _file(t, "b.db", "old")],
+        "error: {t}/b.db already exists; give a new file name (or --force to replace it)"),
+    "backup into a folder": (
+        lambda t: ["backup", str(t)],
+        "error: {t} is a folder; give a file name for the backup"),
+    "backup into a missing folder": (
+        lambda t: ["backup", str(t / "no" / "b.db")],
+        "error: cannot write the backup {t}/no/b.db: the folder {t}/no does not exist"),
+    "backup onto the ledger": (
+        lambda t: ["backup", os.environ["BIGTWO_DB"]],
+        "error: {db} is the ledger itself; give another file for the backup"),
+    "restore a password file": (
+        lambda t: ["restore", _file(t, "passwd", "root:x:0:0:root:/root:/bin/bash\n")],
+        "error: {t}/passwd is not a bigtwo ledger (not an SQLite database); nothing was restored"),
+    "restore an empty file": (
+        lambda t: ["restore", _file(t, "empty.db", "")],
+        "error: {t}/empty.db is empty (0 bytes), not a bigtwo backup; nothing was restored"),
+    "restore a missing file": (
+        lambda t: ["restore", str(t / "none.db")],
+        "error: no backup file {t}/none.db"),
+    "restore another program's database": (
+        lambda t: ["restore", _other_program(t)],
+        "error: {t}/notes.db is not a bigtwo ledger: an SQLite database of another program "
+        "(tables: notes); nothing was restored"),
+    "restore a backup that fails the self-check": (
+        lambda t: ["restore", _tampered_backup(t)],
+        "error: {t}/bad-backup.db fails the self-check, so nothing was restored (3 problems; "
+        "the first: session 1 deal 1 (entry 1, deal): 陳大文 net: expected 33, stored 40, "
+        "difference +7)"),
+    "another program's database as the ledger": (
+        lambda t: ["--db", _other_program(t), "standings"],
+        "error: {t}/notes.db is an SQLite database of another program (tables: notes); give a "
+        "new file for the ledger"),
 }
 
 
@@ -137,7 +210,8 @@ def ledger_state(cli) -> str:
 def untranslated(line: str, tmp_path: Path) -> list[str]:
     """Runs of English words in ``line`` that are not a path, a quoted value or a command."""
     text = line.removeprefix("error: ").replace(str(tmp_path), "")
-    text = COMMAND.sub("", QUOTED.sub("", text))
+    text = SQL.sub("", COMMAND.sub("", QUOTED.sub("", text)))
+
     return ENGLISH.findall(text)
 
 
@@ -152,7 +226,8 @@ def _run_case(cli, tmp_path: Path, case: Case, lang: str) -> str:
 @pytest.mark.parametrize("name", FILE_CASES)
 def test_every_refusal_is_one_line_in_english_as_before(evening, tmp_path, name):
     err = _run_case(evening, tmp_path, FILE_CASES[name], "en")
-    assert err == FILE_CASES[name][1].format(t=tmp_path) + "\n"
+    assert err == FILE_CASES[name][1].format(t=tmp_path, db=os.environ["BIGTWO_DB"]) + "\n"
+
 
 
 @pytest.mark.parametrize("lang", ["zh_Hant", "zh_Hans"])
@@ -217,3 +292,51 @@ def test_the_paper_check_speaks_chinese(evening):
     english = evening.ok("check", "陳大文=5", "李小明=3", "Cat=24", "Dan=47", "--json")
     assert evening.ok("--lang", "zh_Hant", "check", "陳大文=5", "李小明=3", "Cat=24", "Dan=47",
                       "--json") == english
+
+
+def test_doctor_tells_every_finding_in_chinese_and_its_json_stays_english(evening, ledger_path):
+    conn = sqlite3.connect(ledger_path, isolation_level=None)
+    tamper(conn,
+           "UPDATE points SET net = net + 7 WHERE id = 1",  # a changed net (and its total)
+           "UPDATE entries SET facts = '\"oops\"' WHERE seq = 2",  # facts that do not score
+           "INSERT INTO seats (session_id, seat, player_id) VALUES (77, 1, 1)",  # an orphan
+           "INSERT INTO points (entry_id, session_id, player_id, deals, wins, fried, cards, "
+           "penalty, net) VALUES (9999, 1, 1, 1, 0, 0, 3, 3, -3)")
+    conn.execute("DROP TRIGGER entries_no_update")  # a guard that is gone
+    conn.close()
+    outputs = {lang: evening("--lang", lang, "doctor", "--json") for lang in ("en", "zh_Hant", "zh_Hans")}
+    assert {r.exit_code for r in outputs.values()} == {1}
+    assert outputs["en"].stdout == outputs["zh_Hant"].stdout == outputs["zh_Hans"].stdout
+    texts = [f["text"] for f in json.loads(outputs["en"].stdout)["findings"]]
+    assert "session 1 deal 2 (entry 2, deal): its facts do not score: facts are 'oops', not a " \
+           "table of facts" in texts
+    assert "seat 1 of session 77: its session does not exist" in texts
+    checks = {f["check"] for f in json.loads(outputs["en"].stdout)["findings"]}
+    assert checks >= {"derived", "orphan", "schema", "totals", "net"}
+    english = evening("--lang", "en", "doctor")
+    assert english.stdout.splitlines()[:-1] == texts  # the English text is the JSON's, as before
+    assert english.stdout.splitlines()[-1].startswith(f"{len(texts)} problems found in 1 session, ")
+    for lang, found in (("zh_Hant", "個問題"), ("zh_Hans", "个问题")):
+        lines = evening("--lang", lang, "doctor").stdout.splitlines()
+        assert len(lines) == len(texts) + 1 and found in lines[-1]
+        for line in lines:
+            assert CJK.search(line), line
+            assert untranslated(line, ledger_path.parent) == [], line
+    hant = evening("--lang", "zh_Hant", "doctor").stdout
+    assert "第 1 場第 2 鋪（第 2 項記錄，鋪）：牌局資料計唔到分：牌局資料係 'oops'，唔係一個資料表" in hant
+    assert "第 77 場第 1 個座位：佢嘅場次唔存在" in hant
+
+
+@pytest.mark.parametrize(("lang", "ok"), [("zh_Hant", "冇問題：1 場、2 項記錄、2 鋪有效、8 行分數"),
+                                          ("zh_Hans", "正常：1 场、2 条记录、2 局有效、8 行分数")])
+def test_doctor_backup_and_restore_report_in_chinese(evening, tmp_path, lang, ok):
+    assert evening.ok("--lang", lang, "doctor").startswith(ok)
+    backup = tmp_path / "b.db"
+    said = evening.ok("--lang", lang, "backup", str(backup))
+    assert CJK.search(said) and str(backup) in said and "1 " in said
+    english = evening.ok("--lang", "en", "backup", "--force", str(backup))
+    assert english.startswith(f"backed up {os.environ['BIGTWO_DB']} to {backup}: 1 session, "
+                              "2 entries (")
+    restored = evening.ok("--lang", lang, "restore", str(backup)).splitlines()
+    assert len(restored) == 2 and all(CJK.search(line) for line in restored)
+    assert all(untranslated(line, tmp_path) == [] for line in restored)
