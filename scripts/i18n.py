@@ -8,7 +8,7 @@
 Messages are the strings in ``_()``, ``N_()`` and ``ngettext()`` calls under ledger/,
 plus every help text of the command line (each command's and option's, the lazily
 loaded feature commands included), read from the built click commands, and the shipped
-rule sets' descriptions (``ledger/core/presets/*.toml``).
+rule sets' descriptions and sources (``ledger/core/presets/*.toml``).
 """
 
 from __future__ import annotations
@@ -80,14 +80,17 @@ def build_template() -> Catalog:
 
 
 def preset_descriptions() -> list[tuple[str, str]]:
-    """Each shipped rule set's description (``bigtwo rules show`` translates them)."""
+    """Each shipped rule set's description and sources (``bigtwo rules show`` translates
+    them; the sources' public names stay as they are, the words around them are translated)."""
     import tomllib
 
     found = []
     for path in sorted((ROOT / "ledger" / "core" / "presets").glob("*.toml")):
-        text = tomllib.loads(path.read_text("utf-8")).get("description")
-        if text:
-            found.append((str(path.relative_to(ROOT)), text))
+        data = tomllib.loads(path.read_text("utf-8"))
+        for key in ("description", "source"):
+            text = data.get(key)
+            if text:
+                found.append((str(path.relative_to(ROOT)), text))
     return found
 
 

@@ -62,7 +62,8 @@ def cut(card: Card, seats: Sequence[str], dealer: str) -> Cut:
     J the one opposite and 4, 8, Q the last; with fewer players the count wraps sooner.
     """
     if dealer not in seats:
-        raise InputError(f"the dealer {dealer!r} is not seated; players: {', '.join(seats)}")
+        raise InputError(_("the dealer {dealer!r} is not seated; players: {players}").format(
+            dealer=dealer, players=", ".join(seats)))
     count = card_count(card)
     start = seats.index(dealer)
     return Cut(card, count, dealer, seats[(start + count - 1) % len(seats)])

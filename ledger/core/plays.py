@@ -8,7 +8,7 @@ the same size, the higher key is the stronger play.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from itertools import pairwise
 
@@ -58,16 +58,16 @@ ROYAL = (10, 11, 12, 13, 14)
 BOMB_KINDS = ("four-of-a-kind", "straight-flush")
 # One line per play option for ``bigtwo rules show``: what it decides, and its source.
 PLAY_OPTION_HELP: dict[str, tuple[str, str]] = {
-    "suit_order": ("the suits, high to low; none: suits never break a tie",
-                   "pagat; Wikipedia; the French text; Russian Wikipedia"),
-    "straights": ("which five-card runs are straights and their order", "pagat; Andrew White"),
-    "flushes": ("how flushes compare: suit first, top card first, or all ranks", "pagat"),
-    "four_of_a_kind": ("four of a kind needs a fifth card, or plays alone", "pagat"),
-    "bombs": ("beat-anything: quads + 1 or a straight flush beats any single, pair or triple",
-              "pagat; Wikipedia"),
-    "no_flushes": ("flushes are not plays", "pagat, from Singapore and Taiwan"),
-    "no_triples": ("triples are not plays", "pagat, from Singapore and Taiwan"),
-    "five_card_order": ("royal-over-quads: only A-K-Q-J-10 suited beats four of a kind", "pagat"),
+    "suit_order": (N_("the suits, high to low; none: suits never break a tie"),
+                   N_("pagat; Wikipedia; the French text; Russian Wikipedia")),
+    "straights": (N_("which five-card runs are straights and their order"), N_("pagat; Andrew White")),
+    "flushes": (N_("how flushes compare: suit first, top card first, or all ranks"), N_("pagat")),
+    "four_of_a_kind": (N_("four of a kind needs a fifth card, or plays alone"), N_("pagat")),
+    "bombs": (N_("beat-anything: quads + 1 or a straight flush beats any single, pair or triple"),
+              N_("pagat; Wikipedia")),
+    "no_flushes": (N_("flushes are not plays"), N_("pagat, from Singapore and Taiwan")),
+    "no_triples": (N_("triples are not plays"), N_("pagat, from Singapore and Taiwan")),
+    "five_card_order": (N_("royal-over-quads: only A-K-Q-J-10 suited beats four of a kind"), N_("pagat")),
 }
 
 
@@ -241,9 +241,10 @@ def kind_name(play: Play, rules: PlayRules = DEFAULT_RULES) -> str:
     return play.kind.replace("-", " ")
 
 
-def explain(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES) -> list[str]:
+def explain(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES, said: bool = False) -> list[str]:
     """The ranking steps that decide whether ``a`` may be played on ``b``, one line each:
-    the order of kinds, straights or flushes used, and the suits compared.
+    the order of kinds, straights or flushes used, and the suits compared.  In English
+    (for JSON), or with ``said`` in the interface's language.
 
     >>> from ledger.core.cards import parse_cards
     >>> hk = PLAY_PRESETS["hong-kong"]
@@ -251,80 +252,80 @@ def explain(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES) -> list[str]:
     >>> explain(a, b, hk)[-1]
     'A-2-3-4-5 is straight 10 of 10, 2-3-4-5-6 is 9: A-2-3-4-5 ranks higher'
     """
+    t = _ if said else _english
     a, b = classify(a.cards, rules), classify(b.cards, rules)
     steps: list[str] = []
     if len(a.cards) != len(b.cards):
-        steps.append(f"sizes: {_cards(len(a.cards))} against {len(b.cards)}; "
-                     "a play is beaten only by one with as many cards")
+        size = t(N_("sizes: {a} card against {b}; a play is beaten only by one with as many cards")
+                 if len(a.cards) == 1 else
+                 N_("sizes: {a} cards against {b}; a play is beaten only by one with as many cards"))
+        steps.append(size.format(a=len(a.cards), b=len(b.cards)))
         if rules.bombs == "beat-anything":
-            steps.append("bombs beat-anything: four of a kind + 1 or a straight flush beats any "
-                         "single, pair or triple" + (" (A is one)" if is_bomb(a) else " (A is none)"))
+            steps.append(t(N_("bombs beat-anything: four of a kind + 1 or a straight flush beats any "
+                              "single, pair or triple (A is one)") if is_bomb(a) else
+                           N_("bombs beat-anything: four of a kind + 1 or a straight flush beats any "
+                              "single, pair or triple (A is none)")))
         return steps
     if len(a.cards) == 5:
         order = KIND_ORDERS[rules.five_card_order]
-        steps.append(
-            f"five-card kinds ({rules.five_card_order}), low to high: "
-            + " < ".join(k.replace("-", " ") for k in order)
-        )
+        steps.append(t(N_("five-card kinds ({order}), low to high: {kinds}")).format(
+            order=rules.five_card_order, kinds=" < ".join(t(k.replace("-", " ")) for k in order)))
         if a.key[0] != b.key[0]:
-            steps.append(f"{kind_name(a, rules)} against {kind_name(b, rules)}: the kind decides")
+            steps.append(t(N_("{a} against {b}: the kind decides")).format(
+                a=t(kind_name(a, rules)), b=t(kind_name(b, rules))))
             return steps
     if a.kind in ("straight", "straight-flush"):
         runs = straight_runs(rules.straights)
-        steps.append(f"straights ({rules.straights}), low to high: {_run_ladder(runs)}")
+        steps.append(t(N_("straights ({style}), low to high: {runs}")).format(
+            style=rules.straights, runs=_run_ladder(runs)))
         run_a, run_b = _run_of(a.cards, rules.straights), _run_of(b.cards, rules.straights)
         assert run_a is not None and run_b is not None
         top = max(run.level for run in runs) + 1
-        steps.append(
-            f"{run_a} is straight {run_a.level + 1} of {top}, {run_b} is {run_b.level + 1}: "
-            + ("the same place" if run_a.level == run_b.level else
-               f"{run_a if run_a.level > run_b.level else run_b} ranks higher")
-        )
-        if run_a.level != run_b.level:
+        place = t(N_("{a} is straight {n} of {top}, {b} is {m}")).format(
+            a=run_a, n=run_a.level + 1, top=top, b=run_b, m=run_b.level + 1)
+        if run_a.level == run_b.level:
+            steps.append(t(N_("{places}: the same place")).format(places=place))
+        else:
+            higher = run_a if run_a.level > run_b.level else run_b
+            steps.append(t(N_("{places}: {run} ranks higher")).format(places=place, run=higher))
             return steps
     elif a.kind == "flush":
-        steps.append(f"flushes ({rules.flushes}): " + {
-            "suit-first": "the suit first, then the ranks from the top down",
-            "top-card-first": "the top card's rank first, then the suit",
-            "poker": "all five ranks from the top down, then the suit",
-        }[rules.flushes])
+        steps.append(t(N_("flushes ({style}): {how}")).format(style=rules.flushes, how=t({
+            "suit-first": N_("the suit first, then the ranks from the top down"),
+            "top-card-first": N_("the top card's rank first, then the suit"),
+            "poker": N_("all five ranks from the top down, then the suit"),
+        }[rules.flushes])))
         ranks_a, ranks_b = (tuple(sorted((c.rank for c in p.cards), reverse=True)) for p in (a, b))
-        steps.append(
-            f"ranks {'-'.join(RANK_NAMES[r] for r in ranks_a)} against "
-            f"{'-'.join(RANK_NAMES[r] for r in ranks_b)}; suits {SUIT_SYMBOLS[a.top.suit]} "
-            f"against {SUIT_SYMBOLS[b.top.suit]}"
-        )
-        steps.append(_suit_step(rules))
+        steps.append(t(N_("ranks {a} against {b}; suits {x} against {y}")).format(
+            a="-".join(RANK_NAMES[r] for r in ranks_a), b="-".join(RANK_NAMES[r] for r in ranks_b),
+            x=SUIT_SYMBOLS[a.top.suit], y=SUIT_SYMBOLS[b.top.suit]))
+        steps.append(_suit_step(rules, t))
         return steps
     elif a.kind in ("full-house", "four-of-a-kind"):
-        part = "triple" if a.kind == "full-house" else "four"
         big_a, big_b = (Counter(c.rank for c in p.cards).most_common(1)[0][0] for p in (a, b))
-        steps.append(f"the {part} decides: {RANK_NAMES[big_a]} against {RANK_NAMES[big_b]}"
-                     " (2 high, 3 low)")
+        what = (N_("the triple decides: {a} against {b} (2 high, 3 low)") if a.kind == "full-house"
+                else N_("the four decides: {a} against {b} (2 high, 3 low)"))
+        steps.append(t(what).format(a=RANK_NAMES[big_a], b=RANK_NAMES[big_b]))
         return steps
     else:
-        steps.append(
-            f"ranks, high to low: 2 A K Q J 10 9 8 7 6 5 4 3; {RANK_NAMES[a.top.rank]} against "
-            f"{RANK_NAMES[b.top.rank]}"
-        )
+        steps.append(t(N_("ranks, high to low: 2 A K Q J 10 9 8 7 6 5 4 3; {a} against {b}")).format(
+            a=RANK_NAMES[a.top.rank], b=RANK_NAMES[b.top.rank]))
         if a.top.rank != b.top.rank:
             return steps
-    steps.append(
-        _suit_step(rules) + f"; compared: {format_card(a.top, True)} against "
-        f"{format_card(b.top, True)}"
-    )
+    steps.append(t(N_("{suits}; compared: {a} against {b}")).format(
+        suits=_suit_step(rules, t), a=format_card(a.top, True), b=format_card(b.top, True)))
     return steps
 
 
-def _cards(n: int) -> str:
-    return f"{n} card" + ("s" if n != 1 else "")
+def _english(message: str) -> str:
+    return message
 
 
-def _suit_step(rules: PlayRules) -> str:
+def _suit_step(rules: PlayRules, t: Callable[[str], str]) -> str:
     if rules.suit_order == NO_SUIT_ORDER:
-        return "suits (suit_order none) never break a tie: equal ranks do not beat each other"
-    return (f"suits (suit_order {rules.suit_order}), high to low: "
-            + " ".join(SUIT_SYMBOLS[s] for s in rules.suit_order))
+        return t(N_("suits (suit_order none) never break a tie: equal ranks do not beat each other"))
+    return t(N_("suits (suit_order {order}), high to low: {suits}")).format(
+        order=rules.suit_order, suits=" ".join(SUIT_SYMBOLS[s] for s in rules.suit_order))
 
 
 def _run_ladder(runs: tuple[Run, ...]) -> str:

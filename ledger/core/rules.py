@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from ledger.core.errors import InputError, RuleError
-from ledger.core.i18n import _
+from ledger.core.i18n import N_, _
 from ledger.core.rule_values import (
     fry_threshold_tiers,
     tiers_value,
@@ -170,10 +170,8 @@ class RuleSet:
     def ranked_text(self) -> str:
         """``pay 1, 2, 3 x stake; x2 if one holds 10+``: the ranked payments as said."""
         pays = ", ".join(str(p) for p in self.rank_payments)
-        return (
-            f"losers pay {pays} units by cards left; "
-            f"x{self.over_threshold_factor} if one holds {self.rank_threshold}+"
-        )
+        return _("losers pay {pays} units by cards left; x{factor} if one holds {threshold}+").format(
+            pays=pays, factor=self.over_threshold_factor, threshold=self.rank_threshold)
 
     def tiers_text(self) -> str:
         """``1-9 x1, 10-12 x2, 13 x3``: the tiers as players say them."""
@@ -187,37 +185,37 @@ class RuleSet:
 
 # One line per option for ``bigtwo rules show``: what it decides, and its source.
 OPTION_HELP: dict[str, tuple[str, str]] = {
-    "hand_size": ("cards dealt to each player; a full hand after an immediate win",
-                  "pagat; Wikipedia, 17 for three players"),
-    "tiers": ("penalty per card by cards left: [lowest count, multiplier]",
-              "pagat; Andrew White; Hong Kong online rules"),
-    "twos": ("unplayed twos double a loser's penalty: each one, or once", "Russian Wikipedia"),
-    "bombs": ("unplayed quads / straight flushes double it: each one, or once",
-              "Russian Wikipedia"),
-    "finish_double": ("x2 when the winner went out on a two, quads or a straight flush",
-                      "Russian Wikipedia"),
-    "assist": ("a loser who let the winner's last single card through pays every penalty",
-               "pagat; Andrew White; Wikipedia"),
-    "missed_call": ("a winner who did not call 'last card' pays every penalty", "Wikipedia"),
-    "immediate_wins": ("deals won at once: a dragon, all four twos", "Wikipedia; pagat"),
-    "settlement": ("pairwise differences, losers pay the winner, or ranked payments",
-                   "pagat, Andrew White; Wikipedia, the French text; a Taiwanese house rule"),
-    "mode": ("score by cards left, or by finishing place", "pagat; Wikipedia"),
-    "place_points": ("places mode: penalty for 1st, 2nd, 3rd, 4th", "the project's default"),
-    "plays": ("how plays rank (suit order, straights, flushes ...)", "see the play options"),
-    "next_deal": ("who deals next: the winner, the next seat, or the most cards left",
-                  "pagat; Andrew White; the French text"),
-    "next_lead": ("who leads next: the winner, the lowest card's holder, or 3♦'s",
-                  "Andrew White; pagat, Pusoy Dos: 3♣"),
-    "assist_single_only": ("no assist when the winner went out on more than one card",
-                           "Wikipedia; Russian Wikipedia"),
-    "four_twos": ("four twos: the others' full hands by the tiers, or tripled", "Wikipedia"),
-    "finish_two": ("going out on a two doubles, counts plain, or is not allowed",
-                   "Russian Wikipedia; Wikipedia"),
-    "rank_payments": ("ranked: units the losers pay, fewest cards first",
-                      "a Taiwanese house rule"),
-    "rank_threshold": ("ranked: cards left that multiply every payment", "a Taiwanese house rule"),
-    "over_threshold_factor": ("ranked: that multiplier", "a Taiwanese house rule"),
+    "hand_size": (N_("cards dealt to each player; a full hand after an immediate win"),
+                  N_("pagat; Wikipedia, 17 for three players")),
+    "tiers": (N_("penalty per card by cards left: [lowest count, multiplier]"),
+              N_("pagat; Andrew White; Hong Kong online rules")),
+    "twos": (N_("unplayed twos double a loser's penalty: each one, or once"), N_("Russian Wikipedia")),
+    "bombs": (N_("unplayed quads / straight flushes double it: each one, or once"),
+              N_("Russian Wikipedia")),
+    "finish_double": (N_("x2 when the winner went out on a two, quads or a straight flush"),
+                      N_("Russian Wikipedia")),
+    "assist": (N_("a loser who let the winner's last single card through pays every penalty"),
+               N_("pagat; Andrew White; Wikipedia")),
+    "missed_call": (N_("a winner who did not call 'last card' pays every penalty"), N_("Wikipedia")),
+    "immediate_wins": (N_("deals won at once: a dragon, all four twos"), N_("Wikipedia; pagat")),
+    "settlement": (N_("pairwise differences, losers pay the winner, or ranked payments"),
+                   N_("pagat, Andrew White; Wikipedia, the French text; a Taiwanese house rule")),
+    "mode": (N_("score by cards left, or by finishing place"), N_("pagat; Wikipedia")),
+    "place_points": (N_("places mode: penalty for 1st, 2nd, 3rd, 4th"), N_("the project's default")),
+    "plays": (N_("how plays rank (suit order, straights, flushes ...)"), N_("see the play options")),
+    "next_deal": (N_("who deals next: the winner, the next seat, or the most cards left"),
+                  N_("pagat; Andrew White; the French text")),
+    "next_lead": (N_("who leads next: the winner, the lowest card's holder, or 3♦'s"),
+                  N_("Andrew White; pagat, Pusoy Dos: 3♣")),
+    "assist_single_only": (N_("no assist when the winner went out on more than one card"),
+                           N_("Wikipedia; Russian Wikipedia")),
+    "four_twos": (N_("four twos: the others' full hands by the tiers, or tripled"), N_("Wikipedia")),
+    "finish_two": (N_("going out on a two doubles, counts plain, or is not allowed"),
+                   N_("Russian Wikipedia; Wikipedia")),
+    "rank_payments": (N_("ranked: units the losers pay, fewest cards first"),
+                      N_("a Taiwanese house rule")),
+    "rank_threshold": (N_("ranked: cards left that multiply every payment"), N_("a Taiwanese house rule")),
+    "over_threshold_factor": (N_("ranked: that multiplier"), N_("a Taiwanese house rule")),
 }
 
 
@@ -258,12 +256,13 @@ def rules_from_mapping(
             values[key] = want_text(key, data[key])
             if key != "name" and checked_text:  # free text reaches the terminal: no escapes
                 try:
-                    values[key] = clean_text(values[key], f"rule '{key}'", MAX_SESSION_NAME)
+                    values[key] = clean_text(values[key], _("rule '{key}'").format(key=key),
+                                             MAX_SESSION_NAME)
                 except InputError as exc:
                     raise RuleError(f"{origin}: {exc}") from None
     if "name" in data:
         try:
-            values["name"] = clean_name(values["name"], "rule name")
+            values["name"] = clean_name(values["name"], N_("rule name"))
         except InputError as exc:
             raise RuleError(f"{origin}: {exc}") from None
     if "fry_threshold" in data:
@@ -312,10 +311,10 @@ def rules_from_mapping(
     if "rank_payments" in data:
         pays = data["rank_payments"]
         if not isinstance(pays, (list, tuple)) or not 1 <= len(pays) <= MAX_LOSERS:
-            raise RuleError(
-                f"rule 'rank_payments' must be a list of 1 to {MAX_LOSERS} whole numbers, "
-                f"fewest cards first, e.g. [1, 2, 3]; got {pays!r}"
-            )
+            raise RuleError(_(
+                "rule 'rank_payments' must be a list of 1 to {most} whole numbers, "
+                "fewest cards first, e.g. [1, 2, 3]; got {pays!r}"
+            ).format(most=MAX_LOSERS, pays=pays))
         values["rank_payments"] = tuple(want_int("rank_payments", p, 0, 10_000) for p in pays)
     if "rank_threshold" in data:
         values["rank_threshold"] = want_int("rank_threshold", data["rank_threshold"], 1, MAX_HAND)
@@ -330,15 +329,15 @@ def rules_from_mapping(
         values["description"] = f"based on {base.name}; this file sets {', '.join(changed)}"
     rules = replace(base, **values)
     if rules.points_per_unit not in (1, 2):
-        raise RuleError(
-            f"{origin}: rule 'rank_payments' {list(rules.rank_payments)} would make tied losers "
-            f"pay 1/{rules.points_per_unit} units; choose payments whose tied shares are whole "
+        raise RuleError(_(
+            "{origin}: rule 'rank_payments' {payments} would make tied losers "
+            "pay 1/{parts} units; choose payments whose tied shares are whole "
             "or half units (three tied losers: a sum that divides by 3), e.g. [1, 2, 3]"
-        )
+        ).format(origin=origin, payments=list(rules.rank_payments), parts=rules.points_per_unit))
     if rules.settlement == "ranked" and rules.mode != "cards":
-        raise RuleError(
-            f"{origin}: ranked settlement ranks the losers by cards left; it needs mode = \"cards\""
-        )
+        raise RuleError(_(
+            "{origin}: ranked settlement ranks the losers by cards left; it needs mode = \"cards\""
+        ).format(origin=origin))
     if rules.mode == "places" and (rules.assist or rules.missed_call or rules.immediate_wins):
         raise RuleError(_(
             "{origin}: places mode scores finishing order only; "
@@ -449,6 +448,6 @@ def load_rules(spec: str) -> RuleSet:
     if "name" not in data:
         rules = replace(rules, name=path.stem)
     try:
-        return replace(rules, name=clean_name(rules.name, "rule name"))
+        return replace(rules, name=clean_name(rules.name, N_("rule name")))
     except InputError as exc:
         raise RuleError(_("rule file {spec}: {reason}").format(spec=spec, reason=exc)) from None

@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Any, Literal, TypeGuard, get_args
 
 from ledger.core.errors import InputError
+from ledger.core.i18n import _
 from ledger.core.rules import IMMEDIATE_WINS, ImmediateWin, RuleSet
 
 Finish = Literal["two", "quads", "straight-flush"]  # the winner's last play, when it doubles
@@ -77,7 +78,7 @@ class Deal:
         known = {f for f in cls.__dataclass_fields__}
         unknown = set(data) - known
         if unknown:
-            raise InputError(f"unknown deal fact(s): {', '.join(sorted(unknown))}")
+            raise InputError(_("unknown deal fact(s): {facts}").format(facts=", ".join(sorted(unknown))))
         values = dict(data)
         if values.get("order") is not None:
             values["order"] = tuple(values["order"])
@@ -120,12 +121,13 @@ def teams_of(seats: Sequence[str]) -> tuple[tuple[str, str], tuple[str, str]]:
 
 def _options_text(rules: RuleSet) -> str:
     extras = rules.extras
-    return ", ".join(extras) if extras else "none"
+    return ", ".join(extras) if extras else _("none")
 
 
 def _need_seated(name: str, seats: Sequence[str], what: str) -> None:
     if name not in seats:
-        raise InputError(f"{what}: {name!r} is not seated; players: {', '.join(seats)}")
+        raise InputError(_("{what}: {name!r} is not seated; players: {players}").format(
+            what=what, name=name, players=", ".join(seats)))
 
 
 def validate(rules: RuleSet, seats: Sequence[str], deal: Deal, teams: bool = False) -> None:
@@ -134,9 +136,9 @@ def validate(rules: RuleSet, seats: Sequence[str], deal: Deal, teams: bool = Fal
         _validate_places(rules, seats, deal)
         return
     if deal.order is not None:
-        raise InputError(
-            f"a finishing order is only for places mode; rules {rules.name!r} score cards left"
-        )
+        raise InputError(_(
+            "a finishing order is only for places mode; rules {name!r} score cards left"
+        ).format(name=rules.name))
     if deal.immediate is not None or deal.immediate_by is not None:
         _validate_immediate(rules, seats, deal)
     else:
@@ -151,77 +153,79 @@ def _validate_places(rules: RuleSet, seats: Sequence[str], deal: Deal) -> None:
         if getattr(deal, k)
     ]
     if deal.order is None:
-        remove = f"; remove: {', '.join(said)}" if said else ""
-        raise InputError(
-            f"rules {rules.name!r} score finishing places: give --order with every player, "
-            f"first out first{remove}"
-        )
+        if said:
+            raise InputError(_(
+                "rules {name!r} score finishing places: give --order with every player, "
+                "first out first; remove: {facts}").format(name=rules.name, facts=", ".join(said)))
+        raise InputError(_(
+            "rules {name!r} score finishing places: give --order with every player, "
+            "first out first").format(name=rules.name))
     if said:
-        raise InputError(
-            f"places mode scores the finishing order only; remove: {', '.join(said)}"
-        )
+        raise InputError(_(
+            "places mode scores the finishing order only; remove: {facts}"
+        ).format(facts=", ".join(said)))
     for name in deal.order:
         _need_seated(name, seats, "--order")
     if len(set(deal.order)) != len(deal.order):
         twice = sorted({n for n in deal.order if deal.order.count(n) > 1})
-        raise InputError(f"--order names {', '.join(twice)} more than once")
+        raise InputError(_("--order names {names} more than once").format(names=", ".join(twice)))
     missing = [n for n in seats if n not in deal.order]
     if missing:
-        raise InputError(f"--order must name every player; missing: {', '.join(missing)}")
+        raise InputError(_("--order must name every player; missing: {names}").format(
+            names=", ".join(missing)))
     if len(seats) > len(rules.place_points):
-        raise InputError(
-            f"rules {rules.name!r} have place points for {len(rules.place_points)} players only"
-        )
+        raise InputError(_(
+            "rules {name!r} have place points for {count} players only"
+        ).format(name=rules.name, count=len(rules.place_points)))
 
 
 def _validate_immediate(rules: RuleSet, seats: Sequence[str], deal: Deal) -> None:
     kind, who = deal.immediate, deal.immediate_by
     if kind not in IMMEDIATE or who is None:
-        raise InputError(f"an immediate win is one of {', '.join(IMMEDIATE)} with a player")
+        raise InputError(_("an immediate win is one of {kinds} with a player").format(
+            kinds=", ".join(IMMEDIATE)))
     if kind not in rules.immediate_wins:
-        allowed = ", ".join(rules.immediate_wins) or "none"
-        raise InputError(
-            f"rules {rules.name!r} do not allow the immediate win {kind!r}; allowed: {allowed}"
-        )
+        allowed = ", ".join(rules.immediate_wins) or _("none")
+        raise InputError(_(
+            "rules {name!r} do not allow the immediate win {kind!r}; allowed: {allowed}"
+        ).format(name=rules.name, kind=kind, allowed=allowed))
     _need_seated(who, seats, f"--{kind}")
     said = [
         k for k in ("cards", "twos", "bombs", "finish", "assist", "missed_call", "hands")
         if getattr(deal, k)
     ]
     if said:
-        raise InputError(
-            f"an immediate win ({kind}) scores every other player a full hand; "
-            f"do not also give: {', '.join(said)}"
-        )
+        raise InputError(_(
+            "an immediate win ({kind}) scores every other player a full hand; "
+            "do not also give: {facts}"
+        ).format(kind=kind, facts=", ".join(said)))
 
 
 def _validate_cards(rules: RuleSet, seats: Sequence[str], deal: Deal) -> None:
     if not deal.cards:
-        raise InputError(
-            "no cards given: name every player with the cards they hold, e.g. "
-            + " ".join(f"{n}={0 if i == 0 else 5}" for i, n in enumerate(seats))
-        )
+        raise InputError(_(
+            "no cards given: name every player with the cards they hold, e.g. {example}"
+        ).format(example=" ".join(f"{n}={0 if i == 0 else 5}" for i, n in enumerate(seats))))
     for name in deal.cards:
         _need_seated(name, seats, "cards")
     missing = [n for n in seats if n not in deal.cards]
     if missing:
-        raise InputError(
-            f"no cards given for {', '.join(missing)}; every seated player needs NAME=CARDS"
-        )
+        raise InputError(_(
+            "no cards given for {names}; every seated player needs NAME=CARDS"
+        ).format(names=", ".join(missing)))
     for name, count in deal.cards.items():
         if type(count) is not int or not 0 <= count <= rules.hand_size:
-            raise InputError(
-                f"{name}={count}: cards left must be a whole number from 0 to "
-                f"{rules.hand_size} (the hand size under rules {rules.name!r})"
-            )
+            raise InputError(_(
+                "{player}={count}: cards left must be a whole number from 0 to "
+                "{hand_size} (the hand size under rules {name!r})"
+            ).format(player=name, count=count, hand_size=rules.hand_size, name=rules.name))
     winners = [n for n, c in deal.cards.items() if c == 0]
     if not winners:
-        raise InputError("no winner: exactly one player must have 0 cards (the one who went out)")
+        raise InputError(_("no winner: exactly one player must have 0 cards (the one who went out)"))
     if len(winners) > 1:
-        raise InputError(
-            f"{len(winners)} players have 0 cards ({', '.join(winners)}); "
-            "exactly one player goes out"
-        )
+        raise InputError(_(
+            "{count} players have 0 cards ({names}); exactly one player goes out"
+        ).format(count=len(winners), names=", ".join(winners)))
 
 
 def _validate_counts(
@@ -231,21 +235,29 @@ def _validate_counts(
     if not counts:
         return
     if getattr(rules, key) == "off":
-        raise InputError(
-            f"rules {rules.name!r} do not score {key}; options they score: {_options_text(rules)}"
-        )
+        raise InputError(_(
+            "rules {name!r} do not score {key}; options they score: {options}"
+        ).format(name=rules.name, key=key, options=_options_text(rules)))
     winner = deal.winner
     for name, k in counts.items():
         _need_seated(name, seats, f"--{key}")
         if type(k) is not int or k < 0:
-            raise InputError(f"--{key} {name}={k}: must be a whole number 0 or more")
+            raise InputError(_("--{key} {name}={count}: must be a whole number 0 or more").format(
+                key=key, name=name, count=k))
         if k and name == winner:
-            raise InputError(f"--{key} {name}: {name} went out and holds no cards")
+            raise InputError(_("--{key} {name}: {name} went out and holds no cards").format(
+                key=key, name=name))
         held = deal.cards.get(name, 0)
         if k * limit_per_card > held:
-            noun = key if k != 1 else key[:-1]
-            what = noun if key == "twos" else f"{noun} ({limit_per_card} cards each)"
-            raise InputError(f"--{key} {name}={k}: {k} {what} cannot fit in {held} cards")
+            if key == "twos" and k == 1:
+                what = _("--twos {name}={count}: {count} two cannot fit in {held} cards")
+            elif key == "twos":
+                what = _("--twos {name}={count}: {count} twos cannot fit in {held} cards")
+            elif k == 1:  # a bomb is four cards (limit_per_card)
+                what = _("--bombs {name}={count}: {count} bomb (4 cards each) cannot fit in {held} cards")
+            else:
+                what = _("--bombs {name}={count}: {count} bombs (4 cards each) cannot fit in {held} cards")
+            raise InputError(what.format(name=name, count=k, held=held))
 
 
 def _validate_extras(rules: RuleSet, seats: Sequence[str], deal: Deal, teams: bool) -> None:
@@ -254,70 +266,71 @@ def _validate_extras(rules: RuleSet, seats: Sequence[str], deal: Deal, teams: bo
     total_twos = sum(deal.twos.values())
     cap = TWOS_IN_PACK - (1 if deal.finish == "two" else 0)
     if total_twos > cap:
-        why = " (the winner's last play held a two)" if deal.finish == "two" else ""
-        raise InputError(f"--twos add up to {total_twos}; the losers can hold at most {cap}{why}")
+        what = (_("--twos add up to {total}; the losers can hold at most {cap} (the winner's last "
+                  "play held a two)") if deal.finish == "two"
+                else _("--twos add up to {total}; the losers can hold at most {cap}"))
+        raise InputError(what.format(total=total_twos, cap=cap))
     if deal.finish is not None:
         if deal.finish not in FINISHES:
-            raise InputError(f"unknown finish {deal.finish!r}; allowed: {', '.join(FINISHES)}")
+            raise InputError(_("unknown finish {finish!r}; allowed: {allowed}").format(
+                finish=deal.finish, allowed=", ".join(FINISHES)))
         if deal.finish == "two" and rules.finish_two == "forbidden":
-            raise InputError(
-                f"--finish two: rules {rules.name!r} do not allow going out on a two "
+            raise InputError(_(
+                "--finish two: rules {name!r} do not allow going out on a two "
                 "(finish_two = forbidden); record the deal as it was really won"
-            )
+            ).format(name=rules.name))
         if not rules.finish_double:
-            raise InputError(
-                f"rules {rules.name!r} do not score the finish; "
-                f"options they score: {_options_text(rules)}"
-            )
+            raise InputError(_(
+                "rules {name!r} do not score the finish; options they score: {options}"
+            ).format(name=rules.name, options=_options_text(rules)))
     if deal.assist is not None and deal.missed_call:
-        raise InputError("give either --assist or --missed-call, not both, in one deal")
+        raise InputError(_("give either --assist or --missed-call, not both, in one deal"))
     if deal.assist is not None:
         if not rules.assist:
-            raise InputError(
-                f"rules {rules.name!r} have no assist penalty; "
-                f"options they score: {_options_text(rules)}"
-            )
+            raise InputError(_(
+                "rules {name!r} have no assist penalty; options they score: {options}"
+            ).format(name=rules.name, options=_options_text(rules)))
         _need_seated(deal.assist, seats, "--assist")
         if deal.assist == deal.winner:
-            raise InputError(f"--assist {deal.assist}: the winner cannot assist; name a loser")
+            raise InputError(_("--assist {name}: the winner cannot assist; name a loser").format(
+                name=deal.assist))
         if rules.assist_single_only and deal.finish in MULTI_CARD_FINISHES:
-            raise InputError(
-                f"--assist {deal.assist}: rules {rules.name!r} count an assist only when the "
-                f"winner went out on a single card (assist_single_only), not on {deal.finish}"
-            )
+            raise InputError(_(
+                "--assist {player}: rules {name!r} count an assist only when the "
+                "winner went out on a single card (assist_single_only), not on {finish}"
+            ).format(player=deal.assist, name=rules.name, finish=deal.finish))
     if deal.missed_call and not rules.missed_call:
-        raise InputError(
-            f"rules {rules.name!r} have no missed-call penalty; "
-            f"options they score: {_options_text(rules)}"
-        )
+        raise InputError(_(
+            "rules {name!r} have no missed-call penalty; options they score: {options}"
+        ).format(name=rules.name, options=_options_text(rules)))
     if teams:
         if deal.assist is not None or deal.missed_call:
-            raise InputError("in teams mode a team pays together: assist and missed call do not apply")
+            raise InputError(_(
+                "in teams mode a team pays together: assist and missed call do not apply"))
         _validate_shootout(seats, deal)
     elif deal.shootout is not None:
-        raise InputError("--shootout is only for teams sessions (a tied team card count)")
+        raise InputError(_("--shootout is only for teams sessions (a tied team card count)"))
 
 
 def _validate_shootout(seats: Sequence[str], deal: Deal) -> None:
     if deal.immediate is not None:
         if deal.shootout is not None:
-            raise InputError("--shootout: an immediate win needs no shootout")
+            raise InputError(_("--shootout: an immediate win needs no shootout"))
         return
     team_a, team_b = teams_of(seats)
     count_a = sum(deal.cards[n] for n in team_a)
     count_b = sum(deal.cards[n] for n in team_b)
     if count_a == count_b:
         if deal.shootout is None:
-            raise InputError(
-                f"the teams tie on {count_a} cards each: say which team won the shootout "
+            raise InputError(_(
+                "the teams tie on {count} cards each: say which team won the shootout "
                 "with --shootout NAME (a member of that team)"
-            )
+            ).format(count=count_a))
         _need_seated(deal.shootout, seats, "--shootout")
     elif deal.shootout is not None:
-        raise InputError(
-            f"--shootout: the teams do not tie ({count_a} against {count_b} cards), "
-            "so there is no shootout"
-        )
+        raise InputError(_(
+            "--shootout: the teams do not tie ({a} against {b} cards), so there is no shootout"
+        ).format(a=count_a, b=count_b))
 
 
 # --- scoring ------------------------------------------------------------------
@@ -386,10 +399,10 @@ def ranked_penalties(rules: RuleSet, cards: Mapping[str, int], winner: str) -> d
     losers = sorted((n for n in cards if n != winner), key=lambda n: cards[n])
     pays = rules.rank_payments
     if len(losers) > len(pays):
-        raise InputError(
-            f"rules {rules.name!r} give rank payments for {len(pays)} losers only "
-            f"(rank_payments = {list(pays)}); this deal has {len(losers)}"
-        )
+        raise InputError(_(
+            "rules {name!r} give rank payments for {count} losers only "
+            "(rank_payments = {payments}); this deal has {losers}"
+        ).format(name=rules.name, count=len(pays), payments=list(pays), losers=len(losers)))
     over = any(cards[n] >= rules.rank_threshold for n in losers)
     factor = rules.over_threshold_factor if over else 1
     out = {n: 0 for n in cards}

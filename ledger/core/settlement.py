@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from decimal import ROUND_FLOOR, ROUND_HALF_EVEN, Decimal, InvalidOperation
 
 from ledger.core.errors import InputError
+from ledger.core.i18n import _
 
 # ISO 4217 minor units that differ from the usual 2.
 _MINOR_UNITS = {
@@ -44,27 +45,28 @@ def _exponent(amount: Decimal) -> int:
 
 def parse_stake(text: str) -> Decimal:
     """A stake per point: a positive decimal like ``0.25`` (no exponent, no sign)."""
-    allowed = "a stake is a positive amount per point such as 1, 0.25 or 10"
+    bad = _("bad stake {text!r}: a stake is a positive amount per point such as 1, 0.25 or 10")
     cleaned = text.strip()
     if not cleaned or not all(ch.isdigit() or ch == "." for ch in cleaned):
-        raise InputError(f"bad stake {text!r}: {allowed}")
+        raise InputError(bad.format(text=text))
     try:
         stake = Decimal(cleaned)
     except InvalidOperation:
-        raise InputError(f"bad stake {text!r}: {allowed}") from None
+        raise InputError(bad.format(text=text)) from None
     if stake <= 0 or stake > MAX_STAKE:
-        raise InputError(f"bad stake {text!r}: {allowed}, at most {MAX_STAKE}")
+        raise InputError(_("bad stake {text!r}: a stake is a positive amount per point such as "
+                           "1, 0.25 or 10, at most {most}").format(text=text, most=MAX_STAKE))
     if -_exponent(stake) > 6:
-        raise InputError(f"bad stake {text!r}: at most 6 decimal places")
+        raise InputError(_("bad stake {text!r}: at most 6 decimal places").format(text=text))
     return stake
 
 
 def parse_currency(text: str) -> str:
     code = text.strip().upper() if isinstance(text, str) else ""
     if not (code.isascii() and code.isalpha() and 1 <= len(code) <= 8):
-        raise InputError(
-            f"bad currency {text!r}: use a code of letters such as USD, EUR, HKD, or PTS for points"
-        )
+        raise InputError(_(
+            "bad currency {text!r}: use a code of letters such as USD, EUR, HKD, or PTS for points"
+        ).format(text=text))
     return code
 
 
@@ -103,8 +105,6 @@ def round_nets(nets: Mapping[str, Decimal], currency: str | None) -> dict[str, D
 
 def parse_coin(text: str) -> Decimal:
     """The coin to settle in for ``settle --round``: a positive amount such as 1, 5 or 0.05."""
-    from ledger.core.i18n import _
-
     bad = _("bad --round {coin}: give the smallest coin you pay with, a positive amount such as "
             "1, 5, 0.5 or 0.05 (at most {most}, 6 decimal places)").format(coin=repr(text), most=MAX_STAKE)
     cleaned = text.strip()

@@ -35,6 +35,7 @@ from __future__ import annotations
 import unicodedata
 
 from ledger.core.errors import InputError
+from ledger.core.i18n import N_, _
 
 MAX_NAME = 200
 """Longest player, rule or currency name, in characters."""
@@ -68,54 +69,60 @@ def _refused(text: str) -> list[int]:
 
 def _describe(ch: str) -> str:
     code = f"U+{ord(ch):04X}"
-    kind = {"Cc": "a control character", "Cf": "a format character",
-            "Cs": "a lone surrogate (half of a character)", "Zl": "a line separator",
-            "Zp": "a paragraph separator"}[unicodedata.category(ch)]
+    kind = {"Cc": N_("a control character"), "Cf": N_("a format character"),
+            "Cs": N_("a lone surrogate (half of a character)"), "Zl": N_("a line separator"),
+            "Zp": N_("a paragraph separator")}[unicodedata.category(ch)]
     name = unicodedata.name(ch, "")
-    return f"{kind} ({code}{' ' + name if name else ''})"
+    return f"{_(kind)} ({code}{' ' + name if name else ''})"
 
 
 def problem(text: str) -> str | None:
     """Why ``text`` may not be stored (its first refused character), or None."""
     bad = _refused(text)
     if bad:
-        return (f"contains {_describe(text[bad[0]])}; control and format characters "
-                "(invisible, or commands to a terminal) are not allowed")
+        return _("contains {what}; control and format characters "
+                 "(invisible, or commands to a terminal) are not allowed").format(
+            what=_describe(text[bad[0]]))
     return None
 
 
 def clean_text(text: object, what: str, limit: int = MAX_NAME) -> str:
     """``text`` trimmed and in NFC form, or :class:`InputError` saying why it is refused.
 
-    ``what`` names the text in the message ("player name", "session name").
+    ``what`` names the text in the message ("player name", "session name"), marked with
+    ``N_`` where it is written and translated here.
     May be empty; the caller decides whether that is allowed.
     """
+    what = _(what)
     if not isinstance(text, str):
-        raise InputError(f"{what} must be text, not {text!r}")
+        raise InputError(_("{what} must be text, not {text!r}").format(what=what, text=text))
     if len(text) > 4 * limit:  # too long whatever NFC makes of it: refused before scanning
-        raise InputError(f"{what} {_cut(text)!r}... is longer than {limit} characters "
-                         f"({len(text)})")
+        raise InputError(_too_long(what, text, limit))
     bad = problem(text)
     if bad:
         raise InputError(f"{what} {_cut(text)!r} {bad}")
     clean = unicodedata.normalize("NFC", text).strip()
     if len(clean) > limit:
-        raise InputError(f"{what} {_cut(clean)!r}... is longer than {limit} characters "
-                         f"({len(clean)})")
+        raise InputError(_too_long(what, clean, limit))
     return clean
 
 
-def clean_name(text: object, what: str = "player name") -> str:
+def _too_long(what: str, text: str, limit: int) -> str:
+    return _("{what} {text!r}... is longer than {limit} characters ({length})").format(
+        what=what, text=_cut(text), limit=limit, length=len(text))
+
+
+def clean_name(text: object, what: str = N_("player name")) -> str:
     """A player, rule or currency name: :func:`clean_text` up to :data:`MAX_NAME`, not empty."""
     clean = clean_text(text, what, MAX_NAME)
     if not clean:
-        raise InputError(f"{what} is empty")
+        raise InputError(_("{what} is empty").format(what=_(what)))
     return clean
 
 
 def clean_session_name(text: object) -> str:
     """A session name (may be empty): :func:`clean_text` up to :data:`MAX_SESSION_NAME`."""
-    return clean_text(text, "session name", MAX_SESSION_NAME)
+    return clean_text(text, N_("session name"), MAX_SESSION_NAME)
 
 
 def name_key(name: str) -> str:

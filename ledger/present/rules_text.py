@@ -17,8 +17,10 @@ _OWN_COLUMNS = frozenset({
 
 def scoring_text(rules: RuleSet) -> str:
     """The scoring column: tiers, places or ranked payments."""
+    from ledger.core.i18n import _
+
     if rules.mode == "places":
-        return "places " + ", ".join(str(p) for p in rules.place_points)
+        return _("places {points}").format(points=", ".join(str(p) for p in rules.place_points))
     if rules.settlement == "ranked":
         return rules.ranked_text()
     return rules.tiers_text()
@@ -45,8 +47,10 @@ def rules_list_text(presets: Sequence[RuleSet], settings: Mapping[str, Mapping[s
         ]
         rows.append([r.name, scoring_text(r), ", ".join(r.extras) or "-", r.settlement,
                      ", ".join(also) or "-"])
-    return table(rows, ["preset", "scoring", "extras", "settlement", "also sets"],
-                 align_right=False)
+    from ledger.core.i18n import _
+
+    headers = [_("preset"), _("scoring"), _("extras"), _("settlement"), _("also sets")]
+    return table(rows, headers, align_right=False)
 
 
 def rules_show_lines(rules: RuleSet) -> list[str]:
@@ -57,22 +61,34 @@ def rules_show_lines(rules: RuleSet) -> list[str]:
 
     # A shipped rule set's description is in the catalogs; a file's own stays as written.
     lines = [f"{rules.name}: {_(rules.description) if rules.description else ''}"]
-    if rules.source:
-        lines.append(_("source: {source}").format(source=rules.source))
-    label = "places" if rules.mode == "places" else (
-        "ranked" if rules.settlement == "ranked" else "tiers")
-    lines.append(f"{label}: {scoring_text(rules).removeprefix('places ')}")
+    if rules.source:  # a shipped rule set's sources are in the catalogs too
+        lines.append(_("source: {source}").format(source=_(rules.source)))
+    if rules.mode == "places":
+        points = ", ".join(str(p) for p in rules.place_points)
+        lines.append(_("places: {points}").format(points=points))
+    elif rules.settlement == "ranked":
+        lines.append(_("ranked: {payments}").format(payments=rules.ranked_text()))
+    else:
+        lines.append(_("tiers: {tiers}").format(tiers=rules.tiers_text()))
     for key, value in rules.to_dict().items():
         if key in ("name", "description", "source"):
             continue
         if key == "plays":  # every play option, the ones not named at their defaults
             for play_key, play_value in rules.play_rules().to_dict().items():
                 what, source = PLAY_OPTION_HELP[play_key]
-                lines.append(f"  plays.{play_key} = {_value(play_value)}: {what} ({source})")
+                lines.append(_option_line(f"plays.{play_key}", play_value, what, source))
             continue
         what, source = OPTION_HELP[key]
-        lines.append(f"  {key} = {_value(value)}: {what} ({source})")
+        lines.append(_option_line(key, value, what, source))
     return lines
+
+
+def _option_line(key: str, value: Any, what: str, source: str) -> str:
+    """``  key = value: what it decides (source)``, the words in the interface's language."""
+    from ledger.core.i18n import _
+
+    return "  " + _("{key} = {value}: {what} ({source})").format(
+        key=key, value=_value(value), what=_(what), source=_(source))
 
 
 def _value(value: Any) -> str:

@@ -52,8 +52,8 @@ def compare_cmd(
     house = rule_set.play_rules()
     first, second = _play("A", a, house), _play("B", b, house)
     verdict = compare(first, second, house)
-    steps = explain(first, second, house) if explain_steps else []
     if json_out:
+        steps = explain(first, second, house) if explain_steps else []  # English
         from ledger.present.text import dumps
 
         typer.echo(dumps({
@@ -68,7 +68,7 @@ def compare_cmd(
         return
     answer = _("yes: {reason}") if verdict.beats else _("no: {reason}")
     typer.echo(answer.format(reason=verdict.said or verdict.reason))
-    for step in steps:
+    for step in explain(first, second, house, said=True) if explain_steps else []:
         typer.echo(f"  {step}")
     typer.echo(_("rules {name}: {options}").format(name=rule_set.name, options=_options_text(house)))
 
