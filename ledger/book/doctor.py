@@ -27,15 +27,25 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ledger.core.i18n import N_, _, ngettext
+from ledger.core.phrase import Phrase, local, said
 from ledger.core.rules import RuleSet, rules_from_dict
 from ledger.core.scoring import Deal, score_deal
-from ledger.core.words import plural
 from ledger.storage.rows import CachedFlow, CachedTotal, PointsRow, RawEntry, RawPoints
-from ledger.storage.schema import POINT_COLUMNS
+from ledger.storage.schema import POINT_COLUMNS, schema_item
 from ledger.storage.store import Ledger
 
 Key = tuple[str, str | None]  # (player, payee)
 Sums = dict[Key, tuple[int, ...]]  # the POINT_COLUMNS, summed
+# The points columns and entry kinds as findings name them (translated when shown).
+COLUMN_WORDS = {"deals": N_("deals"), "wins": N_("wins"), "fried": N_("fried"),
+                "cards": N_("cards"), "penalty": N_("penalty"), "net": N_("net")}
+KIND_WORDS = {"deal": N_("deal"), "void": N_("void"), "amend": N_("amend")}
+
+
+def _word(words: dict[str, str], word: str) -> str:
+    """A column or kind as a phrase (a damaged ledger's unknown one as it is)."""
+    return Phrase(words[word]) if word in words else word
 
 
 @dataclass(frozen=True)
@@ -55,12 +65,24 @@ class Finding:
         return None
 
     def text(self) -> str:
+        """The finding in English (``--json`` keeps it; :meth:`shown` translates it)."""
         out = f"{self.where}: {self.what}"
         if self.expected is not None or self.stored is not None:
             out += f": expected {self.expected}, stored {self.stored}"
             if self.difference is not None:
                 out += f", difference {self.difference:+d}"
         return out
+
+    def shown(self) -> str:
+        """The finding in the interface's language."""
+        where, what = local(self.where), local(self.what)
+        if self.expected is None and self.stored is None:
+            return _("{where}: {what}").format(where=where, what=what)
+        values = {"where": where, "what": what, "expected": self.expected, "stored": self.stored}
+        if self.difference is None:
+            return _("{where}: {what}: expected {expected}, stored {stored}").format(**values)
+        return _("{where}: {what}: expected {expected}, stored {stored}, difference "
+                 "{difference}").format(**values, difference=f"{self.difference:+d}")
 
     def to_dict(self) -> dict[str, Any]:
         return {"check": self.check, "where": self.where, "what": self.what,
@@ -82,9 +104,11 @@ class Report:
         return self.integrity == ["ok"] and not self.findings
 
     def problems(self) -> list[str]:
-        """Every problem as one line (empty when the ledger is sound)."""
-        bad = [] if self.integrity == ["ok"] else [f"integrity: {x}" for x in self.integrity]
-        return bad + [f.text() for f in self.findings]
+        """Every problem as one line in the interface's language (empty when the ledger
+        is sound)."""
+        bad = [] if self.integrity == ["ok"] else [_("integrity: {problem}").format(problem=x)
+                                                   for x in self.integrity]
+        return bad + [f.shown() for f in self.findings]
 
     def to_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "integrity": self.integrity, "sessions": self.sessions,
@@ -92,13 +116,30 @@ class Report:
                 "findings": [f.to_dict() for f in self.findings]}
 
     def text(self) -> str:
-        checked = (f"{plural(self.sessions, 'session')}, {plural(self.entries, 'entry', 'entries')}, "
-                   f"{plural(self.live_deals, 'live deal')}, {plural(self.points, 'points row')}")
+        """The report in the interface's language."""
         if self.ok:
-            return f"ok: {checked}; integrity ok, every deal re-derives, nets sum to zero"
+
+            return _("ok: {checked}; integrity ok, every deal re-derives, nets sum to zero").format(
+                checked=self._checked())
         lines = self.problems()
-        lines.append(f"{len(lines)} problem{'s' if len(lines) != 1 else ''} found in {checked}")
+        lines.append(ngettext("{count} problem found in {checked}",
+                              "{count} problems found in {checked}", len(lines)).format(
+                                  count=len(lines), checked=self._checked()))
         return "\n".join(lines)
+
+    def _checked(self) -> str:
+        """What was checked: ``2 sessions, 9 entries, 7 live deals, 28 points rows``."""
+        return _("{sessions}, {entries}, {live}, {points}").format(
+            sessions=ngettext("{count} session", "{count} sessions", self.sessions).format(
+                count=self.sessions),
+            entries=ngettext("{count} entry", "{count} entries", self.entries).format(
+                count=self.entries),
+            live=ngettext("{count} live deal", "{count} live deals", self.live_deals).format(
+                count=self.live_deals),
+            points=ngettext("{count} points row", "{count} points rows", self.points).format(
+                count=self.points))
+
+
 
 
 # --- pure parts -----------------------------------------------------------------
@@ -132,8 +173,12 @@ def compare(where: str, expected: Sums, stored: Sums, check: str = "derived") ->
         for i, column in enumerate(POINT_COLUMNS):
             if want[i] != have[i]:
                 player, payee = key
-                to = f" (with {payee})" if payee and column == "net" else ""
-                found.append(Finding(check, where, f"{player} {column}{to}", want[i], have[i]))
+                what = (Phrase(N_("{player} {column} (with {payee})"), player=player,
+                               column=_word(COLUMN_WORDS, column), payee=payee)
+                        if payee and column == "net" else
+                        Phrase(N_("{player} {column}"), player=player,
+                               column=_word(COLUMN_WORDS, column)))
+                found.append(Finding(check, where, what, want[i], have[i]))
     return found
 
 
@@ -160,14 +205,16 @@ def check_session(
 ) -> SessionCheck:
     """Replay one session's entries (as stored, by seq) against its points."""
     out = SessionCheck()
-    here = f"session {session_id}"
+    here = Phrase(N_("session {id}"), id=session_id)
     rules: RuleSet | None = None
     try:
         rules = rules_from_dict(json.loads(rules_json))
-    except Exception as exc:  # any damage to the stored text is a finding, not a crash
-        out.findings.append(Finding("rules", here, f"its frozen rule set does not load: {exc}"))
+    except Exception:  # any damage to the stored text is a finding, not a crash
+        error = said(lambda: rules_from_dict(json.loads(rules_json)))
+        out.findings.append(Finding("rules", here, Phrase(
+            N_("its frozen rule set does not load: {error}"), error=error)))
     if len(seats) < 2:
-        out.findings.append(Finding("seats", here, "seated players", ">= 2", len(seats)))
+        out.findings.append(Finding("seats", here, Phrase(N_("seated players")), ">= 2", len(seats)))
     by_entry: dict[int, list[PointsRow]] = {}
     for entry_id, row in points:
         by_entry.setdefault(entry_id, []).append(row)
@@ -176,7 +223,8 @@ def check_session(
     live: dict[int, Sums | None] = {}
     stored_so_far: dict[int, Sums] = {}
     for entry_id, seq, kind, deal_no, facts_json in entries:
-        where = f"{here} deal {deal_no} (entry {seq}, {kind})"
+        where = Phrase(N_("{session} deal {deal} (entry {seq}, {kind})"), session=here,
+                       deal=deal_no, seq=seq, kind=_word(KIND_WORDS, kind))
         stored = sums(by_entry.get(entry_id, []))
         derived: Sums | None = None
         if kind in ("deal", "amend"):
@@ -184,25 +232,30 @@ def check_session(
         expected: Sums | None
         if kind == "deal":
             if deal_no in live:
-                out.findings.append(Finding("replay", where, "a second 'deal' entry for this "
-                                            "deal number (corrections are amend or void)"))
+                out.findings.append(Finding("replay", where, Phrase(N_(
+                    "a second 'deal' entry for this deal number (corrections are amend or "
+                    "void)"))))
             expected = derived
         elif kind in ("void", "amend"):
             if deal_no not in live:
-                out.findings.append(Finding("replay", where, "corrects a deal never recorded"))
+                out.findings.append(Finding("replay", where, Phrase(
+                    N_("corrects a deal never recorded"))))
             elif kind == "void" and live[deal_no] is None:
-                out.findings.append(Finding("replay", where, "voids a deal already void"))
+                out.findings.append(Finding("replay", where, Phrase(
+                    N_("voids a deal already void"))))
             before = live.get(deal_no) or {}
             expected = None if derived is None and kind == "amend" else _combine(
                 derived or {}, before, sign=-1)
         else:
-            out.findings.append(Finding("replay", where, f"unknown entry kind {kind!r}"))
+            out.findings.append(Finding("replay", where, Phrase(
+                N_("unknown entry kind {kind!r}"), kind=kind)))
             continue
         if expected is not None:
             out.findings.extend(compare(where, expected, stored))
         net = sum(v[POINT_COLUMNS.index("net")] for v in stored.values())
         if net:
-            out.findings.append(Finding("net", where, "net points summed over players", 0, net))
+            out.findings.append(Finding("net", where, Phrase(N_("net points summed over players")),
+                                        0, net))
         so_far = stored_so_far[deal_no] = _combine(stored_so_far.get(deal_no, {}), stored)
         if kind == "void":
             live[deal_no] = None
@@ -215,18 +268,22 @@ def check_session(
             counted[player] = counted.get(player, 0) + v[deals_col]
         is_live = live.get(deal_no) is not None
         out.live_deals += is_live
-        where = f"{here} deal {deal_no} ({'live' if is_live else 'void'}, net of reversals)"
+        where = Phrase(N_("{session} deal {deal} (live, net of reversals)") if is_live else
+                       N_("{session} deal {deal} (void, net of reversals)"),
+                       session=here, deal=deal_no)
         for player in seats:
             if counted.get(player, 0) != int(is_live):
-                out.findings.append(Finding("seats", where, f"{player} rows",
+                out.findings.append(Finding("seats", where, Phrase(N_("{player} rows"),
+                                                                   player=player),
                                             int(is_live), counted.get(player, 0)))
         for player in sorted(set(counted) - set(seats)):
-            out.findings.append(Finding("seats", where, f"points for {player}, who is not seated",
-                                        0, counted[player]))
+            out.findings.append(Finding("seats", where, Phrase(
+                N_("points for {player}, who is not seated"), player=player), 0, counted[player]))
     known = {e.id for e in entries}
     for entry_id in sorted(set(by_entry) - known):
-        out.findings.append(Finding("orphan", here, f"points rows of entry {entry_id}, which is "
-                                    "not one of this session's entries"))
+        out.findings.append(Finding("orphan", here, Phrase(
+            N_("points rows of entry {entry}, which is not one of this session's entries"),
+            entry=entry_id)))
     return out
 
 
@@ -234,13 +291,17 @@ def _derive_entry(findings: list[Finding], where: str, rules: RuleSet | None,
                   seats: Sequence[str], teams: bool, facts_json: str | None) -> Sums | None:
     if rules is None:
         return None
-    try:
+    def derived() -> Sums:
         facts = json.loads(facts_json) if facts_json is not None else None
         if not isinstance(facts, dict):
-            raise ValueError(f"facts are {facts!r}, not a table of facts")
+            raise ValueError(_("facts are {facts!r}, not a table of facts").format(facts=facts))
         return derive(rules, seats, teams, facts)
-    except Exception as exc:  # damaged or no longer valid facts: report them, keep going
-        findings.append(Finding("derived", where, f"its facts do not score: {exc}"))
+
+    try:
+        return derived()
+    except Exception:  # damaged or no longer valid facts: report them, keep going
+        findings.append(Finding("derived", where, Phrase(N_("its facts do not score: {error}"),
+                                                         error=said(derived))))
         return None
 
 
@@ -268,14 +329,16 @@ def check_cached_totals(
     for key in sorted(set(want_totals) | set(have_totals)):
         want, have = tuple(want_totals.get(key, zero)), have_totals.get(key, zero)
         found.extend(
-            Finding("totals", f"session {key[0]} cached totals", f"{key[1]} {column}",
-                    want[i], have[i])
+            Finding("totals", Phrase(N_("session {id} cached totals"), id=key[0]),
+                    Phrase(N_("{player} {column}"), player=key[1],
+                           column=_word(COLUMN_WORDS, column)), want[i], have[i])
             for i, column in enumerate(POINT_COLUMNS) if want[i] != have[i]
         )
     for flow in sorted(set(want_flows) | set(have_flows)):
         if want_flows.get(flow, 0) != have_flows.get(flow, 0):
-            found.append(Finding("totals", f"session {flow[0]} cached flows",
-                                 f"{flow[1]} net with {flow[2]}", want_flows.get(flow, 0),
+            found.append(Finding("totals", Phrase(N_("session {id} cached flows"), id=flow[0]),
+                                 Phrase(N_("{player} net with {payee}"), player=flow[1],
+                                        payee=flow[2]), want_flows.get(flow, 0),
                                  have_flows.get(flow, 0)))
     return found
 
@@ -293,8 +356,9 @@ def check_ledger(ledger: Ledger, full: bool = False, schema: bool = True) -> Rep
         )
     else:
         report.findings.extend(
-            Finding("schema", f"trigger {name}", "is missing: recorded entries are no longer "
-                    "protected from being changed") for name in ledger.inspection.missing_guards()
+            Finding("schema", schema_item("trigger", name), Phrase(N_(
+                "is missing: recorded entries are no longer protected from being changed")))
+            for name in ledger.inspection.missing_guards()
         )
     report.findings.extend(
         Finding("orphan", row, problem) for row, problem in ledger.inspection.orphans()
@@ -324,5 +388,7 @@ def data_problems(ledger: Ledger) -> list[str]:
     """The problems of a backup's rows as they are stored (its schema is not compared:
     ``restore`` rebuilds it, and an older release's backup has an older one)."""
     report = check_ledger(ledger, schema=False)
-    return [f.text() for f in report.findings if f.check != "schema"] + (
-        [] if report.integrity == ["ok"] else [f"integrity: {x}" for x in report.integrity])
+    return [f.shown() for f in report.findings if f.check != "schema"] + (
+        [] if report.integrity == ["ok"] else [_("integrity: {problem}").format(problem=x)
+                                               for x in report.integrity])
+

@@ -18,6 +18,7 @@ from typing import Any
 
 from ledger.core.deal_line import match_player
 from ledger.core.errors import InputError, LedgerError
+from ledger.core.i18n import _
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
 
@@ -71,27 +72,30 @@ def parse_claims(claims: Sequence[str], seats: Sequence[str]) -> dict[str, list[
     {'Ann': [81], 'Ben': [0, 3, 40]}
     """
     if not claims:
-        raise InputError("give the sheet's totals: NAME=TOTAL for each player, e.g. "
-                         + " ".join(f"{n}=0" for n in seats))
+        raise InputError(_("give the sheet's totals: NAME=TOTAL for each player, e.g. {example}")
+                         .format(example=" ".join(f"{n}=0" for n in seats)))
     out: dict[str, list[int]] = {}
     for claim in claims:
         name, sep, values = claim.partition("=")
         if not sep or not name.strip():
-            raise InputError(f"{claim!r}: write NAME=TOTAL (or NAME=T1,T2,... deal by deal)")
+            raise InputError(_("{claim!r}: write NAME=TOTAL (or NAME=T1,T2,... deal by deal)")
+                             .format(claim=claim))
         player = match_player(name, seats, claim)
         if player in out:
-            raise InputError(f"{player} is given twice")
+            raise InputError(_("{player} is given twice").format(player=player))
         numbers = []
         for text in values.split(","):
             text = text.strip()
             if not (text.isascii() and text.isdigit()) or len(text) > 12:
-                raise InputError(f"{claim!r}: {text!r} is not a penalty total (a whole number 0 or more)")
+                raise InputError(_("{claim!r}: {text!r} is not a penalty total (a whole number 0 "
+                                   "or more)").format(claim=claim, text=text))
             numbers.append(int(text))
         out[player] = numbers
     lengths = {len(v) for v in out.values()}
     if len(lengths) > 1:
         counts = ", ".join(f"{n} {len(v)}" for n, v in out.items())
-        raise InputError(f"every player needs as many totals as the others; given: {counts}")
+        raise InputError(_("every player needs as many totals as the others; given: {counts}")
+                         .format(counts=counts))
     return out
 
 
@@ -101,20 +105,21 @@ def check(ledger: Ledger, session: SessionRow, claims: Sequence[str], after: int
     live = ledger.journal.live_deals(session.id)
     last = ledger.journal.next_deal_no(session.id) - 1
     if not live:
-        raise InputError(f"session {session.id} has no deals to check against")
+        raise InputError(_("session {id} has no deals to check against").format(id=session.id))
     if after is None:
         after = live[-1].deal_no
     elif not 1 <= after <= last:
-        raise InputError(f"--after {after}: session {session.id} has deals 1 to {last}")
+        raise InputError(_("--after {after}: session {id} has deals 1 to {last}").format(
+            after=after, id=session.id, last=last))
     upto = [e for e in live if e.deal_no <= after]
     if not upto:
-        raise InputError(f"--after {after}: every deal up to {after} is void")
+        raise InputError(_("--after {after}: every deal up to {after} is void").format(after=after))
     k = len(next(iter(sheet.values())))
     if k > len(upto):
-        raise InputError(
-            f"the sheet gives {k} totals per player but the ledger has {len(upto)} deals up to "
-            f"deal {after} (voided deals do not count)"
-        )
+        raise InputError(_(
+            "the sheet gives {given} totals per player but the ledger has {deals} deals up to "
+            "deal {after} (voided deals do not count)").format(given=k, deals=len(upto), after=after))
+
     # Running totals from the stored points: exactly what the standings add up.
     running: list[dict[str, int]] = []
     totals = dict.fromkeys(session.seats, 0)

@@ -14,6 +14,7 @@ import errno
 import json
 import os
 import re
+import sys
 import uuid as uuidlib
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
@@ -24,11 +25,13 @@ from typing import IO, Any
 from ledger.book import actions as book
 from ledger.core.deal_line import deal_from_facts
 from ledger.core.errors import InputError
+from ledger.core.i18n import N_, _
+from ledger.core.phrase import local, os_reason
 from ledger.core.rules import rules_from_dict
 from ledger.core.scoring import Deal, score_deal
 from ledger.core.settlement import format_amount, parse_currency, parse_stake
 from ledger.core.text import clean_name, clean_session_name, json_safe, shown
-from ledger.formats.merge import EntrySpec, Importer, ImportReport, Progress, SessionSpec, an, point_tuples
+from ledger.formats.merge import EntrySpec, Importer, ImportReport, Progress, SessionSpec, point_tuples
 from ledger.formats.sheet_import import import_sheet
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
@@ -126,41 +129,57 @@ def export_csv(ledger: Ledger, sessions: Sequence[SessionRow], out: IO[str]) -> 
 # --- JSON files ---------------------------------------------------------------------
 
 
-def _want(cond: bool, where: str, problem: str) -> None:
+def at(where: str, problem: str) -> str:
+    """``where: problem``, in the interface's language (``where`` may be a Phrase)."""
+    return _("{where}: {problem}").format(where=local(where), problem=problem)
+
+
+def _want(cond: bool, where: str, problem: str, **values: Any) -> None:
+    """Refuse unless ``cond``: ``problem`` is a message (``N_``), formatted with ``values``
+    once translated (so nothing is formatted when all is well)."""
     if not cond:
-        raise InputError(f"{where}: {problem}")
+        raise InputError(at(where, _(problem).format(**values)))
 
 
 def _uuid(value: object, where: str) -> str:
-    _want(isinstance(value, str), where, f"uuid must be text, not {value!r}")
+    _want(isinstance(value, str), where, N_("uuid must be text, not {value!r}"), value=value)
     try:
         return str(uuidlib.UUID(str(value)))
     except ValueError:
-        raise InputError(f"{where}: {value!r} is not a uuid") from None
+        raise InputError(at(where, _("{value!r} is not a uuid").format(value=value))) from None
 
 
 def _timestamp(value: object, where: str) -> str | None:
     if value is None:
         return None
-    _want(isinstance(value, str), where, f"must be a date and time text, not {value!r}")
+    _want(isinstance(value, str), where, N_("must be a date and time text, not {value!r}"),
+          value=value)
     try:
         datetime.fromisoformat(str(value))
     except ValueError:
-        raise InputError(f"{where}: {value!r} is not an ISO date and time") from None
+        raise InputError(at(where, _("{value!r} is not an ISO date and time").format(
+            value=value))) from None
     return str(value)
 
 
 def _keys(obj: object, where: str, required: Sequence[str]) -> dict[str, Any]:
-    _want(isinstance(obj, dict), where, "must be a JSON object")
+    _want(isinstance(obj, dict), where, N_("must be a JSON object"))
     assert isinstance(obj, dict)
     missing = [k for k in required if k not in obj]
-    _want(not missing, where, f"missing key(s): {', '.join(missing)}")
+    _want(not missing, where, N_("missing key(s): {keys}"), keys=", ".join(missing))
     return obj
 
 
 MAX_DEAL_NO = 1_000_000_000  # a deal number beyond any evening, far from SQLite's limit
 _READ = 1 << 20  # characters read at a time
 _SURROGATE = re.compile(r"\\u[dD][89abcdefABCDEF]")
+# What Python's JSON reader says (json.decoder): marked, so that it is said in the language.
+JSON_PROBLEMS = (
+    N_("Expecting value"), N_("Expecting property name enclosed in double quotes"),
+    N_("Expecting ':' delimiter"), N_("Expecting ',' delimiter"),
+    N_("Unterminated string starting at"), N_("Invalid control character at"),
+    N_("Invalid \\escape"), N_("Invalid \\uXXXX escape"), N_("Extra data"),
+)
 
 
 class _JsonStream:
@@ -186,7 +205,8 @@ class _JsonStream:
         pos = self.pos if pos is None else pos
         line = self.lines_before + self.buf.count("\n", 0, pos) + 1
         column = pos - self.buf.rfind("\n", 0, pos)
-        return InputError(f"{self.origin} is not valid JSON: line {line} column {column}: {problem}")
+        return InputError(_("{origin} is not valid JSON: line {line} column {column}: {problem}")
+                          .format(origin=self.origin, line=line, column=column, problem=problem))
 
     def peek(self) -> str:
         while True:
@@ -200,7 +220,10 @@ class _JsonStream:
     def take(self, expected: str) -> None:
         got = self.peek()
         if got not in expected or not got:
-            raise self._fail(f"expecting {' or '.join(repr(c) for c in expected)}")
+            if len(expected) == 1:
+                raise self._fail(_("expecting {char!r}").format(char=expected))
+            raise self._fail(_("expecting {first!r} or {second!r}").format(
+                first=expected[0], second=expected[1]))
         self.pos += 1
 
     def value(self) -> Any:
@@ -214,19 +237,20 @@ class _JsonStream:
                 if self._more(grow):
                     grow *= 2  # a long value: fewer, longer retries
                     continue
-                raise self._fail(exc.msg, exc.pos) from None
+                raise self._fail(_(exc.msg), exc.pos) from None
             except RecursionError:
-                raise self._fail("nested too deeply") from None
-            except ValueError as exc:  # a number of thousands of digits
-                raise self._fail(f"a number that is too long ({exc})") from None
+                raise self._fail(_("nested too deeply")) from None
+            except ValueError:  # a number of thousands of digits (Python says how many)
+                raise self._fail(_("a number that is too long (more than {digits} digits)").format(
+                    digits=sys.get_int_max_str_digits())) from None
             if end == len(self.buf) and not self.eof and self._more():
                 continue  # a number may go on in the next piece: read it whole
             if _SURROGATE.search(self.buf, self.pos, end):
                 try:
                     json.dumps(value, ensure_ascii=False).encode("utf-8")
                 except UnicodeEncodeError:
-                    raise self._fail("a \\u escape gives half a character (a lone "
-                                     "surrogate)") from None
+                    raise self._fail(_("a \\u escape gives half a character (a lone "
+                                       "surrogate)")) from None
             self.pos = end
             return value
 
@@ -235,7 +259,8 @@ class _JsonStream:
         if self.peek() != "{":
             first = self.peek()
             if first and first in "[\"0123456789-tfn":  # JSON, but not an object
-                raise InputError(f"{self.origin}: must be a JSON object (a {FORMAT} export)")
+                raise InputError(at(self.origin, _("must be a JSON object (a {format} export)")
+                                    .format(format=FORMAT)))
             self.value()  # the JSON error, if it is not JSON at all
         self.take("{")
         if self.peek() == "}":
@@ -244,7 +269,7 @@ class _JsonStream:
             while True:
                 key = self.value()
                 if not isinstance(key, str):
-                    raise self._fail("expecting a key in double quotes")
+                    raise self._fail(_("expecting a key in double quotes"))
                 self.take(":")
                 if key == "sessions" and self.peek() == "[":
                     self.take("[")
@@ -265,20 +290,26 @@ class _JsonStream:
                     break
                 self.take(",")
         if self.peek():
-            raise self._fail("extra text after the export")
+            raise self._fail(_("extra text after the export"))
 
 
 def _check_format(value: object, origin: str) -> None:
-    _want(value == FORMAT, origin, f"not a {FORMAT} export (format is {value!r}); "
-          "write one with: bigtwo export --format json")
+    _want(value == FORMAT, origin, N_("not a {format} export (format is {value!r}); "
+                                      "write one with: bigtwo export --format json"),
+          format=FORMAT, value=value)
 
 
 def _check_version(version: object, origin: str) -> None:
-    _want(type(version) is int, origin, f"version must be a whole number, not {version!r}")
+    _want(type(version) is int, origin, N_("version must be a whole number, not {value!r}"),
+          value=version)
     assert isinstance(version, int)
+    if version > VERSION:
+        _want(False, origin, N_("version {version} is not supported: this bigtwo reads version "
+                                "{known} (the file was written by a newer bigtwo)"),
+              version=version, known=VERSION)
     _want(version == VERSION, origin,
-          f"version {version} is not supported: this bigtwo reads version {VERSION}"
-          + (" (the file was written by a newer bigtwo)" if version > VERSION else ""))
+          N_("version {version} is not supported: this bigtwo reads version {known}"),
+          version=version, known=VERSION)
 
 
 def json_sessions(path: Path, origin: str, seen: tuple[set[int], set[int]] | None = None
@@ -304,47 +335,49 @@ def json_sessions(path: Path, origin: str, seen: tuple[set[int], set[int]] | Non
                 if seen is not None:
                     sessions, uuids = seen
                     number = uuidlib.UUID(spec.uuid).int
-                    _want(number not in sessions, where, f"session {spec.uuid} appears twice")
+                    _want(number not in sessions, where, N_("session {uuid} appears twice"),
+                          uuid=spec.uuid)
                     sessions.add(number)
                     for e in entries:
                         number = uuidlib.UUID(e.uuid).int
                         _want(number not in uuids, e.where,
-                              f"entry {e.uuid} appears twice in the file")
+                              N_("entry {uuid} appears twice in the file"), uuid=e.uuid)
                         uuids.add(number)
                 yield spec, entries
     except UnicodeDecodeError:
-        raise InputError(f"{origin} is not UTF-8 text") from None
+        raise InputError(_("{origin} is not UTF-8 text").format(origin=origin)) from None
     _check_format(top.get("format"), origin)
     _check_version(top.get("version"), origin)
-    _want(isinstance(top.get("sessions"), list), origin, "missing key 'sessions' (a list)")
+    _want(isinstance(top.get("sessions"), list), origin, N_("missing key 'sessions' (a list)"))
 
 
 def _json_session(raw: object, where: str) -> tuple[SessionSpec, list[EntrySpec]]:
     s = _keys(raw, where, ("uuid", "players", "rules", "entries"))
     try:
-        _want(isinstance(s["rules"], dict), where, "rules must be a JSON object")
+        _want(isinstance(s["rules"], dict), where, N_("rules must be a JSON object"))
         rules = rules_from_dict(s["rules"], checked_text=True)
         players = s["players"]
         _want(isinstance(players, list) and all(isinstance(p, str) for p in players), where,
-              "players must be a list of names")
+              N_("players must be a list of names"))
         seats = book.check_player_names(players)
         teams = s.get("teams", False)
-        _want(isinstance(teams, bool), where, f"teams must be true or false, not {teams!r}")
+        _want(isinstance(teams, bool), where, N_("teams must be true or false, not {value!r}"),
+              value=teams)
         book.check_session(rules, seats, teams)
         stake = s.get("stake", "1")
         _want(isinstance(stake, (str, int)) and not isinstance(stake, bool), where,
-              f"stake must be text like \"0.25\", not {stake!r}")
+              N_("stake must be text like \"0.25\", not {value!r}"), value=stake)
         stake_text = str(parse_stake(str(stake)))
         currency = s.get("currency", "PTS")
-        _want(currency is None or isinstance(currency, str), where, "currency must be text")
+        _want(currency is None or isinstance(currency, str), where, N_("currency must be text"))
         currency = None if currency is None else parse_currency(currency)
         name = clean_session_name(s.get("name", "") or "")
         if rules.name:
             clean_name(rules.name, "rule name")
     except InputError as exc:
-        if str(exc).startswith(where):
+        if str(exc).startswith(local(where)):
             raise
-        raise InputError(f"{where}: {exc}") from None
+        raise InputError(at(where, str(exc))) from None
     spec = SessionSpec(
         uuid=_uuid(s["uuid"], f"{where}.uuid"), name=name or "", rules=rules, stake=stake_text,
         currency=currency, teams=teams,
@@ -352,24 +385,29 @@ def _json_session(raw: object, where: str) -> tuple[SessionSpec, list[EntrySpec]
         ended_at=_timestamp(s.get("ended_at"), f"{where}.ended_at"),
         players=tuple(seats), where=where,
     )
-    _want(isinstance(s["entries"], list), where, "entries must be a list")
+    _want(isinstance(s["entries"], list), where, N_("entries must be a list"))
     entries = [_json_entry(raw_e, f"{where}.entries[{j}]", j)
                for j, raw_e in enumerate(s["entries"])]
     seqs = [seq for seq, _ in entries]
-    _want(len(set(seqs)) == len(seqs), where, "two entries have the same seq")
+    _want(len(set(seqs)) == len(seqs), where, N_("two entries have the same seq"))
     ordered = [e for _, e in sorted(entries, key=lambda pair: pair[0])]
     live: dict[int, bool] = {}  # deal number: live (True) or void
     uuids: set[str] = set()
     for e in ordered:
-        _want(e.uuid not in uuids, e.where, f"entry {e.uuid} appears twice in the file")
+        _want(e.uuid not in uuids, e.where, N_("entry {uuid} appears twice in the file"),
+              uuid=e.uuid)
         uuids.add(e.uuid)
         if e.kind == "deal":
-            _want(e.deal_no not in live, e.where, f"deal {e.deal_no} is recorded twice")
+            _want(e.deal_no not in live, e.where, N_("deal {deal} is recorded twice"),
+                  deal=e.deal_no)
         else:
             _want(e.deal_no in live, e.where,
-                  f"{an(e.kind)} of deal {e.deal_no}, which no earlier entry records")
+                  N_("a void of deal {deal}, which no earlier entry records") if e.kind == "void"
+                  else N_("an amend of deal {deal}, which no earlier entry records"),
+                  deal=e.deal_no)
             _want(e.kind != "void" or live[e.deal_no], e.where,
-                  f"a void of deal {e.deal_no}, which an earlier entry already voided")
+                  N_("a void of deal {deal}, which an earlier entry already voided"),
+                  deal=e.deal_no)
         live[e.deal_no] = e.kind != "void"
     return spec, [e if e.facts is None else _checked_facts(spec, e) for e in ordered]
 
@@ -389,17 +427,21 @@ def check_entry(spec: SessionSpec, raw: object, where: str) -> EntrySpec:
 def _json_entry(raw: object, where: str, index: int) -> tuple[int, EntrySpec]:
     e = _keys(raw, where, ("uuid", "kind", "deal"))
     kind = e["kind"]
-    _want(kind in KINDS, where, f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    _want(kind in KINDS, where, N_("kind must be one of {kinds}, not {value!r}"),
+          kinds=", ".join(KINDS), value=kind)
     deal_no = e["deal"]
     _want(type(deal_no) is int and 1 <= deal_no <= MAX_DEAL_NO, where,
-          f"deal must be a deal number from 1 to {MAX_DEAL_NO:,}, not {deal_no!r}")
+          N_("deal must be a deal number from 1 to {most}, not {value!r}"),
+          most=f"{MAX_DEAL_NO:,}", value=deal_no)
     seq = e.get("seq", index + 1)
-    _want(type(seq) is int, where, f"seq must be a whole number, not {seq!r}")
+    _want(type(seq) is int, where, N_("seq must be a whole number, not {value!r}"), value=seq)
     facts = e.get("facts")
     if kind == "void":
-        _want(facts is None, where, "a void has no facts (facts: null)")
+        _want(facts is None, where, N_("a void has no facts (facts: null)"))
     else:
-        _want(isinstance(facts, dict), where, f"{an(kind)} needs its facts (a JSON object)")
+        _want(isinstance(facts, dict), where,
+              N_("a deal needs its facts (a JSON object)") if kind == "deal"
+              else N_("an amend needs its facts (a JSON object)"))
     undoes = e.get("undoes")
     if undoes is not None:
         undoes = _uuid(undoes, f"{where}.undoes")
@@ -415,9 +457,11 @@ def _checked_facts(spec: SessionSpec, e: EntrySpec) -> EntrySpec:
         deal = deal_from_facts(e.facts, spec.players, spec.rules)
         score = score_deal(spec.rules, spec.players, deal, spec.teams)
     except InputError as exc:
-        raise InputError(f"{e.where} (deal {e.deal_no}): {exc}") from None
+        raise InputError(_("{where} (deal {deal}): {problem}").format(
+            where=local(e.where), deal=e.deal_no, problem=exc)) from None
     except (TypeError, ValueError, AttributeError, KeyError, StopIteration) as exc:
-        raise InputError(f"{e.where} (deal {e.deal_no}): facts are not valid ({exc})") from None
+        raise InputError(_("{where} (deal {deal}): facts are not valid ({reason})").format(
+            where=local(e.where), deal=e.deal_no, reason=exc)) from None
     facts = deal.to_dict()
     return e._replace(facts=facts, points=point_tuples(book.points_rows(spec.players, score)),
                       facts_json=json.dumps(facts, sort_keys=True, ensure_ascii=False))
@@ -428,7 +472,7 @@ def import_json(ledger: Ledger, path: Path, origin: str,
     # Read twice, streamed: once to check everything (a file with an error writes
     # nothing) and count for the progress bar, once to import, a session at a time.
     sessions = entries = 0
-    for _, checked in json_sessions(path, origin, (set(), set())):
+    for _spec, checked in json_sessions(path, origin, (set(), set())):
         sessions += 1
         entries += len(checked)
     report = ImportReport(origin, "json")
@@ -452,7 +496,8 @@ def check_importable(path: Path) -> None:
     blanks): none of them is an export or a score sheet.  Reads until the first
     character that is not a blank (a few bytes for any real file)."""
     if not path.is_file():
-        raise InputError(f"cannot import {path}: " + ("it is a folder" if path.is_dir() else "no such file"))
+        raise InputError((_("cannot import {path}: it is a folder") if path.is_dir()
+                          else _("cannot import {path}: no such file")).format(path=path))
     try:
         with path.open("rb") as f:
             first = True
@@ -463,8 +508,9 @@ def check_importable(path: Path) -> None:
                 if chunk.strip(b" \t\r\n\f\v"):
                     return
     except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
-    raise InputError(f"{path.name} is empty: not a bigtwo export or score sheet")
+        raise InputError(_("cannot read {path}: {reason}").format(
+            path=path, reason=os_reason(exc))) from None
+    raise InputError(_("{name} is empty: not a bigtwo export or score sheet").format(name=path.name))
 
 
 def import_file(ledger: Ledger, path: Path, fmt: str | None = None,
@@ -478,7 +524,8 @@ def import_file(ledger: Ledger, path: Path, fmt: str | None = None,
             return import_json(ledger, path, origin, start_progress)
         return import_sheet(ledger, path, origin, start_progress)
     except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise InputError(_("cannot read {path}: {reason}").format(
+            path=path, reason=os_reason(exc))) from None
 
 
 def write_file(path: Path, write: Callable[[IO[str]], int]) -> int:
@@ -492,8 +539,9 @@ def write_file(path: Path, write: Callable[[IO[str]], int]) -> int:
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        why = "the disk is full" if exc.errno == errno.ENOSPC else exc.strerror or exc
-        raise InputError(f"cannot write {path}: {why}") from None
+        why = _("the disk is full") if exc.errno == errno.ENOSPC else os_reason(exc)
+        raise InputError(_("cannot write {path}: {reason}").format(path=path, reason=why)) from None
+
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

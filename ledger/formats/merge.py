@@ -25,8 +25,9 @@ from typing import Any, NamedTuple
 
 from ledger.core.deal_line import facts_text
 from ledger.core.errors import LedgerError
+from ledger.core.i18n import N_, _, ngettext
+from ledger.core.phrase import Phrase, local
 from ledger.core.rules import RuleSet, rules_from_dict
-from ledger.core.words import plural
 from ledger.storage.rows import ImportedEntry, PointsRow, PointsTuple, SessionRow, StoredEntry
 from ledger.storage.store import Ledger
 
@@ -85,7 +86,10 @@ class Conflict:
     differences: tuple[str, ...]
 
     def text(self) -> str:
-        return f"{self.where} ({self.uuid}): " + "; ".join(self.differences)
+        """The conflict in the interface's language (``to_dict`` keeps English)."""
+        return _("{where} ({uuid}): {differences}").format(
+            where=local(self.where), uuid=self.uuid,
+            differences=_("; ").join(local(d) for d in self.differences))
 
     def to_dict(self) -> dict[str, Any]:
         return {"where": self.where, "uuid": self.uuid, "differences": list(self.differences)}
@@ -115,29 +119,43 @@ class ImportReport:
         }
 
     def summary(self) -> str:
+        """One line in the interface's language: what was added, merged, already there."""
         def deals(n: int) -> str:
-            return plural(n, "deal") if self.kind == "sheet" else plural(n, "entry", "entries")
+            if self.kind == "sheet":
+                return ngettext("{count} deal", "{count} deals", n).format(count=n)
+            return ngettext("{count} entry", "{count} entries", n).format(count=n)
+
+        def sessions(n: int) -> str:
+            return ngettext("{count} session", "{count} sessions", n).format(count=n)
 
         parts = []
         if self.entries_added or self.sessions_new or self.sessions_merged:
-            parts.append(f"{deals(self.entries_added)} added ({plural(self.sessions_new, 'new session')}, "
-                         f"{plural(self.sessions_merged, 'session')} merged)")
+            parts.append(_("{deals} added ({new}, {merged} merged)").format(
+                deals=deals(self.entries_added),
+                new=ngettext("{count} new session", "{count} new sessions",
+                             self.sessions_new).format(count=self.sessions_new),
+                merged=sessions(self.sessions_merged)))
         if self.entries_present:
-            parts.append(f"{deals(self.entries_present)} "
-                         f"{'was' if self.entries_present == 1 else 'were'} already in the ledger")
+            parts.append(ngettext("{deals} was already in the ledger",
+                                  "{deals} were already in the ledger",
+                                  self.entries_present).format(deals=deals(self.entries_present)))
         if self.conflicting_sessions:
-            parts.append(f"{len(self.conflicting_sessions)} of {plural(self.sessions, 'session')} not "
-                         "imported (conflicts)")
+            parts.append(_("{count} of {sessions} not imported (conflicts)").format(
+                count=len(self.conflicting_sessions), sessions=sessions(self.sessions)))
         if not self.entries_added and not self.conflicting_sessions:
-            parts = [f"nothing new; its {plural(self.sessions, 'session')} and "
-                     f"{deals(self.entries_present)} are already in the ledger"]
-        return f"{self.source}: " + "; ".join(parts)
+            parts = [_("nothing new; its {sessions} and {deals} are already in the ledger").format(
+                sessions=sessions(self.sessions), deals=deals(self.entries_present))]
+        return _("{source}: {parts}").format(source=self.source, parts=_("; ").join(parts))
 
     def conflict_text(self) -> str:
-        lines = [
-            f"{self.source}: {plural(len(self.conflicts), 'conflict')} with the ledger; nothing of "
-            f"{plural(len(self.conflicting_sessions), 'session')} was written:"
-        ]
+        conflicts = len(self.conflicts)
+        sessions = len(self.conflicting_sessions)
+        lines = [_("{source}: {conflicts} with the ledger; nothing of {sessions} was written:").format(
+            source=self.source,
+            conflicts=ngettext("{count} conflict", "{count} conflicts", conflicts).format(
+                count=conflicts),
+            sessions=ngettext("{count} session", "{count} sessions", sessions).format(
+                count=sessions))]
         lines += [f"  {c.text()}" for c in self.conflicts]
         return "\n".join(lines)
 
@@ -177,23 +195,27 @@ def _rules_differ(stored: dict[str, Any], new: RuleSet, scoring_only: bool) -> b
 
 
 def _session_differences(s: SessionRow, spec: SessionSpec) -> list[str]:
-    out = []
+    """What differs, as phrases (English in ``--json``, the language in messages)."""
+    out: list[str] = []
     if tuple(s.seats) != spec.players:
-        out.append(f"seats: ledger {', '.join(s.seats)}, file {', '.join(spec.players)}")
+        out.append(Phrase(N_("seats: ledger {ledger}, file {file}"),
+                          ledger=", ".join(s.seats), file=", ".join(spec.players)))
     if _rules_differ(s.rules, spec.rules, spec.from_sheet):
-        out.append(f"rules: the ledger's frozen {s.rules_name!r} differ from the file's "
-                   f"{spec.rules.name!r}")
+        out.append(Phrase(N_("rules: the ledger's frozen {ledger!r} differ from the file's "
+                             "{file!r}"), ledger=s.rules_name, file=spec.rules.name))
     if Decimal(s.stake) != Decimal(spec.stake):
-        out.append(f"stake: ledger {s.stake}, file {spec.stake}")
+        out.append(Phrase(N_("stake: ledger {ledger}, file {file}"), ledger=s.stake, file=spec.stake))
     if (s.currency or "PTS") != (spec.currency or "PTS"):
-        out.append(f"currency: ledger {s.currency}, file {spec.currency}")
+        out.append(Phrase(N_("currency: ledger {ledger}, file {file}"),
+                          ledger=str(s.currency), file=str(spec.currency)))
     if s.teams != spec.teams:
-        out.append(f"teams: ledger {s.teams}, file {spec.teams}")
+        out.append(Phrase(N_("teams: ledger {ledger}, file {file}"),
+                          ledger=str(s.teams), file=str(spec.teams)))
     return out
 
 
 def _facts_text(facts: dict[str, Any] | None) -> str:
-    return "(none)" if facts is None else facts_text(facts)
+    return Phrase(N_("(none)")) if facts is None else facts_text(facts)
 
 
 class Importer:
@@ -311,8 +333,8 @@ class Importer:
             differences = _session_differences(existing, spec)
             session_differs = bool(differences)
             if differences:
-                conflicts.append(Conflict(f"{spec.where}, session {existing.id}", spec.uuid,
-                                          tuple(differences)))
+                conflicts.append(Conflict(Phrase(N_("{where}, session {id}"), where=spec.where,
+                                                 id=existing.id), spec.uuid, tuple(differences)))
             sid = existing.id
             deal_nos = ledger.bulk.deal_numbers(sid)
         else:
@@ -366,17 +388,20 @@ class Importer:
             if shown:
                 text = to_json(rename_facts(json.loads(text), shown))
         if session_id != sid:
-            return [f"this uuid is an entry of another session (id {session_id}) in the ledger"]
-        out = []
+            return [Phrase(N_("this uuid is an entry of another session (id {id}) in the ledger"),
+                           id=session_id)]
+        out: list[str] = []
         if kind != e.kind:
-            out.append(f"kind: ledger {kind}, file {e.kind}")
+            out.append(Phrase(N_("kind: ledger {ledger}, file {file}"), ledger=kind, file=e.kind))
         if deal_no != e.deal_no:
-            out.append(f"deal number: ledger {deal_no}, file {e.deal_no}")
+            out.append(Phrase(N_("deal number: ledger {ledger}, file {file}"),
+                              ledger=deal_no, file=e.deal_no))
         if text is None or text != e.facts_json:  # the same text is the same facts
             stored = None if text is None else json.loads(text)
             facts = e.fact_dict()
             if stored != facts:
-                out.append(f"facts: ledger {_facts_text(stored)}, file {_facts_text(facts)}")
+                out.append(Phrase(N_("facts: ledger {ledger}, file {file}"),
+                                  ledger=_facts_text(stored), file=_facts_text(facts)))
         return out
 
     def _live(self, sid: int, deal_no: int, live: dict[int, Sequence[PointsTuple] | None]
@@ -390,20 +415,23 @@ class Importer:
                    live: dict[int, Sequence[PointsTuple] | None], conflicts: list[Conflict]
                    ) -> ImportedEntry | None:
         if e.kind == "deal" and e.deal_no in deal_nos:
-            conflicts.append(Conflict(e.where, e.uuid, (
-                f"deal {e.deal_no} is already in the ledger's session {sid} as another entry "
-                "(both ledgers recorded a deal under this number)",)))
+            conflicts.append(Conflict(e.where, e.uuid, (Phrase(
+                N_("deal {deal} is already in the ledger's session {id} as another entry "
+                   "(both ledgers recorded a deal under this number)"), deal=e.deal_no, id=sid),)))
             return None
         if e.kind != "deal" and e.deal_no not in deal_nos:
-            conflicts.append(Conflict(e.where, e.uuid, (
-                f"{an(e.kind)} of deal {e.deal_no}, which the ledger's session {sid} does not have",)))
+            message = (N_("a void of deal {deal}, which the ledger's session {id} does not have")
+                       if e.kind == "void" else
+                       N_("an amend of deal {deal}, which the ledger's session {id} does not have"))
+            conflicts.append(Conflict(e.where, e.uuid, (Phrase(message, deal=e.deal_no, id=sid),)))
             return None
         rows: list[PointsTuple] = []
         if e.kind != "deal":
             rows = _negated(self._live(sid, e.deal_no, live))
         if e.kind == "void" and not rows:  # nothing left to cancel
-            conflicts.append(Conflict(e.where, e.uuid, (
-                f"a void of deal {e.deal_no}, which is already void in the ledger's session {sid}",)))
+            conflicts.append(Conflict(e.where, e.uuid, (Phrase(
+                N_("a void of deal {deal}, which is already void in the ledger's session {id}"),
+                deal=e.deal_no, id=sid),)))
             return None
         if e.kind == "void":
             live[e.deal_no] = None
@@ -429,5 +457,3 @@ def _mark_undos(ledger: Ledger, sid: int, entries: Sequence[EntrySpec]) -> None:
             marks.mark_undo_uuid(ledger, sid, e.uuid, e.undoes or "")
 
 
-def an(kind: str) -> str:
-    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"

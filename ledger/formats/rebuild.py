@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ledger.core.errors import InputError
+from ledger.core.i18n import _
 from ledger.formats.exchange import check_entry, check_session
 from ledger.formats.merge import EntrySpec, Importer, ImportReport, SessionSpec
 from ledger.storage.backup import BackupReader
@@ -28,11 +29,12 @@ def _facts(text: Any, where: str) -> Any:
     if text is None:
         return None
     if not isinstance(text, str):
-        raise InputError(f"{where}: facts must be JSON text, not {text!r}")
+        raise InputError(_("{where}: facts must be JSON text, not {value!r}").format(
+            where=where, value=text))
     try:
         return json.loads(text)
     except (ValueError, RecursionError):
-        raise InputError(f"{where}: facts are not valid JSON") from None
+        raise InputError(_("{where}: facts are not valid JSON").format(where=where)) from None
 
 
 def _entry(row: tuple[Any, ...], where: str) -> dict[str, Any]:
@@ -46,10 +48,12 @@ def _header(raw: dict[str, Any], where: str) -> dict[str, Any]:
     try:
         head["rules"] = json.loads(raw["rules"]) if isinstance(raw["rules"], str) else None
     except (ValueError, RecursionError):
-        raise InputError(f"{where}: its frozen rules are not valid JSON") from None
+        raise InputError(_("{where}: its frozen rules are not valid JSON").format(
+            where=where)) from None
     teams = raw["teams"]
     if teams not in (0, 1) or isinstance(teams, float):
-        raise InputError(f"{where}: teams must be 0 or 1, not {teams!r}")
+        raise InputError(_("{where}: teams must be 0 or 1, not {value!r}").format(
+            where=where, value=teams))
     head["teams"] = bool(teams)
     return head
 
@@ -60,9 +64,10 @@ def rebuild(reader: BackupReader, ledger: Ledger) -> None:
     specs: dict[int, SessionSpec] = {}
     for raw in reader.sessions():
         sid = raw["id"]
-        where = f"{origin}: session {sid}"
-        entries = [_entry(r, f"{where}, entry {r[2]}") for r in reader.entries(sid)]
-        spec, _ = check_session({**_header(raw, where), "entries": entries}, where)
+        where = _("{origin}: session {id}").format(origin=origin, id=sid)
+        entries = [_entry(r, _("{where}, entry {seq}").format(where=where, seq=r[2]))
+                   for r in reader.entries(sid)]
+        spec, _entries = check_session({**_header(raw, where), "entries": entries}, where)
         specs[sid] = spec
     report = ImportReport(origin, "restore")
     Importer(ledger, report).run(_in_recorded_order(reader, specs, origin))
@@ -86,7 +91,8 @@ def _player_events(reader: BackupReader, ledger: Ledger) -> None:
         for uuid, at, kind, player, into, name, undone in events:
             if (not isinstance(player, str) or kind not in ("rename", "merge", "undo")
                     or (undone is not None and undone not in ids)):
-                raise InputError(f"{reader.src.name}: player event {uuid!r} is damaged")
+                raise InputError(_("{origin}: player event {uuid!r} is damaged").format(
+                    origin=reader.src.name, uuid=uuid))
             event = ledger.players.add_event(
                 kind, ledger.player_id(player, create=True),
                 into_id=None if into is None else ledger.player_id(into, create=True),
@@ -106,13 +112,16 @@ def _in_recorded_order(reader: BackupReader, specs: dict[int, SessionSpec], orig
     for row in reader.all_entries():
         sid = row[0]
         if sid not in specs:
-            raise InputError(f"{origin}: entry {row[1]!r} belongs to session {sid!r}, "
-                             "which the backup does not have")
+            raise InputError(_("{origin}: entry {uuid!r} belongs to session {id!r}, "
+                               "which the backup does not have").format(
+                                   origin=origin, uuid=row[1], id=sid))
         if sid != run_sid and run:
             yield specs[run_sid], run  # type: ignore[index]
             run = []
         run_sid = sid
-        where = f"{origin}: session {sid}, entry {row[2]}"
+        where = _("{where}, entry {seq}").format(
+            where=_("{origin}: session {id}").format(origin=origin, id=sid), seq=row[2])
+
         run.append(check_entry(specs[sid], _entry(row, where), where))
     if run:
         yield specs[run_sid], run  # type: ignore[index]

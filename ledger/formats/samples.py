@@ -28,6 +28,7 @@ from typing import Any
 from ledger.book import actions as book
 from ledger.core.deal_line import parse_deal_line
 from ledger.core.errors import InputError
+from ledger.core.i18n import _
 from ledger.core.rules import load_preset, rules_from_mapping
 from ledger.core.settlement import parse_currency, parse_stake
 from ledger.storage.rows import SessionRow
@@ -48,16 +49,17 @@ def read_sample(path: str | Path) -> list[dict[str, Any]]:
     try:
         data = tomllib.loads(Path(path).read_text("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise InputError(f"cannot read sample file {path}: {exc}") from None
+        raise InputError(_("cannot read sample file {path}: {reason}").format(
+            path=path, reason=exc)) from None
     sessions = data.get("session")
     if not isinstance(sessions, list) or not sessions:
-        raise InputError(f"{path}: no [[session]] tables")
+        raise InputError(_("{path}: no [[session]] tables").format(path=path))
     for i, s in enumerate(sessions, 1):
         unknown = sorted(set(s) - set(SESSION_KEYS))
         if unknown:
-            raise InputError(
-                f"{path}: session {i}: unknown key {unknown[0]!r}; allowed: {', '.join(SESSION_KEYS)}"
-            )
+            raise InputError(_("{path}: session {number}: unknown key {key!r}; allowed: {allowed}")
+                             .format(path=path, number=i, key=unknown[0],
+                                     allowed=", ".join(SESSION_KEYS)))
     return sessions
 
 
@@ -81,19 +83,20 @@ def load_session(ledger: Ledger, spec: dict[str, Any], origin: str = "sample") -
         try:
             apply_line(ledger, session, line)
         except InputError as exc:
-            raise InputError(f"{origin}: deal line {number} ({line!r}): {exc}") from None
+            raise InputError(_("{origin}: deal line {number} ({line!r}): {problem}").format(
+                origin=origin, number=number, line=line, problem=exc)) from None
     return ledger.journal.session(session.id)
 
 
 def apply_line(ledger: Ledger, session: SessionRow, line: str) -> book.Recorded | book.Undone:
     words = line.split(maxsplit=2)
     if not words:
-        raise InputError("empty line")
+        raise InputError(_("empty line"))
     if words[0] == "undo" and len(words) == 1:
         return book.undo(ledger, session, session_start=False)
     if words[0] in ("void", "amend"):
         if len(words) < 2 or not words[1].isdigit():
-            raise InputError(f"{words[0]} needs a deal number")
+            raise InputError(_("{command} needs a deal number").format(command=words[0]))
         if words[0] == "void":
             return book.void_deal(ledger, session, int(words[1]))
         rules = book.session_rules(session)
@@ -105,7 +108,9 @@ def apply_line(ledger: Ledger, session: SessionRow, line: str) -> book.Recorded 
 
 def load_file(ledger: Ledger, path: str | Path) -> list[SessionRow]:
     return [
-        load_session(ledger, spec, origin=f"{Path(path).name} session {i}")
+        load_session(ledger, spec, origin=_("{file} session {number}").format(
+            file=Path(path).name, number=i))
+
         for i, spec in enumerate(read_sample(path), 1)
     ]
 

@@ -38,6 +38,7 @@ from functools import cache, cached_property
 from typing import NamedTuple
 
 from ledger.core.errors import InputError
+from ledger.core.i18n import N_, _
 from ledger.core.rules import RuleSet, rules_from_mapping
 from ledger.core.scoring import Deal
 
@@ -51,7 +52,7 @@ SHEET_NAMESPACE = uuidlib.UUID("6f0d3c1e-2b5a-5d47-9a61-1f3b7b2c9e40")
 
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _THRESHOLD = re.compile(r"F=([0-9]+)")
-EXPLAIN = (
+EXPLAIN = N_(
     "a line is a date YYYY-MM-DD, a fry threshold F=<n>, four player names, "
     "four numbers of cards left (one 0, the winner; a `t` suffix on at most one), "
     "a # comment, or blank"
@@ -163,34 +164,41 @@ def sheet_rules(fry_threshold: int) -> RuleSet:
     return rules_from_mapping({"tiers": [[1, 1]]})
 
 
-def _fail(origin: str, number: int, problem: str) -> SheetError:
-    return SheetError(f"{origin} line {number}: {problem}")
+def _fail(origin: str, number: int, problem: str, **values: object) -> SheetError:
+    """The error for line ``number``: ``problem`` is a message (``N_``), translated, then
+    formatted with ``values`` and ``explain`` (what a line may be)."""
+    text = _(problem).format(explain=_(EXPLAIN), **values)
+    return SheetError(_("{origin} line {number}: {problem}").format(
+        origin=origin, number=number, problem=text))
 
 
 def _date(text: str, origin: str, number: int) -> str:
     try:
         return Date.fromisoformat(text).isoformat()
     except ValueError:
-        raise _fail(origin, number, f"{text} is not a date (YYYY-MM-DD)") from None
+        raise _fail(origin, number, N_("{text} is not a date (YYYY-MM-DD)"), text=text) from None
 
 
 def _threshold(digits: str, origin: str, number: int) -> int:
     if len(digits) > len(str(MAX_FRY_THRESHOLD)) or int(digits) > MAX_FRY_THRESHOLD:
-        raise _fail(origin, number, f"fry threshold F={digits} is too large (at most {MAX_FRY_THRESHOLD})")
+        raise _fail(origin, number, N_("fry threshold F={digits} is too large (at most {most})"),
+                    digits=digits, most=MAX_FRY_THRESHOLD)
     value = int(digits)
     if value < MIN_FRY_THRESHOLD:
-        raise _fail(origin, number, f"fry threshold F={value} is below {MIN_FRY_THRESHOLD}")
+        raise _fail(origin, number, N_("fry threshold F={value} is below {least}"),
+                    value=value, least=MIN_FRY_THRESHOLD)
     return value
 
 
 def _names(words: list[str], origin: str, number: int) -> tuple[str, ...]:
     bad = [w for w in words if "*" in w or w[0].isdigit()]
     if bad:
-        raise _fail(origin, number, f"{bad[0]!r} is not a player name (no *, no leading digit); {EXPLAIN}")
+        raise _fail(origin, number, N_("{word!r} is not a player name (no *, no leading digit); "
+                                       "{explain}"), word=bad[0])
     seen: set[str] = set()
     for name in words:
         if name in seen:
-            raise _fail(origin, number, f"player {name!r} is named twice")
+            raise _fail(origin, number, N_("player {name!r} is named twice"), name=name)
         seen.add(name)
     return tuple(words)
 
@@ -215,14 +223,21 @@ def _game(cards: list[int], takes: list[int], names: tuple[str, ...], origin: st
         return tuple(cards), None
     for name, count in zip(names, cards, strict=True):
         if count > HAND:
-            shown = count if count < 10**3 else "so many"
-            raise _fail(origin, number, f"{name} has {shown} cards left: a hand holds at most {HAND}")
+            if count >= 10**3:
+                raise _fail(origin, number, N_("{name} has so many cards left: a hand holds at "
+                                               "most {most}"), name=name, most=HAND)
+            raise _fail(origin, number, N_("{name} has {count} cards left: a hand holds at most "
+                                           "{most}"), name=name, count=count, most=HAND)
     if cards.count(0) != 1:
         winners = [n for n, c in zip(names, cards, strict=True) if c == 0]
-        who = "nobody has 0 cards" if not winners else f"{' and '.join(winners)} all have 0 cards"
-        raise _fail(origin, number, f"a game has exactly one winner (cards left 0); {who}")
+        if not winners:
+            raise _fail(origin, number, N_("a game has exactly one winner (cards left 0); "
+                                           "nobody has 0 cards"))
+        raise _fail(origin, number, N_("a game has exactly one winner (cards left 0); {names} "
+                                       "all have 0 cards"), names=_(" and ").join(winners))
     if len(takes) > 1:
-        raise _fail(origin, number, f"`t` (takes on all losses) is on {len(takes)} players; at most one")
+        raise _fail(origin, number, N_("`t` (takes on all losses) is on {count} players; at most "
+                                       "one"), count=len(takes))
     return tuple(cards), (takes[0] if takes else None)
 
 
@@ -266,10 +281,11 @@ def read_sheet(lines: Iterable[str], origin: str = "sheet") -> Iterator[SheetGam
             numbers = _numbers(words)
         if numbers is not None:
             if len(words) != PLAYERS:
-                raise _fail(origin, number, f"a game needs {PLAYERS} numbers of cards left "
-                                            f"(one per player), not {len(words)}")
+                raise _fail(origin, number, N_("a game needs {players} numbers of cards left "
+                                               "(one per player), not {count}"),
+                            players=PLAYERS, count=len(words))
             if names is None:
-                raise _fail(origin, number, "a game before any line of player names")
+                raise _fail(origin, number, N_("a game before any line of player names"))
             cards, takes = _game(*numbers, names, origin, number)
             if session is None:
                 run = runs.get(date, 0)
@@ -280,10 +296,12 @@ def read_sheet(lines: Iterable[str], origin: str = "sheet") -> Iterator[SheetGam
             yield SheetGame(session, position, number, cards, takes)
             continue
         if words[0][0].isdigit() or any("=" in w for w in words):
-            raise _fail(origin, number, f"cannot read {' '.join(words)!r}: {EXPLAIN}")
+            raise _fail(origin, number, N_("cannot read {line!r}: {explain}"), line=" ".join(words))
         if len(words) != PLAYERS:
-            raise _fail(origin, number, f"a line of names needs {PLAYERS} players, not {len(words)} "
-                                        f"({' '.join(words)})")
+            raise _fail(origin, number, N_("a line of names needs {players} players, not {count} "
+                                           "({line})"),
+                        players=PLAYERS, count=len(words), line=" ".join(words))
+
         new_names = _names(words, origin, number)
         if new_names != names:
             names, names_line, session = new_names, number, None

@@ -15,6 +15,8 @@ from typing import Any
 
 from ledger.book import actions as book
 from ledger.core.errors import InputError
+from ledger.core.i18n import N_, _
+from ledger.core.phrase import Phrase, local
 from ledger.core.scoring import score_deal
 from ledger.formats.merge import EntrySpec, Importer, ImportReport, Progress, SessionSpec
 from ledger.formats.sheet import SheetError, SheetGame, SheetSession, read_sheet
@@ -28,7 +30,8 @@ def sheet_lines(path: Path, origin: str) -> Iterator[str]:
             try:
                 line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
             except UnicodeDecodeError:
-                raise SheetError(f"{origin} line {number}: not UTF-8 text") from None
+                raise SheetError(_("{origin} line {number}: not UTF-8 text").format(
+                    origin=origin, number=number)) from None
             yield line
 
 
@@ -38,11 +41,11 @@ def _checked_names(players: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _sheet_spec(s: SheetSession, origin: str) -> SessionSpec:
-    where = f"{origin} line {s.line}"
+    where = Phrase(N_("{origin} line {number}"), origin=origin, number=s.line)
     try:
         seats = _checked_names(s.players)
     except InputError as exc:
-        raise SheetError(f"{where}: {exc}") from None
+        raise SheetError(_("{where}: {problem}").format(where=local(where), problem=exc)) from None
     return SessionSpec(
         uuid=s.uuid, name=s.name, rules=s.rules, stake="1", currency="PTS", teams=False,
         started_at=s.started_at, ended_at=None, players=tuple(seats), where=where,
@@ -138,14 +141,16 @@ class _SheetScorer:
                 checked = True
             # A dated sheet's games carry its date, not the time of the import.
             yield EntrySpec(game.uuid, "deal", game.position, None, spec.started_at,
-                            f"{origin} line {game.line} (deal {game.position})", points, facts)
+                            Phrase(N_("{origin} line {number} (deal {deal})"), origin=origin,
+                                   number=game.line, deal=game.position), points, facts)
+
 
 
 def sheet_sessions(path: Path, origin: str) -> Iterator[tuple[SessionSpec, Iterator[EntrySpec]]]:
     """The sheet's sessions, each with its games, streamed from the file."""
     games = read_sheet(sheet_lines(path, origin), origin)
     scorer = _SheetScorer()
-    for _, run in groupby(games, key=lambda g: g.session):
+    for _session, run in groupby(games, key=lambda g: g.session):
         yield _sheet_run(run, scorer, origin)
 
 

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from ledger.core.errors import LedgerError, StoreError
+from ledger.core.i18n import N_, _, ngettext
+from ledger.core.phrase import os_reason
 from ledger.storage.codec import new_uuid
 from ledger.storage.errors import reason, store_error
 from ledger.storage.store import Ledger, open_ledger
@@ -39,16 +41,19 @@ def backup_ledger(ledger: Ledger, dest: str | os.PathLike[str], *, overwrite: bo
     """
     target = Path(dest)
     if _same_file(target, Path(ledger.path)):
-        raise StoreError(f"{target} is the ledger itself; give another file for the backup")
+        raise StoreError(_("{file} is the ledger itself; give another file for the backup").format(
+            file=target))
     if target.is_dir():
-        raise StoreError(f"{target} is a folder; give a file name for the backup")
+        raise StoreError(_("{file} is a folder; give a file name for the backup").format(
+            file=target))
     if not target.parent.is_dir():
-        raise StoreError(f"cannot write the backup {target}: the folder {target.parent} "
-                         "does not exist")
+        raise StoreError(_("cannot write the backup {file}: the folder {folder} does not exist")
+                         .format(file=target, folder=target.parent))
     if target.exists() and not overwrite:
-        raise StoreError(f"{target} already exists; give a new file name (or --force to replace it)")
+        raise StoreError(_("{file} already exists; give a new file name (or --force to replace it)")
+                         .format(file=target))
     remove_stale_temp_files(target.parent, target.name)
-    _snapshot(ledger.conn, target, "backup")
+    _snapshot(ledger.conn, target, N_("the backup {file}"))
     return target
 
 
@@ -89,20 +94,22 @@ class BackupReader:
             with src.open("rb") as f:
                 head = f.read(100)
         except OSError as exc:
-            raise StoreError(f"cannot read the backup {src}: {exc.strerror or exc}") from None
+            raise StoreError(_("cannot read the backup {file}: {reason}").format(
+                file=src, reason=os_reason(exc))) from None
         if size == 0:
-            raise StoreError(f"{src} is empty (0 bytes), not a bigtwo backup; nothing was restored")
+            raise StoreError(_("{file} is empty (0 bytes), not a bigtwo backup; nothing was "
+                               "restored").format(file=src))
         if not head.startswith(b"SQLite format 3\x00"):
-            raise StoreError(f"{src} is not a bigtwo ledger (not an SQLite database); "
-                             "nothing was restored")
+            raise StoreError(_("{file} is not a bigtwo ledger (not an SQLite database); nothing "
+                               "was restored").format(file=src))
         try:
             self.conn = sqlite3.connect(f"{src.resolve().as_uri()}?mode=ro", uri=True)
             self.conn.execute("PRAGMA trusted_schema = OFF")  # its triggers and views: data only
             self._check_kind(self.conn)
         except sqlite3.Error as exc:
             self.close()
-            raise StoreError(f"{src} cannot be read as a bigtwo backup ({reason(exc)}); "
-                             "nothing was restored") from None
+            raise StoreError(_("{file} cannot be read as a bigtwo backup ({reason}); nothing was "
+                               "restored").format(file=src, reason=reason(exc))) from None
         except StoreError:
             self.close()
             raise
@@ -117,9 +124,11 @@ class BackupReader:
             names = [r[0] for r in conn.execute(
                 "SELECT name FROM _sqlite_migrations WHERE migration_set = 'bigtwo'")]
         if app_id not in (APPLICATION_ID, 0) or not names:
-            what = f"tables: {', '.join(sorted(tables)[:5])}" if tables else "no tables"
-            raise StoreError(f"{self.src} is not a bigtwo ledger: an SQLite database of another "
-                             f"program ({what}); nothing was restored")
+            message = (N_("{file} is not a bigtwo ledger: an SQLite database of another program "
+                          "(tables: {tables}); nothing was restored") if tables else
+                       N_("{file} is not a bigtwo ledger: an SQLite database of another program "
+                          "(no tables); nothing was restored"))
+            raise StoreError(_(message).format(file=self.src, tables=", ".join(sorted(tables)[:5])))
         refuse_newer(conn, str(self.src))  # a newer schema, or a migration this one lacks
 
     def close(self) -> None:
@@ -218,23 +227,26 @@ def restore_ledger(
     path = os.fspath(path)
     src = Path(source)
     if not src.is_file():
-        raise StoreError(f"no backup file {src}")
+        raise StoreError(_("no backup file {file}").format(file=src))
     if _same_file(src, Path(path)):
-        raise StoreError(f"{src} is the ledger itself; give a backup file to restore from")
+        raise StoreError(_("{file} is the ledger itself; give a backup file to restore from").format(
+            file=src))
     folder = Path(path).parent
     if create_folder:
         folder.mkdir(parents=True, exist_ok=True)
     elif not folder.is_dir():
-        raise StoreError(f"cannot restore into {path}: the folder {folder} does not exist")
+        raise StoreError(_("cannot restore into {path}: the folder {folder} does not exist").format(
+            path=path, folder=folder))
     remove_stale_temp_files(folder, Path(path).name)
     staged = folder / f".{Path(path).name}.restore-{new_uuid()[:8]}.tmp"
 
     def refuse(found: Sequence[str]) -> None:
         if found:
-            raise StoreError(
-                f"{src} fails the self-check, so nothing was restored "
-                f"({len(found)} problem{'s' if len(found) != 1 else ''}; the first: {found[0]})"
-            )
+            raise StoreError(ngettext(
+                "{file} fails the self-check, so nothing was restored ({count} problem; the "
+                "first: {first})",
+                "{file} fails the self-check, so nothing was restored ({count} problems; the "
+                "first: {first})", len(found)).format(file=src, count=len(found), first=found[0]))
 
     try:
         with BackupReader(src) as reader:
@@ -246,7 +258,8 @@ def restore_ledger(
                 except StoreError:
                     raise
                 except LedgerError as exc:
-                    raise StoreError(f"{src} cannot be restored, so nothing was: {exc}") from None
+                    raise StoreError(_("{file} cannot be restored, so nothing was: {problem}")
+                                     .format(file=src, problem=exc)) from None
         with open_ledger(staged) as checked:
             refuse(check(checked))
             counts = checked.inspection.counts()
@@ -265,7 +278,8 @@ def _replace(checked: sqlite3.Connection, path: str, create_folder: bool) -> Pat
     try:
         current = open_ledger(path, create_folder=create_folder)
     except StoreError as exc:
-        raise StoreError(f"{exc}; move that file away, then restore") from None
+        raise StoreError(_("{problem}; move that file away, then restore").format(
+            problem=exc)) from None
     with current:
         conn = current.conn
         previous = None
@@ -277,7 +291,7 @@ def _replace(checked: sqlite3.Connection, path: str, create_folder: bool) -> Pat
             conn.execute("COMMIT")
             if existed:
                 previous = _sibling(Path(path), "before-restore")
-                _snapshot(conn, previous, "copy of the current ledger")
+                _snapshot(conn, previous, N_("the copy of the current ledger {file}"))
             checked.backup(conn)
         except sqlite3.Error as exc:
             raise store_error(exc, path) from None
@@ -288,7 +302,8 @@ def _replace(checked: sqlite3.Connection, path: str, create_folder: bool) -> Pat
 
 
 def _snapshot(source: sqlite3.Connection, target: Path, what: str) -> None:
-    """A consistent, checked copy of ``source`` at ``target`` (temporary file + rename)."""
+    """A consistent, checked copy of ``source`` at ``target`` (temporary file + rename);
+    ``what`` names it in a message (``N_``, with ``{file}``)."""
     tmp = target.with_name(f".{target.name}.{new_uuid()[:8]}.tmp")
     try:
         out = sqlite3.connect(tmp, isolation_level=None)
@@ -299,14 +314,18 @@ def _snapshot(source: sqlite3.Connection, target: Path, what: str) -> None:
         finally:
             out.close()
         if verdict != "ok":
-            raise StoreError(f"the {what} {target} failed SQLite's check ({verdict}); not written")
+            raise StoreError(_("{what} failed SQLite's check ({verdict}); not written").format(
+                what=_(what).format(file=target), verdict=verdict))
         os.replace(tmp, target)
         _fsync_folder(target.parent)
     except sqlite3.Error as exc:
-        raise StoreError(f"cannot write the {what} {target}: {reason(exc, str(target))}") from None
+        raise StoreError(_("cannot write {what}: {reason}").format(
+            what=_(what).format(file=target), reason=reason(exc, str(target)))) from None
     except OSError as exc:
-        why = "the disk is full" if exc.errno == errno.ENOSPC else exc.strerror or exc
-        raise StoreError(f"cannot write the {what} {target}: {why}") from None
+        why = _("the disk is full") if exc.errno == errno.ENOSPC else os_reason(exc)
+        raise StoreError(_("cannot write {what}: {reason}").format(
+            what=_(what).format(file=target), reason=why)) from None
+
     finally:
         for leftover in (tmp, Path(f"{tmp}-journal")):
             leftover.unlink(missing_ok=True)

@@ -13,6 +13,7 @@ import sqlite3
 from enum import StrEnum
 
 from ledger.core.errors import StoreError
+from ledger.core.i18n import N_, _
 
 
 class Failure(StrEnum):
@@ -59,37 +60,32 @@ def classify(exc: sqlite3.Error) -> Failure:
 def store_error(exc: sqlite3.Error, path: str) -> StoreError:
     """The error to show for ``exc``, raised while using the ledger at ``path``."""
     failure = classify(exc)
-    if failure is Failure.BUSY:
-        return StoreError(f"the ledger {path} is busy (another program holds it); try again")
-    if failure is Failure.READONLY:
-        return StoreError(f"cannot write to the ledger {path}: the file or its folder is read-only")
-    if failure is Failure.FULL:
-        return StoreError(f"cannot write to the ledger {path}: the disk is full; nothing was saved")
-    if failure is Failure.NOT_A_DATABASE:
-        return StoreError(f"{path} is not a bigtwo ledger (not an SQLite database)")
-    if failure is Failure.IO:
-        if disk_full(path):  # a full disk can reach SQLite as an I/O error (WAL, -shm)
-            return StoreError(f"cannot write to the ledger {path}: the disk is full; "
-                              "nothing was saved")
-        return StoreError(f"cannot write to the ledger {path}: disk I/O error; nothing was saved")
-    if failure is Failure.CANNOT_OPEN:
-        return StoreError(
-            f"cannot open the ledger {path}: permission denied, or its folder is read-only"
-        )
-    if failure is Failure.DAMAGED:
-        return StoreError(f"the ledger {path} is damaged ({exc}); see: bigtwo doctor, "
-                          "and bigtwo restore FILE to go back to a backup")
-    return StoreError(f"ledger {path}: {exc}")
+    if failure is Failure.IO and disk_full(path):  # a full disk can reach SQLite as an I/O
+        failure = Failure.FULL                      # error (WAL, -shm)
+    message = _MESSAGES.get(failure, N_("ledger {path}: {error}"))
+    return StoreError(_(message).format(path=path, error=exc))
 
+
+_MESSAGES = {
+    Failure.BUSY: N_("the ledger {path} is busy (another program holds it); try again"),
+    Failure.READONLY: N_("cannot write to the ledger {path}: the file or its folder is read-only"),
+    Failure.FULL: N_("cannot write to the ledger {path}: the disk is full; nothing was saved"),
+    Failure.NOT_A_DATABASE: N_("{path} is not a bigtwo ledger (not an SQLite database)"),
+    Failure.IO: N_("cannot write to the ledger {path}: disk I/O error; nothing was saved"),
+    Failure.CANNOT_OPEN: N_("cannot open the ledger {path}: permission denied, or its folder is "
+                            "read-only"),
+    Failure.DAMAGED: N_("the ledger {path} is damaged ({error}); see: bigtwo doctor, and bigtwo "
+                        "restore FILE to go back to a backup"),
+}
 
 _REASONS = {
-    Failure.BUSY: "another program holds the file",
-    Failure.READONLY: "the file or its folder is read-only",
-    Failure.FULL: "the disk is full",
-    Failure.NOT_A_DATABASE: "it is not an SQLite database",
-    Failure.IO: "disk I/O error",
-    Failure.CANNOT_OPEN: "the file cannot be created there (is the folder writable?)",
-    Failure.DAMAGED: "SQLite found it damaged",
+    Failure.BUSY: N_("another program holds the file"),
+    Failure.READONLY: N_("the file or its folder is read-only"),
+    Failure.FULL: N_("the disk is full"),
+    Failure.NOT_A_DATABASE: N_("it is not an SQLite database"),
+    Failure.IO: N_("disk I/O error"),
+    Failure.CANNOT_OPEN: N_("the file cannot be created there (is the folder writable?)"),
+    Failure.DAMAGED: N_("SQLite found it damaged"),
 }
 
 
@@ -97,8 +93,10 @@ def reason(exc: sqlite3.Error, path: str | None = None) -> str:
     """Why writing a copy (a backup) to ``path`` failed, in a few words."""
     failure = classify(exc)
     if failure is Failure.IO and path is not None and disk_full(path):
-        return _REASONS[Failure.FULL]
-    return _REASONS.get(failure, str(exc))
+        failure = Failure.FULL
+    known = _REASONS.get(failure)
+    return str(exc) if known is None else _(known)
+
 
 
 def disk_full(path: str, room: int = 1 << 20) -> bool:

@@ -62,31 +62,52 @@ class Inspection:
 
     def orphans(self) -> list[Orphan]:
         """Rows that belong to nothing, and what each points to that is missing."""
+        from ledger.core.i18n import N_
+        from ledger.core.phrase import Phrase
+
+        points_row, entry, seat = (N_("points row {id}"), N_("entry {id}"),
+                                   N_("seat {seat} of session {session}"))
+        # (the row's message, the problem's message, the query giving both their values)
         queries = (
-            """SELECT 'points row ' || q.id, 'its entry ' || q.entry_id || ' does not exist'
-               FROM points q LEFT JOIN entries e ON e.id = q.entry_id WHERE e.id IS NULL""",
-            """SELECT 'points row ' || q.id, 'it is filed under session ' || q.session_id
-                      || ' but its entry ' || e.id || ' is in session ' || e.session_id
-               FROM points q JOIN entries e ON e.id = q.entry_id
-               WHERE q.session_id != e.session_id""",
-            """SELECT 'points row ' || q.id, 'its player ' || q.player_id || ' does not exist'
-               FROM points q LEFT JOIN players p ON p.id = q.player_id WHERE p.id IS NULL""",
-            """SELECT 'entry ' || e.id, 'its session ' || e.session_id || ' does not exist'
-               FROM entries e LEFT JOIN sessions s ON s.id = e.session_id WHERE s.id IS NULL""",
-            """SELECT 'seat ' || t.seat || ' of session ' || t.session_id,
-                      'its session does not exist'
-               FROM seats t LEFT JOIN sessions s ON s.id = t.session_id WHERE s.id IS NULL""",
-            """SELECT 'seat ' || t.seat || ' of session ' || t.session_id,
-                      'its player ' || t.player_id || ' does not exist'
-               FROM seats t LEFT JOIN players p ON p.id = t.player_id WHERE p.id IS NULL""",
+            (points_row, N_("its entry {entry} does not exist"),
+             """SELECT q.id, q.entry_id FROM points q LEFT JOIN entries e ON e.id = q.entry_id
+                WHERE e.id IS NULL"""),
+            (points_row, N_("it is filed under session {filed} but its entry {entry} is in "
+                            "session {session}"),
+             """SELECT q.id, q.session_id, e.id, e.session_id
+                FROM points q JOIN entries e ON e.id = q.entry_id
+                WHERE q.session_id != e.session_id"""),
+            (points_row, N_("its player {player} does not exist"),
+             """SELECT q.id, q.player_id FROM points q LEFT JOIN players p ON p.id = q.player_id
+                WHERE p.id IS NULL"""),
+            (entry, N_("its session {session} does not exist"),
+             """SELECT e.id, e.session_id FROM entries e
+                LEFT JOIN sessions s ON s.id = e.session_id WHERE s.id IS NULL"""),
+            (seat, N_("its session does not exist"),
+             """SELECT t.seat, t.session_id FROM seats t
+                LEFT JOIN sessions s ON s.id = t.session_id WHERE s.id IS NULL"""),
+            (seat, N_("its player {player} does not exist"),
+             """SELECT t.seat, t.session_id, t.player_id FROM seats t
+                LEFT JOIN players p ON p.id = t.player_id WHERE p.id IS NULL"""),
         )
-        found = [Orphan(row, problem) for sql in queries for row, problem in self.conn.execute(sql)]
+        names = {  # the values each query gives, by the names its messages use
+            0: ("id", "entry"), 1: ("id", "filed", "entry", "session"), 2: ("id", "player"),
+            3: ("id", "session"), 4: ("seat", "session"), 5: ("seat", "session", "player"),
+        }
+        found = []
+        for i, (row, problem, sql) in enumerate(queries):
+            for values in self.conn.execute(sql):
+                given = dict(zip(names[i], values, strict=True))
+                found.append(Orphan(Phrase(row, **given), Phrase(problem, **given)))
+
         found += [
-            Orphan(f"{table} row {rowid}", f"its reference to {parent} points nowhere")
+            Orphan(Phrase(N_("{table} row {id}"), table=table, id=rowid),
+                   Phrase(N_("its reference to {parent} points nowhere"), parent=parent))
             for table, rowid, parent, _fk in self.conn.execute("PRAGMA foreign_key_check")
             if table not in ("points", "entries", "seats")  # named more precisely above
         ]
         return found
+
 
     def raw_sessions(self) -> list[RawSession]:
         """Every session as stored, with its seated players in seat order."""

@@ -195,7 +195,10 @@ class Journal:
     def session(self, session_id: int) -> SessionRow:
         rows = self._session_rows("WHERE s.id = ?", [session_id])
         if not rows:
-            raise NotFound(f"no session {session_id} in this ledger")
+            from ledger.core.i18n import _
+
+            raise NotFound(_("no session {id} in this ledger").format(id=session_id))
+
         return rows[0]
 
     def session_ids(self) -> list[int]:

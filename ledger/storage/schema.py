@@ -242,10 +242,7 @@ def refuse_foreign(conn: sqlite3.Connection, path: str) -> None:
     if not tables:
         return
     if "_sqlite_migrations" not in tables:
-        raise StoreError(
-            f"{path} is an SQLite database of another program (tables: "
-            f"{', '.join(tables[:5])}); give a new file for the ledger"
-        )
+        raise _foreign(path, tables)
     try:
         ours = conn.execute(
             "SELECT 1 FROM _sqlite_migrations WHERE migration_set = 'bigtwo' LIMIT 1"
@@ -253,7 +250,31 @@ def refuse_foreign(conn: sqlite3.Connection, path: str) -> None:
     except sqlite3.OperationalError:
         ours = None
     if ours is None:
-        raise StoreError(f"{path} is an SQLite database of another program; give a new file")
+        raise _foreign(path)
+
+
+def _foreign(path: str, tables: list[str] | None = None) -> StoreError:
+    from ledger.core.i18n import _
+
+    if tables:
+        return StoreError(_("{path} is an SQLite database of another program (tables: {tables}); "
+                            "give a new file for the ledger").format(
+                                path=path, tables=", ".join(tables[:5])))
+    return StoreError(_("{path} is an SQLite database of another program; give a new file").format(
+        path=path))
+
+
+def _newer(path: str, schema: int, migration: str | None) -> StoreError:
+    from ledger.core.i18n import _
+
+    if migration is None:
+        return StoreError(_("{path} was made by a newer bigtwo: schema {schema}, this program knows "
+                            "{known}; upgrade bigtwo-ledger to open it (the file is left as it is)")
+                          .format(path=path, schema=schema, known=SCHEMA_VERSION))
+    return StoreError(_("{path} was made by a newer bigtwo: schema {schema}, this program knows "
+                        "{known} (unknown migration {migration}); upgrade bigtwo-ledger to open it "
+                        "(the file is left as it is)").format(
+                            path=path, schema=schema, known=SCHEMA_VERSION, migration=migration))
 
 
 def refuse_newer(conn: sqlite3.Connection, path: str) -> None:
@@ -270,12 +291,7 @@ def refuse_newer(conn: sqlite3.Connection, path: str) -> None:
     known = {m.name for m in migrations()._migrations} if names else set()
     newer = [n for n in names if n not in known]
     if version > SCHEMA_VERSION or newer:
-        schema = max(version, len(names))
-        raise StoreError(
-            f"{path} was made by a newer bigtwo: schema {schema}, this program knows "
-            f"{SCHEMA_VERSION}{f' (unknown migration {newer[-1]})' if newer else ''}; "
-            "upgrade bigtwo-ledger to open it (the file is left as it is)"
-        )
+        raise _newer(path, max(version, len(names)), newer[-1] if newer else None)
 
 
 def check_and_migrate(db: Database, path: str) -> None:
@@ -283,21 +299,15 @@ def check_and_migrate(db: Database, path: str) -> None:
     tables = set(db.table_names())
     known = {m.name for m in found._migrations}
     if tables and "_sqlite_migrations" not in tables:
-        raise StoreError(
-            f"{path} is an SQLite database of another program (tables: "
-            f"{', '.join(sorted(tables)[:5])}); give a new file for the ledger"
-        )
+        raise _foreign(path, sorted(tables))
     if tables:
         applied = {m.name for m in found.applied(db)}
         if not applied:
-            raise StoreError(f"{path} is an SQLite database of another program; give a new file")
+            raise _foreign(path)
         newer = applied - known
         if newer:  # refuse_newer has said so already, before anything was written
-            raise StoreError(
-                f"{path} was made by a newer bigtwo: schema {len(applied)}, this program knows "
-                f"{SCHEMA_VERSION} (unknown migration {sorted(newer)[-1]}); "
-                "upgrade bigtwo-ledger to open it (the file is left as it is)"
-            )
+            raise _newer(path, len(applied), sorted(newer)[-1])
+
     if len(known) != SCHEMA_VERSION:
         raise AssertionError("SCHEMA_VERSION must equal the number of migrations")
     if found.pending(db) or db.conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
@@ -343,14 +353,34 @@ def expected_schema() -> dict[tuple[str, str], str]:
 def schema_differences(conn: sqlite3.Connection) -> list[tuple[str, str]]:
     """(what, how it differs) for every table, index, trigger or view that is missing,
     extra or written differently from this program's own schema."""
+    from ledger.core.i18n import N_
+    from ledger.core.phrase import Phrase
+
     have, want = schema_rows(conn), expected_schema()
-    out = []
+    out: list[tuple[str, str]] = []
     for key in sorted(set(want) | set(have)):
         kind, name = key
         if key not in have:
-            out.append((f"{kind} {name}", f"is missing (expected: {want[key]})"))
+            how = Phrase(N_("is missing (expected: {sql})"), sql=want[key])
         elif key not in want:
-            out.append((f"{kind} {name}", f"is not part of this program's schema: {have[key]}"))
+            how = Phrase(N_("is not part of this program's schema: {sql}"), sql=have[key])
         elif have[key] != want[key]:
-            out.append((f"{kind} {name}", f"differs: expected {want[key]}, found {have[key]}"))
+            how = Phrase(N_("differs: expected {expected}, found {found}"),
+                         expected=want[key], found=have[key])
+        else:
+            continue
+        out.append((schema_item(kind, name), how))
     return out
+
+
+def schema_item(kind: str, name: str) -> str:
+    """``trigger entries_no_update``, said in the interface's language when shown."""
+    from ledger.core.i18n import N_
+    from ledger.core.phrase import Phrase
+
+    words = {"table": N_("table"), "index": N_("index"), "trigger": N_("trigger"),
+             "view": N_("view")}
+    return Phrase(N_("{kind} {name}"), kind=Phrase(words[kind]) if kind in words else kind,
+                  name=name)
+
+

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ledger.core.errors import InputError, LedgerMoved, NotFound, StoreError
+from ledger.core.i18n import N_
 from ledger.core.text import name_key
 from ledger.storage.codec import inserted_id, now, to_json
 from ledger.storage.errors import store_error
@@ -79,7 +80,7 @@ class Ledger:
         self.player_cache: dict[str, int] = {}
         self._db: Database | None = None
         self.identity: tuple[int, int] | None = None  # (device, inode) of the file opened
-        self.holder = "this command"  # who opened it, for LedgerMoved's message
+        self.holder = N_("this command")  # who opened it, for LedgerMoved's message (N_)
 
     @property
     def db(self) -> Database:
@@ -161,8 +162,11 @@ class Ledger:
             return
         problem = moved_problem(self.path, self.identity)
         if problem is not None:
-            raise LedgerMoved(f"the ledger {self.path} is no longer the file {self.holder} opened: "
-                              f"{problem}; stopped, and this last change was not saved")
+            from ledger.core.i18n import _
+
+            raise LedgerMoved(_("the ledger {path} is no longer the file {holder} opened: "
+                                "{problem}; stopped, and this last change was not saved").format(
+                                    path=self.path, holder=_(self.holder), problem=problem))
 
     # -- transactions --
 
@@ -252,10 +256,15 @@ class Ledger:
         if found is not None and found[1] == name:
             return found[0]
         if not create:
-            raise NotFound(f"no player named {name!r} in this ledger")
+            from ledger.core.i18n import _
+
+            raise NotFound(_("no player named {name} in this ledger{hint}").format(
+                name=repr(name), hint=""))
         if found is not None:  # one player, two spellings: the ledger's is kept
-            raise InputError(f"player {name!r} is {found[1]!r} in this ledger "
-                             f"(the same name); write it as {found[1]!r}")
+            from ledger.core.i18n import _
+
+            raise InputError(_("player {name!r} is {known!r} in this ledger (the same name); "
+                               "write it as {known!r}").format(name=name, known=found[1]))
         pid = inserted_id(self.conn.execute(
             "INSERT INTO players (name, created_at) VALUES (?, ?)", [name, now()]))
         self.audit("player.add", {"name": name})
@@ -266,15 +275,19 @@ class Ledger:
 def moved_problem(path: str, identity: tuple[int, int]) -> str | None:
     """What became of the file ``identity`` (device, inode) that ``path`` named, or None
     while the path still names it."""
+    from ledger.core.i18n import _
+
     try:
         st = os.stat(path)
     except FileNotFoundError:
-        return "it was deleted or moved away"
+        return _("it was deleted or moved away")
     except OSError as exc:
-        return f"it cannot be read ({exc.strerror or exc})"
+        from ledger.core.phrase import os_reason
+
+        return _("it cannot be read ({reason})").format(reason=os_reason(exc))
     if (st.st_dev, st.st_ino) == identity:
         return None
-    return "another file was put in its place (renamed or replaced)"
+    return _("another file was put in its place (renamed or replaced)")
 
 
 def open_ledger(path: str | os.PathLike[str], *, create_folder: bool = False,
@@ -288,9 +301,15 @@ def open_ledger(path: str | os.PathLike[str], *, create_folder: bool = False,
     if create_folder:
         folder.mkdir(parents=True, exist_ok=True)
     elif not folder.is_dir():
-        raise StoreError(f"cannot open the ledger {path}: the folder {folder} does not exist")
+        from ledger.core.i18n import _
+
+        raise StoreError(_("cannot open the ledger {path}: the folder {folder} does not exist")
+                         .format(path=path, folder=folder))
     if Path(path).is_dir():
-        raise StoreError(f"cannot open the ledger {path}: it is a folder, not a file")
+        from ledger.core.i18n import _
+
+        raise StoreError(_("cannot open the ledger {path}: it is a folder, not a file").format(
+            path=path))
     try:
         if create or path == ":memory:" or path.startswith("file:"):
             conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
@@ -310,7 +329,10 @@ def open_ledger(path: str | os.PathLike[str], *, create_folder: bool = False,
         refuse_newer(conn, path)  # likewise: a newer bigtwo's ledger is left untouched
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if mode.lower() != "wal" and path != ":memory:":
-            raise StoreError(f"cannot open the ledger {path} in WAL mode (got {mode})")
+            from ledger.core.i18n import _
+
+            raise StoreError(_("cannot open the ledger {path} in WAL mode (got {mode})").format(
+                path=path, mode=mode))
         conn.execute("PRAGMA synchronous = FULL")
         ledger = Ledger(conn, path)
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]

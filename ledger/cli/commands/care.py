@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from ledger.cli.common import JsonOpt, db_path, open_db
+from ledger.core.i18n import _, ngettext
 
 
 def register(app: typer.Typer) -> None:
@@ -25,7 +26,7 @@ def _existing_ledger(ctx: typer.Context) -> str:
 
     path = db_path(ctx)[0]
     if not Path(path).is_file():
-        raise StoreError(f"no ledger at {path} yet (nothing to check or back up)")
+        raise StoreError(_("no ledger at {path} yet (nothing to check or back up)").format(path=path))
     return path
 
 
@@ -68,10 +69,17 @@ def backup_cmd(
     with open_db(ctx) as ledger:
         written = backup_ledger(ledger, file, overwrite=force)
         counts = ledger.inspection.counts()
-    from ledger.core.words import plural
+    typer.echo(_("backed up {path} to {file}: {sessions}, {entries} ({size} bytes)").format(
+        path=path, file=written, sessions=_sessions(counts["sessions"]),
+        entries=_entries(counts["entries"]), size=written.stat().st_size))
 
-    typer.echo(f"backed up {path} to {written}: {plural(counts['sessions'], 'session')}, "
-               f"{plural(counts['entries'], 'entry', 'entries')} ({written.stat().st_size} bytes)")
+
+def _sessions(n: int) -> str:
+    return ngettext("{count} session", "{count} sessions", n).format(count=n)
+
+
+def _entries(n: int) -> str:
+    return ngettext("{count} entry", "{count} entries", n).format(count=n)
 
 
 def restore_cmd(
@@ -89,9 +97,8 @@ def restore_cmd(
     path, is_default = db_path(ctx)
     done = restore_ledger(path, file, rebuild=rebuild, check=problems, check_backup=data_problems,
                           create_folder=is_default)
-    from ledger.core.words import plural
-
-    typer.echo(f"restored {path} from {file}: {plural(done.sessions, 'session')}, "
-               f"{plural(done.entries, 'entry', 'entries')}")
+    typer.echo(_("restored {path} from {file}: {sessions}, {entries}").format(
+        path=path, file=file, sessions=_sessions(done.sessions), entries=_entries(done.entries)))
     if done.previous is not None:
-        typer.echo(f"the ledger it replaced was saved as {done.previous}")
+        typer.echo(_("the ledger it replaced was saved as {file}").format(file=done.previous))
+

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from ledger.cli.common import AllOpt, JsonOpt, SessionOpt, open_db, scope_sessions
+from ledger.core.i18n import _, ngettext
 
 PROGRESS_MIN_ENTRIES = 1000  # one session smaller than this imports without a bar
 
@@ -59,8 +60,11 @@ def export_cmd(
             write(sys.stdout)
             return
         count = transfer.write_file(out, write)
-    what = "entries" if fmt is ExportFormat.json else "rows"
-    typer.echo(f"exported {len(sessions)} sessions ({count} {what}) to {out}")
+    what = (ngettext("{count} entry", "{count} entries", count) if fmt is ExportFormat.json
+            else ngettext("{count} row", "{count} rows", count)).format(count=count)
+    typer.echo(ngettext("exported {count} session ({what}) to {out}",
+                        "exported {count} sessions ({what}) to {out}", len(sessions)).format(
+                            count=len(sessions), what=what, out=out))
 
 
 def import_cmd(
@@ -86,7 +90,8 @@ def import_cmd(
             if sessions <= 1 and entries < PROGRESS_MIN_ENTRIES:
                 return None
             bar = stack.enter_context(
-                typer.progressbar(length=entries, label=f"importing {file.name}", file=sys.stderr)
+                typer.progressbar(length=entries, label=_("importing {name}").format(name=file.name),
+                                  file=sys.stderr)
             )
             return bar.update
 
@@ -126,28 +131,35 @@ def check_cmd(
     if json_out:
         typer.echo(dumps(result.to_dict()))
     else:
-        span = (f"deals {result.deals[0]} to {result.deals[-1]}, deal by deal"
-                if len(result.deals) > 1 else f"after deal {result.after}")
-        typer.echo(f"paper check of session {s.id} ({', '.join(s.seats)}): {span}")
+        span = (_("deals {first} to {last}, deal by deal").format(
+                    first=result.deals[0], last=result.deals[-1])
+                if len(result.deals) > 1 else _("after deal {deal}").format(deal=result.after))
+        typer.echo(_("paper check of session {id} ({players}): {span}").format(
+            id=s.id, players=", ".join(s.seats), span=span))
         rows = []
         for p in result.players:
             where = ""
             if p.first_differs is not None:
-                where = f"deal {p.first_differs}"
+                where = _("deal {deal}").format(deal=p.first_differs)
                 if p.sheet_added is not None:
-                    where += f" (sheet +{p.sheet_added}, ledger +{p.ledger_added})"
+                    where = _("deal {deal} (sheet +{sheet}, ledger +{ledger})").format(
+                        deal=p.first_differs, sheet=p.sheet_added, ledger=p.ledger_added)
             rows.append([p.name, p.sheet, p.ledger, signed(p.difference), where])
-        typer.echo(table(rows, ["player", "sheet", "ledger", "difference", "first differs at"]))
+        typer.echo(table(rows, [_("player"), _("sheet"), _("ledger"), _("difference"),
+                                _("first differs at")]))
     if result.ok:
         if not json_out:
-            typer.echo(f"the sheet agrees with the ledger after deal {result.after}")
+            typer.echo(_("the sheet agrees with the ledger after deal {deal}").format(
+                deal=result.after))
         return
     if result.first_differs is not None:
         facts = facts_text(result.facts) if result.facts else ""
-        message = (f"the sheet disagrees with the ledger from deal {result.first_differs} "
-                   f"({facts}); see: bigtwo log")
+        message = _("the sheet disagrees with the ledger from deal {deal} ({facts}); "
+                    "see: bigtwo log").format(deal=result.first_differs, facts=facts)
     else:
         off = ", ".join(f"{p.name} {signed(p.difference)}" for p in result.players if p.difference)
-        message = (f"the sheet disagrees with the ledger after deal {result.after} ({off}); "
-                   "give the totals deal by deal (NAME=T1,T2,...) to find where")
+        message = _("the sheet disagrees with the ledger after deal {deal} ({off}); give the "
+                    "totals deal by deal (NAME=T1,T2,...) to find where").format(
+                        deal=result.after, off=off)
+
     raise papercheck.SheetDisagrees(message)
