@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ledger.core.errors import InputError, NotFound
+from ledger.core.i18n import N_, _
 from ledger.core.rules import RuleSet, rules_from_dict
 from ledger.core.scoring import Deal, DealScore, score_deal
 from ledger.core.text import clean_name, clean_session_name, name_key
@@ -36,56 +37,56 @@ def check_player_names(players: Sequence[str]) -> list[str]:
     names = []
     for raw in players:
         if not str(raw).strip():
-            raise InputError("a player name is empty; give names like --players Ann,Ben,Cat,Dan")
+            raise InputError(_("a player name is empty; give names like --players Ann,Ben,Cat,Dan"))
         name = clean_name(raw)
         # Quotes are allowed (O'Brien): a deal names players as NAME=CARDS words, and a
         # typed line (table, sample files) can quote them like a shell: "O'Brien=0".
         bad = [ch for ch in "=," if ch in name]
         if bad or name.startswith("-"):
-            raise InputError(
-                f"player name {name!r} cannot contain = or , or start with -: "
-                "they are used to write deals"
-            )
+            raise InputError(_("player name {name!r} cannot contain = or , or start with -: "
+                               "they are used to write deals").format(name=name))
         if name.startswith("#"):
-            raise InputError(
-                f"player name {name!r} cannot start with #: a line starting with # is a comment "
-                "in bigtwo table and sample files, so the name could never be typed there"
-            )
+            raise InputError(_(
+                "player name {name!r} cannot start with #: a line starting with # is a comment "
+                "in bigtwo table and sample files, so the name could never be typed there").format(
+                    name=name))
         if name.isdigit():
-            raise InputError(f"player name {name!r} is a number; numbers are cards left")
+            raise InputError(_("player name {name!r} is a number; numbers are cards left").format(
+                name=name))
         names.append(name)
     keys = [name_key(n) for n in names]
     twice = [n for n, k in zip(names, keys, strict=True) if keys.count(k) > 1]
     if twice:
-        raise InputError(f"player {twice[0]!r} is seated more than once ({', '.join(twice)} "
-                         "are the same name); each player sits once")
+        raise InputError(_("player {name!r} is seated more than once ({names} are the same name); "
+                           "each player sits once").format(name=twice[0], names=", ".join(twice)))
     return names
 
 
 def check_session(rules: RuleSet, seats: Sequence[str], teams: bool) -> None:
     n = len(seats)
     if not 2 <= n <= 4:
-        raise InputError(f"a session seats 2 to 4 players, not {n}")
+        raise InputError(_("a session seats 2 to 4 players, not {count}").format(count=n))
     if n * rules.hand_size > PACK:
-        raise InputError(
-            f"rules {rules.name!r} deal {rules.hand_size} cards each: {n} players would need "
-            f"{n * rules.hand_size} cards, more than the {PACK} in a pack"
-        )
+        raise InputError(_(
+            "rules {rules!r} deal {hand} cards each: {count} players would need {needed} cards, "
+            "more than the {pack} in a pack").format(rules=rules.name, hand=rules.hand_size,
+                                                     count=n, needed=n * rules.hand_size, pack=PACK))
     if rules.mode == "places" and n > len(rules.place_points):
-        raise InputError(
-            f"rules {rules.name!r} have place points for {len(rules.place_points)} players only"
-        )
+        raise InputError(_("rules {rules!r} have place points for {count} players only").format(
+            rules=rules.name, count=len(rules.place_points)))
     if teams and n != 4:
-        raise InputError(f"teams need exactly 4 players (partners sit opposite), not {n}")
+        raise InputError(_("teams need exactly 4 players (partners sit opposite), not {count}")
+                         .format(count=n))
     if teams and rules.mode == "places":
-        raise InputError("teams are scored by cards left; places mode has no teams")
+        raise InputError(_("teams are scored by cards left; places mode has no teams"))
     if teams and rules.settlement == "ranked":
-        raise InputError("ranked settlement ranks single losers; it has no teams (use pairwise)")
+        raise InputError(_("ranked settlement ranks single losers; it has no teams (use pairwise)"))
     if rules.settlement == "ranked" and n - 1 > len(rules.rank_payments):
-        raise InputError(
-            f"rules {rules.name!r} give rank payments for {len(rules.rank_payments)} losers "
-            f"only (rank_payments = {list(rules.rank_payments)}); {n} players leave {n - 1}"
-        )
+        raise InputError(_(
+            "rules {rules!r} give rank payments for {count} losers only (rank_payments = "
+            "{payments}); {players} players leave {losers}").format(
+                rules=rules.name, count=len(rules.rank_payments),
+                payments=list(rules.rank_payments), players=n, losers=n - 1))
 
 
 def start_session(
@@ -106,8 +107,6 @@ def start_session(
         shown = [ledger.find_player(n) or n for n in seats]
         for i, n in enumerate(shown):
             if n in shown[:i]:  # two names of one player (merged)
-                from ledger.core.i18n import _
-
                 raise InputError(_("{a} and {b} are one player, {name} (merged); each player "
                                    "sits once").format(a=repr(seats[shown.index(n)]),
                                                        b=repr(seats[i]), name=repr(n)))
@@ -143,10 +142,10 @@ def stake_per_point(rules: RuleSet, stake: Decimal) -> Decimal:
         return stake
     per_point = stake / per_unit
     if -per_point.normalize().as_tuple().exponent > STAKE_PLACES:  # type: ignore[operator]
-        raise InputError(
-            f"bad stake {stake}: rules {rules.name!r} count points of 1/{per_unit} unit, so the "
-            f"stake per unit must divide by {per_unit} within {STAKE_PLACES} decimal places"
-        )
+        raise InputError(_(
+            "bad stake {stake}: rules {rules!r} count points of 1/{per_unit} unit, so the stake "
+            "per unit must divide by {per_unit} within {places} decimal places").format(
+                stake=stake, rules=rules.name, per_unit=per_unit, places=STAKE_PLACES))
     return per_point.normalize() if per_point == per_point.to_integral() else per_point
 
 
@@ -156,8 +155,6 @@ def current_session(ledger: Ledger, session_id: int | None = None) -> SessionRow
         return _session(ledger, session_id)
     value = ledger.journal.get_setting(CURRENT_KEY)
     if value is None:
-        from ledger.core.i18n import _
-
         raise InputError(_(
             "no current session: start one with "
             "bigtwo session start --players Ann,Ben,Cat,Dan (or pick one with session use ID)"
@@ -169,10 +166,10 @@ def _session(ledger: Ledger, session_id: int) -> SessionRow:
     """The session ``session_id``; a missing one says where to find the sessions there are."""
     try:
         if abs(session_id) > MAX_ID:
-            raise NotFound(f"no session {session_id} in this ledger")
+            raise NotFound(_("no session {id} in this ledger").format(id=session_id))
         return ledger.journal.session(session_id)
     except NotFound as exc:
-        raise NotFound(f"{exc}; see: bigtwo session list") from None
+        raise NotFound(_("{problem}; see: bigtwo session list").format(problem=exc)) from None
 
 
 def use_session(ledger: Ledger, session_id: int) -> SessionRow:
@@ -184,7 +181,8 @@ def use_session(ledger: Ledger, session_id: int) -> SessionRow:
 
 def end_session(ledger: Ledger, session: SessionRow) -> SessionRow:
     if session.ended_at is not None:
-        raise InputError(f"session {session.id} already ended at {session.ended_at}")
+        raise InputError(_("session {id} already ended at {at}").format(
+            id=session.id, at=session.ended_at))
     with ledger.writing():
         ledger.journal.end_session(session.id)
     return ledger.journal.session(session.id)
@@ -229,10 +227,9 @@ def score(session: SessionRow, deal: Deal) -> DealScore:
 
 def record_deal(ledger: Ledger, session: SessionRow, deal: Deal) -> Recorded:
     if session.ended_at is not None:
-        raise InputError(
-            f"session {session.id} ended at {session.ended_at}; start a new session to record "
-            "more deals (corrections with void/amend are still allowed)"
-        )
+        raise InputError(_(
+            "session {id} ended at {at}; start a new session to record more deals (corrections "
+            "with void/amend are still allowed)").format(id=session.id, at=session.ended_at))
     result = score(session, deal)
     with ledger.writing():
         deal_no = ledger.journal.next_deal_no(session.id)
@@ -246,8 +243,13 @@ def _live(ledger: Ledger, session: SessionRow, deal_no: int, action: str) -> Ent
     current = ledger.journal.current_version(session.id, deal_no) if 1 <= deal_no <= MAX_ID else None
     if current is None:
         last = ledger.journal.next_deal_no(session.id) - 1
-        have = f"has deals 1 to {last}" if last else "has no deals yet"
-        raise InputError(f"cannot {action} deal {deal_no}: session {session.id} {have}")
+        if action == "void":
+            message = (N_("cannot void deal {deal}: session {id} has deals 1 to {last}") if last
+                       else N_("cannot void deal {deal}: session {id} has no deals yet"))
+        else:
+            message = (N_("cannot amend deal {deal}: session {id} has deals 1 to {last}") if last
+                       else N_("cannot amend deal {deal}: session {id} has no deals yet"))
+        raise InputError(_(message).format(deal=deal_no, id=session.id, last=last))
     return None if current.kind == "void" else current
 
 
@@ -261,7 +263,7 @@ def _void(ledger: Ledger, session: SessionRow, deal_no: int) -> Recorded:
     """Append the void (inside :meth:`Ledger.writing`)."""
     live = _live(ledger, session, deal_no, "void")
     if live is None:
-        raise InputError(f"deal {deal_no} is already void (see: bigtwo log)")
+        raise InputError(_("deal {deal} is already void (see: bigtwo log)").format(deal=deal_no))
     entry = ledger.journal.add_entry(session.id, "void", deal_no, None, _reversal(ledger, live))
     return Recorded(entry, None)
 
@@ -353,12 +355,12 @@ def undo(ledger: Ledger, session: SessionRow, *, session_start: bool = True) -> 
         stack = _undo_stack(ledger, s.id, entries)
         if not stack:
             if not entries and not session_start:
-                raise InputError(f"nothing to undo: session {s.id} has no deals yet")
+                raise InputError(_("nothing to undo: session {id} has no deals yet").format(id=s.id))
             if entries:
-                raise InputError(
-                    f"nothing left to undo in session {s.id}: every deal and correction in it "
-                    "is undone already (see: bigtwo log)"
-                )
+                raise InputError(_(
+                    "nothing left to undo in session {id}: every deal and correction in it is "
+                    "undone already (see: bigtwo log)").format(id=s.id))
+
             marks.drop_empty_session(ledger, s)
             current = marks.latest_open_session(ledger)
             if current is None:

@@ -111,9 +111,12 @@ def current(ledger: Ledger, notice: Callable[[str], None] | None = None) -> dict
     else:
         stored = {}
     if notice is not None and upto - after > NOTICE_AT:
-        why = ("a void or amend changed a rated deal, so every deal is rated again"
-               if after == 0 and mark is not None else "this happens once")
-        notice(f"rating {upto - after:,} entries; {why}")
+        from ledger.core.i18n import _
+
+        why = (_("a void or amend changed a rated deal, so every deal is rated again")
+               if after == 0 and mark is not None else _("this happens once"))
+        notice(_("rating {count} entries; {why}").format(count=f"{upto - after:,}", why=why))
+
     canon = ledger.players.canon_ids()  # a merged player is rated as the one it joined
     typed = {name: canon[pid] for name, pid in ledger.journal.player_ids().items()}
     ratings = rate((d._replace(player_id=canon[d.player_id])

@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from ledger.core.errors import InputError
+from ledger.core.i18n import N_, _
 from ledger.core.scoring import teams_of
 from ledger.core.settlement import (
     Payment,
@@ -26,6 +27,8 @@ from ledger.core.settlement import (
 )
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
+
+NO_SESSIONS = N_("the ledger has no sessions yet; start one with bigtwo session start")
 
 
 @dataclass
@@ -79,7 +82,7 @@ def pick_sessions(ledger: Ledger, session: SessionRow | None, all_sessions: bool
     if all_sessions:
         sessions = ledger.journal.sessions()
         if not sessions:
-            raise InputError("the ledger has no sessions yet; start one with bigtwo session start")
+            raise InputError(_(NO_SESSIONS))
         return sessions
     assert session is not None
     return [session]
@@ -124,7 +127,7 @@ def standings_all(ledger: Ledger) -> Standings:
     """Standings over every session, summed in SQL (fast on a decade of play)."""
     ids = ledger.journal.session_ids()
     if not ids:
-        raise InputError("the ledger has no sessions yet; start one with bigtwo session start")
+        raise InputError(_(NO_SESSIONS))
     lines = [PlayerLine(*row) for row in ledger.totals.by_player()]
     return Standings("all sessions", [], _sorted(lines), session_ids=ids)
 
@@ -266,10 +269,8 @@ def _per_session(
 def settle(ledger: Ledger, sessions: list[SessionRow]) -> Settlement:
     currencies = sorted({s.currency or "PTS" for s in sessions})
     if len(currencies) > 1:
-        raise InputError(
-            f"these sessions use different currencies ({', '.join(currencies)}); "
-            "settle each with --session ID"
-        )
+        raise InputError(_("these sessions use different currencies ({currencies}); settle "
+                           "each with --session ID").format(currencies=", ".join(currencies)))
     currency = currencies[0]
     nets, flows, working = _per_session(ledger, sessions, currency)
     pairwise = [
@@ -293,12 +294,10 @@ def settle_all(ledger: Ledger, working_limit: int = WORKING_LIMIT) -> Settlement
     """
     currencies = sorted(set(ledger.totals.currencies()))
     if not currencies:
-        raise InputError("the ledger has no sessions yet; start one with bigtwo session start")
+        raise InputError(_(NO_SESSIONS))
     if len(currencies) > 1:
-        raise InputError(
-            f"these sessions use different currencies ({', '.join(currencies)}); "
-            "settle each with --session ID"
-        )
+        raise InputError(_("these sessions use different currencies ({currencies}); settle "
+                           "each with --session ID").format(currencies=", ".join(currencies)))
     count = len(ledger.journal.session_ids())
     if count <= working_limit:
         return settle(ledger, ledger.journal.sessions())
@@ -328,7 +327,7 @@ def settle_all(ledger: Ledger, working_limit: int = WORKING_LIMIT) -> Settlement
     slow = ledger.journal.sessions_where_stake_in(sorted(slow_stakes), teams=False) if slow_stakes else []
     slow += ledger.journal.sessions_where_stake_in([], teams=True)
     if slow:
-        slow_nets, slow_flows, _ = _per_session(ledger, slow, currency)
+        slow_nets, slow_flows, _working = _per_session(ledger, slow, currency)
         for name, amount in slow_nets.items():
             nets[name] = nets.get(name, Decimal(0)) + amount
         flows.extend(slow_flows)

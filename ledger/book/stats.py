@@ -32,6 +32,7 @@ from ledger.book.money import (
     session_nets,
 )
 from ledger.core.errors import InputError
+from ledger.core.i18n import _
 from ledger.core.settlement import format_amount, quantum, round_amount
 from ledger.storage.rows import DealStatsRow, SessionRow
 from ledger.storage.store import Ledger
@@ -48,10 +49,23 @@ def parse_day(text: str | None, option: str) -> date | None:
             raise ValueError
         return date.fromisoformat(text.strip())
     except ValueError:
-        raise InputError(f"bad date {text!r} for {option}: use YYYY-MM-DD, e.g. 2024-05-03") from None
+        raise InputError(_("bad date {text!r} for {option}: use YYYY-MM-DD, e.g. 2024-05-03").format(
+            text=text, option=option)) from None
+
+
+def _no_sessions(player: str | None, first: date | None, last: date | None) -> str:
+    """``no sessions with Ann from 2024-01-01 to 2024-02-01; see: bigtwo history --all``."""
+    between = " ".join(x for x in (first and _("from {day}").format(day=first),
+                                   last and _("to {day}").format(day=last)) if x)
+    if player:
+        text = _("no sessions with {player} {between}").format(player=player, between=between)
+    else:
+        text = _("no sessions {between}").format(between=between)
+    return _("{problem}; see: bigtwo history --all").format(problem=text.strip())
 
 
 def day_of(s: SessionRow) -> str:
+
     """The session's start date, YYYY-MM-DD, in the user's time zone (ledger.book.clock)."""
     from ledger.book.clock import local_day
 
@@ -80,7 +94,7 @@ class Scope:
         return sorted({s.currency or "PTS" for s in self.sessions})
 
     def describe(self) -> str:
-        from ledger.core.i18n import _, ngettext
+        from ledger.core.i18n import ngettext
 
         if len(self.sessions) == 1:
             s = self.sessions[0]
@@ -116,10 +130,11 @@ def select(
     from ledger.book import actions as book
 
     if all_sessions and session is not None:
-        raise InputError("give --session ID or --all, not both")
+        raise InputError(_("give --session ID or --all, not both"))
     first, last = parse_day(since, "--since"), parse_day(until, "--until")
     if first and last and first > last:
-        raise InputError(f"--since {first} is after --until {last}; nothing is between them")
+        raise InputError(_("--since {first} is after --until {last}; nothing is between them")
+                         .format(first=first, last=last))
     if player is not None:  # the ledger's spelling; an unknown name is an InputError
         player = ledger.player_name(player)
     if session is not None or not (all_sessions or default_all or first or last):
@@ -128,7 +143,7 @@ def select(
     else:
         sessions = ledger.journal.sessions()
         if not sessions:
-            raise InputError("the ledger has no sessions yet; start one with bigtwo session start")
+            raise InputError(_("the ledger has no sessions yet; start one with bigtwo session start"))
         everything = not (first or last or player)
     if first or last:
         sessions = [s for s in sessions if (not first or day_of(s) >= first.isoformat())
@@ -136,9 +151,7 @@ def select(
     if player is not None:
         sessions = [s for s in sessions if player in s.seats]
     if not sessions:
-        between = " ".join(x for x in (first and f"from {first}", last and f"to {last}") if x)
-        who = f" with {player}" if player else ""
-        raise InputError(f"no sessions{who} {between}".rstrip() + "; see: bigtwo history --all")
+        raise InputError(_no_sessions(player, first, last))
     sessions.sort(key=lambda s: (s.started_at, s.id))
     return Scope(sessions, everything, first, last)
 
@@ -379,7 +392,8 @@ def build(
     h2h = head_to_head(ledger, scope, nets)
     if player is not None:
         if player not in lines:
-            raise InputError(f"{player} did not play in {scope.describe()}")
+            raise InputError(_("{player} did not play in {scope}").format(
+                player=player, scope=scope.describe()))
         lines = {player: lines[player]}
         h2h = {k: v for k, v in h2h.items() if k[0] == player}
     order = sorted(lines.values(), key=lambda p: (-_total(p, one_currency), p.name))

@@ -89,7 +89,7 @@ def tamper(conn: sqlite3.Connection, *statements: str) -> None:
 
 # Each case: (the arguments, given a scratch folder) and the English line as it always was.
 Case = tuple[Callable[[Path], list[str]], str]
-FILE_CASES: dict[str, Case] = {
+CASES: dict[str, Case] = {
     "a password file as a sheet": (
         lambda t: ["import", _file(t, "passwd", "root:x:0:0:root:/root:/bin/bash\n")],
         "error: passwd line 1: a line of names needs 4 players, not 1 "
@@ -199,6 +199,38 @@ FILE_CASES: dict[str, Case] = {
         lambda t: ["--db", _other_program(t), "standings"],
         "error: {t}/notes.db is an SQLite database of another program (tables: notes); give a "
         "new file for the ledger"),
+    # The rest of the book's refusals at the table.
+    "void a deal that is not there": (
+        lambda t: ["void", "9"], "error: cannot void deal 9: session 1 has deals 1 to 2"),
+    "a session that is not there": (
+        lambda t: ["standings", "--session", "99"],
+        "error: no session 99 in this ledger; see: bigtwo session list"),
+    "a name that is a number": (
+        lambda t: ["session", "start", "--players", "Ann,Ben,7,Dan"],
+        "error: player name '7' is a number; numbers are cards left"),
+    "five players": (
+        lambda t: ["session", "start", "--players", "A,B,C,D,E"],
+        "error: a session seats 2 to 4 players, not 5"),
+    "a date that is not one": (
+        lambda t: ["stats", "--since", "2024-02-30"],
+        "error: bad date '2024-02-30' for --since: use YYYY-MM-DD, e.g. 2024-05-03"),
+    "dates the wrong way round": (
+        lambda t: ["stats", "--since", "2024-05-01", "--until", "2024-01-01"],
+        "error: --since 2024-05-01 is after --until 2024-01-01; nothing is between them"),
+    "no sessions between the dates": (
+        lambda t: ["history", "--since", "2030-01-01"],
+        "error: no sessions from 2030-01-01; see: bigtwo history --all"),
+    "cut with two cards": (
+        lambda t: ["cut", "7H 8H"],
+        "error: give the one exposed card, e.g. 7H; got 2 cards in '7H 8H'"),
+    "a short hand to check for a redeal": (
+        lambda t: ["redeal-check", "3D 4S"],
+        "error: a hand as dealt has 13 cards, not 2: type all of them, e.g. "
+        "\"3D 4S 7H JC QD 5C 6C 8C 9C 10S 3S 4S 5S\""),
+    "an unknown chart": (
+        lambda t: ["plot", "--kind", "pie"],
+        "error: unknown plot kind 'pie'; choose from net, timeline, sessions, distribution, rates, "
+        "rating"),
 }
 
 
@@ -223,24 +255,24 @@ def _run_case(cli, tmp_path: Path, case: Case, lang: str) -> str:
     return err
 
 
-@pytest.mark.parametrize("name", FILE_CASES)
+@pytest.mark.parametrize("name", CASES)
 def test_every_refusal_is_one_line_in_english_as_before(evening, tmp_path, name):
-    err = _run_case(evening, tmp_path, FILE_CASES[name], "en")
-    assert err == FILE_CASES[name][1].format(t=tmp_path, db=os.environ["BIGTWO_DB"]) + "\n"
+    err = _run_case(evening, tmp_path, CASES[name], "en")
+    assert err == CASES[name][1].format(t=tmp_path, db=os.environ["BIGTWO_DB"]) + "\n"
 
 
 
 @pytest.mark.parametrize("lang", ["zh_Hant", "zh_Hans"])
-@pytest.mark.parametrize("name", FILE_CASES)
+@pytest.mark.parametrize("name", CASES)
 def test_every_refusal_is_one_chinese_line(evening, tmp_path, name, lang):
-    err = _run_case(evening, tmp_path, FILE_CASES[name], lang)
+    err = _run_case(evening, tmp_path, CASES[name], lang)
     assert err.startswith("error: ") and err.endswith("\n") and err.count("\n") == 1, err
     assert CJK.search(err), err
     assert untranslated(err, tmp_path) == [], err
 
 
 def test_the_sheet_error_reads_naturally(evening, tmp_path):
-    args = FILE_CASES["a password file as a sheet"][0](tmp_path)
+    args = CASES["a password file as a sheet"][0](tmp_path)
     assert evening.fails("--lang", "zh_Hant", *args) == (
         "error: passwd 第 1 行：玩家名嗰行要有 4 個玩家，唔係 1 個（root:x:0:0:root:/root:/bin/bash）\n")
     assert evening.fails("--lang", "zh_Hans", *args) == (

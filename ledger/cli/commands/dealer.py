@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from ledger.cli.common import JsonOpt, SessionOpt, open_db
+from ledger.core.i18n import _
 
 
 def register(app: typer.Typer) -> None:
@@ -47,9 +48,8 @@ def cut_cmd(
     elif len(next_dealers) == 1:
         who = next_dealers[0]
     else:
-        raise InputError(
-            f"{' or '.join(next_dealers)} deal next (tied on most cards): say who with --dealer NAME"
-        )
+        raise InputError(_("{players} deal next (tied on most cards): say who with --dealer NAME")
+                         .format(players=_(" or ").join(next_dealers)))
     result = cut(exposed, seats, who)
     if json_out:
         from ledger.present.text import dumps
@@ -63,9 +63,10 @@ def cut_cmd(
     counted = ", ".join(f"{seats[(start + i) % len(seats)]} {i + 1}" for i in range(lap))
     if result.count > lap:
         counted += f", … {result.receiver} {result.count}"
-    typer.echo(f"{format_card(exposed, symbols=True)} counts {result.count} from the dealer, "
-               f"{result.dealer}: {counted}")
-    typer.echo(f"{result.receiver} receives the first card")
+    typer.echo(_("{card} counts {count} from the dealer, {dealer}: {counted}").format(
+        card=format_card(exposed, symbols=True), count=result.count, dealer=result.dealer,
+        counted=counted))
+    typer.echo(_("{player} receives the first card").format(player=result.receiver))
 
 
 def _one_card(text: str) -> Any:
@@ -74,7 +75,8 @@ def _one_card(text: str) -> Any:
 
     cards = parse_cards(text)
     if len(cards) != 1:
-        raise InputError(f"give the one exposed card, e.g. 7H; got {len(cards)} cards in {text!r}")
+        raise InputError(_("give the one exposed card, e.g. 7H; got {count} cards in {text!r}")
+                         .format(count=len(cards), text=text))
     return cards[0]
 
 
@@ -87,12 +89,12 @@ def _seating(
 
     if players is not None:
         if session is not None:
-            raise InputError("give --players or --session, not both")
+            raise InputError(_("give --players or --session, not both"))
         from ledger.book.actions import check_player_names
 
         seats = check_player_names(players.split(","))
         if not 2 <= len(seats) <= 4:
-            raise InputError(f"a table seats 2 to 4 players, not {len(seats)}")
+            raise InputError(_("a table seats 2 to 4 players, not {count}").format(count=len(seats)))
         return seats, (seats[0],)
     from ledger.book import actions as book
     from ledger.core.dealer import next_turn_from_facts
@@ -115,10 +117,10 @@ def redeal_check_cmd(
 
     hand = parse_cards(cards)
     if not hand:
-        raise InputError('no cards given: type the hand as dealt, e.g. "3D 4S 7H JC QD ..."')
+        raise InputError(_('no cards given: type the hand as dealt, e.g. "3D 4S 7H JC QD ..."'))
     if len(hand) != 13:
-        raise InputError(f"a hand as dealt has 13 cards, not {len(hand)}: type all of them, "
-                         'e.g. "3D 4S 7H JC QD 5C 6C 8C 9C 10S 3S 4S 5S"')
+        raise InputError(_('a hand as dealt has 13 cards, not {count}: type all of them, e.g. '
+                           '"3D 4S 7H JC QD 5C 6C 8C 9C 10S 3S 4S 5S"').format(count=len(hand)))
     check = redeal_check(hand)
     if json_out:
         from ledger.present.text import dumps
@@ -127,11 +129,14 @@ def redeal_check_cmd(
         return
     scored = [c for c in hand if c.rank in HAND_POINTS]
     sums = " + ".join(f"{format_card(c, symbols=True)} {HAND_POINTS[c.rank]}" for c in scored)
-    working = f"{sums} = {check.points}" if scored else "0 (no J, Q, K, A or 2)"
+    working = f"{sums} = {check.points}" if scored else _("0 (no J, Q, K, A or 2)")
     verdict = (
-        f"{REDEAL_MAX} or fewer, so the holder may ask for a redeal"
-        if check.may_redeal else f"more than {REDEAL_MAX}, so no redeal"
+        _("{most} or fewer, so the holder may ask for a redeal").format(most=REDEAL_MAX)
+        if check.may_redeal else _("more than {most}, so no redeal").format(most=REDEAL_MAX)
     )
-    typer.echo(f"{len(hand)} cards, hand points {working} — {verdict}")
+    typer.echo(_("{count} cards, hand points {working} — {verdict}").format(
+        count=len(hand), working=working, verdict=verdict))
     if not check.may_redeal and check.face_cards == 0:
-        typer.echo("(no J, Q or K: where the no-face-cards variant is played, a redeal may be asked)")
+        typer.echo(_("(no J, Q or K: where the no-face-cards variant is played, a redeal may be "
+                     "asked)"))
+

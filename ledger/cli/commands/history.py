@@ -127,7 +127,9 @@ def plot_cmd(
     from ledger.present import plots
 
     if kind is not None and kind not in plots.KINDS:
-        raise InputError(f"unknown plot kind {kind!r}; choose from {', '.join(plots.KINDS)}")
+        raise InputError(_("unknown plot kind {kind!r}; choose from {kinds}").format(
+            kind=kind, kinds=", ".join(plots.KINDS)))
+
     if out is not None:
         plots.check_out(out)
     with open_db(ctx) as ledger:
