@@ -67,7 +67,7 @@ def test_a_deal_number_below_1_in_the_table_loop(cli, ledger_path):
 
 def test_a_usage_error_in_chinese(cli):
     err = cli.fails("--lang", "zh_Hant", "compare", "garbage", code=2)
-    assert err.startswith("error: missing argument 'b'")
+    assert err.startswith("error: 漏咗參數 'b'")  # click's words through our catalog
     assert err.rstrip("\n").endswith("（見 'bigtwo compare --help'）"), err
 
 
