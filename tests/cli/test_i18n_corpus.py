@@ -29,7 +29,7 @@ PAIRS = [
 
 # (setup run in English, commands whose every line must be in the chosen language)
 CORPUS: list[tuple[tuple[str, ...], list[tuple[str, ...]]]] = [
-    ((), [("rules", "show", name) for name in preset_names()]
+    ((), [("rules", "show", name) for name in [*preset_names(), "house.toml"]]
      + [("compare", "--explain", "--rules", rules, a, b)
         for a, b in PAIRS for rules in ("classic", "hong-kong", "taiwan")]
      + [("compare", "--explain", "--rules", "bombs.toml", "3D 3S 3H 3C 4D", "4S"),
@@ -104,6 +104,7 @@ def bombs_rules(tmp_path, monkeypatch):
     (tmp_path / "bombs.toml").write_text(
         'name = "bombs"\nplays = { bombs = "beat-anything", suit_order = "none", flushes = "poker" }\n',
         encoding="utf-8")
+    (tmp_path / "house.toml").write_text('base = "classic"\ntwos = "each"\n', encoding="utf-8")
     monkeypatch.chdir(tmp_path)
 
 
@@ -147,6 +148,8 @@ def test_english_is_unchanged(cli, bombs_rules):
     shown = cli.ok("rules", "show", "classic").splitlines()
     assert shown[1] == "source: pagat.com's Big Two page; Andrew White's Hong Kong rules"
     assert shown[2] == "tiers: 1-9 x1, 10-12 x2, 13 x3"
+    assert cli.ok("rules", "show", "house.toml").splitlines()[0] == (
+        "house: based on classic; this file sets twos")
     assert shown[3] == ("  hand_size = 13: cards dealt to each player; a full hand after an "
                         "immediate win (pagat; Wikipedia, 17 for three players)")
     assert cli.ok("rules", "show", "taiwan").splitlines()[2] == (
