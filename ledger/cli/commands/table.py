@@ -160,14 +160,16 @@ def _session_or_none(ledger: Any, session_id: int) -> Any:
 
 def _summary(ledger: Any, s: Any) -> str:
     from ledger.book import reports
-    from ledger.core.words import plural
+    from ledger.core.i18n import ngettext
     from ledger.present.text import settlement_text, standings_text
 
     if not s.deals:
-        return f"session {s.id}: no deals recorded"
+        return _("session {id}: no deals recorded").format(id=s.id)
     money = reports.settle(ledger, [s])
     return "\n\n".join([
-        f"end of the evening: session {s.id}, {plural(s.deals, 'deal')}",
+        ngettext("end of the evening: session {id}, {count} deal",
+                 "end of the evening: session {id}, {count} deals", s.deals).format(
+            id=s.id, count=s.deals),
         standings_text(reports.standings(ledger, [s]), money=money),
         settlement_text(money),
     ])
