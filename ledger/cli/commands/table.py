@@ -160,14 +160,16 @@ def _session_or_none(ledger: Any, session_id: int) -> Any:
 
 def _summary(ledger: Any, s: Any) -> str:
     from ledger.book import reports
-    from ledger.core.words import plural
+    from ledger.core.i18n import ngettext
     from ledger.present.text import settlement_text, standings_text
 
     if not s.deals:
-        return f"session {s.id}: no deals recorded"
+        return _("session {id}: no deals recorded").format(id=s.id)
     money = reports.settle(ledger, [s])
     return "\n\n".join([
-        f"end of the evening: session {s.id}, {plural(s.deals, 'deal')}",
+        ngettext("end of the evening: session {id}, {count} deal",
+                 "end of the evening: session {id}, {count} deals", s.deals).format(
+            id=s.id, count=s.deals),
         standings_text(reports.standings(ledger, [s]), money=money),
         settlement_text(money),
     ])
@@ -219,7 +221,7 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
         return True
     if command in ("amend", "void"):
         parts = line.split(None, 2)
-        if len(parts) < 2 or not parts[1].isdigit():
+        if len(parts) < 2 or not parts[1].removeprefix("-").isdigit():
             form = "amend N followed by the deal, e.g. amend 3 " + _example(s.seats) \
                 if command == "amend" else "void N, e.g. void 3"
             raise InputError(f"{command} needs a deal number: {form}")
