@@ -8,9 +8,9 @@ points) across sessions.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from ledger.core.errors import InputError
 from ledger.core.i18n import N_, _
@@ -143,8 +143,7 @@ def standings_all(ledger: Ledger) -> Standings:
 WINNER_PAID = ("pay-the-winner", "ranked")
 
 
-@dataclass
-class Working:
+class Working(NamedTuple):
     """The hand-checkable arithmetic of one session's settlement."""
 
     session: SessionRow
@@ -172,8 +171,7 @@ class Working:
         return out
 
 
-@dataclass
-class Settlement:
+class Settlement(NamedTuple):
     currency: str
     nets: dict[str, Decimal]
     pairwise: list[Payment]
@@ -192,7 +190,7 @@ class Settlement:
         if q is not None and q.as_tuple().exponent < coin.as_tuple().exponent:  # type: ignore[operator]
             nets = {k: v.quantize(q) for k, v in nets.items()}  # 30 HKD shown 30.00, as elsewhere
         ordered = dict(sorted(nets.items(), key=lambda kv: (-kv[1], kv[0])))
-        return replace(self, nets=ordered, payments=payment_plan(ordered), coin=coin,
+        return self._replace(nets=ordered, payments=payment_plan(ordered), coin=coin,
                        exact_nets=dict(self.nets))
 
     def remainder(self) -> dict[str, Decimal]:
