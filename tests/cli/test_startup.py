@@ -125,8 +125,7 @@ DEAL_MODULES = {
 }
 # Dataclasses defined by those modules: each costs ~0.3-0.5 ms to create (its methods
 # are generated and compiled); records that are never changed are named tuples (~0.1 ms).
-DEAL_DATACLASSES = {"ledger.core.dealer.Cut", "ledger.core.deal_line.DealArgs",
-                    "ledger.book.reports.PlayerLine", "ledger.book.reports.Standings"}
+DEAL_DATACLASSES = {"ledger.core.dealer.Cut", "ledger.core.deal_line.DealArgs"}
 
 DEAL_PROBE = """
 import dataclasses, json, sys
