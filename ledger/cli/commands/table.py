@@ -221,7 +221,7 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
         return True
     if command in ("amend", "void"):
         parts = line.split(None, 2)
-        if len(parts) < 2 or not parts[1].isdigit():
+        if len(parts) < 2 or not parts[1].removeprefix("-").isdigit():
             form = "amend N followed by the deal, e.g. amend 3 " + _example(s.seats) \
                 if command == "amend" else "void N, e.g. void 3"
             raise InputError(f"{command} needs a deal number: {form}")
