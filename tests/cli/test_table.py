@@ -80,10 +80,13 @@ def test_the_transcript(cli) -> None:
     assert lines[0].startswith("session 1: Ann, Ben, Cat, Dan")
     assert lines[1] == ("one line per deal (e.g. 0 3 11 8); help, undo, amend N, void N, log, "
                         "standings, settle, quit")
-    assert lines[2] == "deal 1> deal 1: Ann* 0 (+33), Ben 3 (+21), Cat 11 → 22 fried (-55), Dan 8 (+1)"
+    # read from a file, each line is shown after its prompt, as if typed
+    assert lines[2] == "deal 1> 0 3 11 8"
+    assert lines[3] == "deal 1: Ann* 0 (+33), Ben 3 (+21), Cat 11 → 22 fried (-55), Dan 8 (+1)"
     assert "next: Ann deals, Ann leads" in lines  # classic: the winner deals (pagat, White)
     # end of input: a newline, and the evening's summary with the money
-    end = lines.index("deal 2> ")
+    end = lines.index("deal 2> standings") + 1
+    end = lines.index("deal 2> ", end)
     assert lines[end + 1] == "end of the evening: session 1, 1 deal"
     assert "player  deals  wins  fried  penalty  net  PTS" in lines
     assert "fewest payments (3):" in lines
@@ -93,8 +96,8 @@ def test_the_transcript(cli) -> None:
 def test_undo_voids_the_last_deal_and_numbers_go_on(cli) -> None:
     cli.ok("session", "start", *FOUR)
     out = run_table(cli, ["0 3 11 8", "0 1 1 1", "undo", "0 2 2 2"]).stdout
-    assert "deal 3> undone: deal 2 (Ann=0 Ben=1 Cat=1 Dan=1) — deal 2 does not count now" in out
-    assert "deal 3> deal 3: Ann* 0" in out
+    assert "deal 3> undo\nundone: deal 2 (Ann=0 Ben=1 Cat=1 Dan=1) — deal 2 does not count now" in out
+    assert "deal 3> 0 2 2 2\ndeal 3: Ann* 0" in out
     log = json.loads(cli.ok("log", "--json"))
     assert [(e["deal"], e["kind"], e["live"]) for e in log] == [
         (1, "deal", True), (2, "deal", False), (2, "void", False), (3, "deal", True)]
@@ -239,3 +242,10 @@ def test_undo_at_the_start_takes_the_empty_session_back(cli) -> None:
         "current again: session 1" in out
     assert "0 3 11" not in out.split("undone:")[1]  # the loop ended: nothing more was read
     assert "session 2" not in cli.ok("session", "list")
+
+
+def test_lines_read_from_a_file_are_shown_after_their_prompt_without_terminal_codes(cli) -> None:
+    cli.ok("session", "start", *FOUR)
+    out = run_table(cli, ["# Friday \x1b[2J at Ann's", "0 3 11 8"]).stdout
+    assert "\x1b" not in out
+    assert "deal 1> # Friday \\x1b[2J at Ann's\ndeal 1> 0 3 11 8\ndeal 1: Ann* 0" in out

@@ -89,6 +89,8 @@ class _Piped:
 
     def __init__(self) -> None:
         self.number = 0
+        # Typed at a terminal whose output goes elsewhere (| tee): the terminal echoes.
+        self.typed = sys.stdin.isatty()
 
     def __call__(self, prompt: str) -> str | None:
         typer.echo(prompt, nl=False)
@@ -97,6 +99,10 @@ class _Piped:
             typer.echo("")
             return None
         self.number += 1
+        if not self.typed:  # read from a file: show the line after its prompt, as typed
+            from ledger.core.text import shown
+
+            typer.echo(shown(line.rstrip("\r\n")))
         return line
 
     def close(self) -> None:
