@@ -8,11 +8,19 @@ mean Simplified; anything else English.  Messages are looked up with gettext in 
 catalogs compiled into ``ledger/locale`` (``scripts/i18n.py``); English costs one
 environment lookup and no file.  JSON output never goes through here: its keys
 and values are English in every language.
+
+A server answering people in different languages at once (``bigtwo serve``) sets the
+language per request with :func:`using` (a context variable: each request's task and
+the worker threads it starts see their own), and :func:`translator` gives the gettext
+functions of one language without touching the process's choice.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +31,7 @@ LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 LANGUAGES = {"en": "English", "zh_Hant": "繁體中文 (香港)", "zh_Hans": "简体中文"}
 _chosen: str | None = None
 _catalogs: dict[str, Any] = {}
+_here: ContextVar[str | None] = ContextVar("bigtwo_language", default=None)
 
 
 def normalize(tag: str) -> str | None:
@@ -40,6 +49,8 @@ def normalize(tag: str) -> str | None:
         return "en"
     if low == "zh" or low.startswith("zh_"):
         parts = set(low.split("_")[1:])
+        if "hans" in parts:  # the script decides over the region (zh-Hans-HK)
+            return "zh_Hans"
         if parts & {"hant", "tw", "hk", "mo"}:
             return "zh_Hant"
         return "zh_Hans"
@@ -58,7 +69,21 @@ def choose(lang: str | None) -> None:
     _chosen = found
 
 
+@contextmanager
+def using(lang: str) -> Iterator[None]:
+    """Messages in ``lang`` (a key of :data:`LANGUAGES`) inside the block, for this
+    context only (a request of the web server): other requests keep theirs."""
+    token = _here.set(lang)
+    try:
+        yield
+    finally:
+        _here.reset(token)
+
+
 def language() -> str:
+    here = _here.get()
+    if here is not None:
+        return here
     if _chosen is not None:
         return _chosen
     env = os.environ
@@ -81,6 +106,14 @@ def catalog(lang: str) -> Any:
         found = _catalogs[lang] = gettext.translation(
             DOMAIN, localedir=str(LOCALE_DIR), languages=[lang], fallback=True)
     return found
+
+
+def translator(lang: str) -> tuple[Callable[[str], str], Callable[[str, str, int], str]]:
+    """``(gettext, ngettext)`` of ``lang``, whatever the current language is."""
+    if lang == "en":
+        return (lambda message: message), (lambda one, many, n: one if n == 1 else many)
+    found = catalog(lang)
+    return found.gettext, found.ngettext
 
 
 def _(message: str) -> str:

@@ -17,7 +17,9 @@ from starlette.responses import (
 )
 
 from ledger.book import actions as book
+from ledger.core import i18n
 from ledger.core.errors import InputError
+from ledger.core.i18n import _
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
 from ledger.web import data
@@ -55,7 +57,7 @@ def api_read(build: Callable[[Site, Ledger, SessionRow], Any]) -> Callable[[Requ
         session_id = None
         if sid is not None:
             if not sid.isdigit() or len(sid) > 18:
-                raise InputError(f"session {sid!r} is not a session number")
+                raise InputError(_("session {sid!r} is not a session number").format(sid=sid))
             session_id = int(sid)
 
         def work() -> Any:
@@ -103,13 +105,24 @@ def void_deal(site: Site, ledger: Ledger, values: dict[str, Any]) -> Any:
 
 
 def undo_last(site: Site, ledger: Ledger, values: dict[str, Any]) -> Any:
+    """Take back the last action of any kind (a deal, a fix, a void, the session's end).
+    ``undo`` says what it was, as data (``action``, ``deal``, the facts as typed before
+    and after) for the page to tell in its language; ``undone`` as the command line
+    prints it, in English like every value of the API."""
+    from ledger.core.deal_line import facts_text
     from ledger.present.text import undo_text
 
     s = site.session(ledger)
     undone = book.undo(ledger, s, session_start=False)
     out = ({"session": s.id, "kind": undone.action} if undone.recorded is None
            else recorded_json(ledger, s, undone.recorded))
-    out["undone"] = undo_text(undone)  # what was taken back, with its facts
+    out["undo"] = {
+        "action": undone.action, "session": undone.session.id, "deal": undone.deal_no,
+        "line": facts_text(undone.facts, s.seats) if undone.facts else None,
+        "back": facts_text(undone.restored, s.seats) if undone.restored else None,
+    }
+    with i18n.using("en"):
+        out["undone"] = undo_text(undone)  # what was taken back, with its facts
     return out
 
 
@@ -123,15 +136,15 @@ def start_session_action(site: Site, ledger: Ledger, values: dict[str, Any]) -> 
     from ledger.core.rules import preset_names
 
     if rules_name not in preset_names():
-        raise InputError(f"unknown rules {rules_name!r}; the page offers the presets: "
-                         f"{', '.join(preset_names())}")
+        raise InputError(_("unknown rules {name!r}; the page offers the presets: {presets}").format(
+            name=rules_name, presets=", ".join(preset_names())))
     rules = load_preset(rules_name)
     stake = parse_stake(text_field(values, "stake", required=False) or "1")
     currency = parse_currency(text_field(values, "currency", required=False) or "PTS")
     name = text_field(values, "name", required=False)  # the book checks its length
     teams = values.get("teams", False)
     if not isinstance(teams, bool):
-        raise InputError('"teams" must be true or false')
+        raise InputError(_('"teams" must be true or false'))
     s = book.start_session(ledger, seats, rules, stake, currency, name or None, teams)
     if site.session_id is not None:
         site.session_id = s.id  # the page follows the session it started
@@ -173,7 +186,8 @@ async def api_sessions(request: Request) -> Response:
 async def api_events(request: Request) -> Response:
     """A JSON change feed for scripts: ``{"version", "last_entry_id", "session"}``."""
     need_read(request)
-    site_of(request).check_file()
+    site = site_of(request)
+    site.check_file()
     feed: Feed = request.app.state.feed
 
     async def stream() -> AsyncIterator[bytes]:
@@ -184,7 +198,10 @@ async def api_events(request: Request) -> Response:
                 seen = feed.version
                 mark = feed.mark or ()
                 if mark and mark[0] == "moved":  # the ledger is gone: say why, then stop
-                    yield f"event: problem\ndata: {json.dumps({'error': mark[1]})}\n\n".encode()
+                    problem = site.moved()
+                    message = mark[1] if problem is None else site.moved_message(problem)
+                    text = json.dumps({"error": message}, ensure_ascii=False)
+                    yield f"event: problem\ndata: {text}\n\n".encode()
                     return
                 sid = mark[2] if len(mark) > 2 else None
                 payload = {"version": seen, "last_entry_id": mark[0] if len(mark) > 1 else None,
@@ -206,11 +223,11 @@ def sse(stream: AsyncIterator[bytes]) -> StreamingResponse:
 async def live_events(request: Request) -> Response:
     view = request.path_params["view"]
     if view not in ("scoreboard", "entry", "settle"):
-        raise Refused(404, f"no live view {view!r}")
+        raise Refused(404, _("no live view {view!r}").format(view=view))
     if need_read(request) != KEEPER and view == "entry":
-        raise Refused(403, "the viewer link is read-only; the scorekeeper link can write")
+        raise Refused(403, _("the viewer link is read-only; the scorekeeper link can write"))
     site_of(request).check_file()  # a page opened after the move gets the 503 at once
     feed: Feed = request.app.state.feed
-    return sse(feed.stream(view, request.is_disconnected))
+    return sse(feed.stream(view, request.is_disconnected, i18n.language()))
 
 

@@ -8,6 +8,7 @@ every write calls one ``ledger.book`` action: the same checks, the same single
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import AsyncIterator
 
 from starlette.applications import Starlette
@@ -22,8 +23,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Message, Receive, Scope, Send
 
 from ledger.book import reports
+from ledger.core import i18n
 from ledger.core.errors import LedgerError, StoreError
 from ledger.web import data
+from ledger.web import lang as lang_
 from ledger.web.api import (
     amend_deal,
     api_events,
@@ -54,9 +57,11 @@ from ledger.web.site import HERE, SECURITY_HEADERS, Config, Refused, Site, TooLa
 # --- errors ------------------------------------------------------------------------------
 
 
+JSON_PATHS = ("/api/", "/events/", "/plot/", "/share/")
+
+
 def _wants_json(request: Request) -> bool:
-    path = request.url.path
-    return path.startswith(("/api/", "/events/", "/plot/", "/share/"))
+    return request.url.path.startswith(JSON_PATHS)
 
 
 def problem(request: Request, status: int, message: str) -> Response:
@@ -79,14 +84,19 @@ async def on_ledger_error(request: Request, exc: Exception) -> Response:
 
 async def on_too_large(request: Request, exc: Exception) -> Response:
     limit = site_of(request).cfg.body_limit
-    return problem(request, 413, f"the request body is larger than {limit} bytes")
+    return problem(request, 413, too_large(limit))
 
 
 async def on_http(request: Request, exc: Exception) -> Response:
     from starlette.exceptions import HTTPException
 
     assert isinstance(exc, HTTPException)
-    return problem(request, exc.status_code, str(exc.detail))
+    known = HTTP_WORDS.get(exc.status_code)
+    return problem(request, exc.status_code, i18n._(known) if known else str(exc.detail))
+
+
+HTTP_WORDS = {404: i18n.N_("there is no such page here"),
+              405: i18n.N_("this address does not take that kind of request")}
 
 
 async def on_gone(request: Request, exc: Exception) -> Response:
@@ -95,34 +105,63 @@ async def on_gone(request: Request, exc: Exception) -> Response:
 
 
 async def on_crash(request: Request, exc: Exception) -> Response:
-    return problem(request, 500, "internal error; nothing half-written is kept")
+    return problem(request, 500, i18n._("internal error; nothing half-written is kept"))
 
 
 # --- middleware ----------------------------------------------------------------------
 
 
 class Guard:
-    """Outermost layer: body size limit, allowed Host names, security headers."""
+    """Outermost layer: the request's language, body size limit, allowed Host names,
+    security headers."""
 
-    def __init__(self, app: Starlette, limit: int, hosts: list[str] | None) -> None:
+    def __init__(self, app: Starlette, limit: int, hosts: list[str] | None, lang: str) -> None:
         self.app = app
         self.starlette = app
         self.limit = limit
         self.hosts = hosts
+        self.lang = lang  # the server's: when neither the page nor the browser chooses
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         headers = dict(scope["headers"])
+        asked, lang = self.language(scope, headers)
+        with i18n.using(lang):
+            await self.answer(scope, receive, send, headers, asked, lang)
+
+    def language(self, scope: Scope, headers: dict[bytes, bytes]) -> tuple[str | None, str]:
+        """(the ``?lang=`` given, or None; the request's language)."""
+        from urllib.parse import parse_qs
+
+        from starlette.requests import cookie_parser
+
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang")
+        asked = query[-1] if query else None
+        cookie = cookie_parser(headers.get(b"cookie", b"").decode("latin-1")).get(lang_.COOKIE)
+        accept = headers.get(b"accept-language", b"").decode("latin-1")
+        return asked, lang_.negotiate(asked, cookie, accept, self.lang)
+
+    async def answer(self, scope: Scope, receive: Receive, send: Send, headers: dict[bytes, bytes],
+                     asked: str | None, lang: str) -> None:
+        _ = i18n._
         if self.hosts is not None and headers.get(b"host", b"").decode("latin-1") not in self.hosts:
-            await _plain(send, 421, b'{"error": "unknown Host header; use the link bigtwo serve printed"}')
+            await _plain(send, 421, _("unknown Host header; use the link bigtwo serve printed"))
+            return
+        if asked is not None and lang_.known(asked) is None:
+            await self.refuse_language(scope, send, asked)
             return
         length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.limit):
-            text = f'{{"error": "the request body is larger than {self.limit} bytes"}}'
-            await _plain(send, 413, text.encode())
+            await _plain(send, 413, too_large(self.limit))
             return
+        extra = [(b"content-language", lang_.HTML_LANG[lang].encode()),
+                 (b"vary", b"Accept-Language, Cookie")]
+        if asked is not None:  # remembered for the next pages and the page's API calls
+            extra.append((b"set-cookie", (
+                f"{lang_.COOKIE}={lang}; Path=/; Max-Age={lang_.COOKIE_AGE}; SameSite=Lax"
+            ).encode()))
         received = 0
 
         async def limited() -> Message:
@@ -136,13 +175,33 @@ class Guard:
 
         async def secured(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
+                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS + extra
             await send(message)
 
         await self.app(scope, limited, secured)
 
+    async def refuse_language(self, scope: Scope, send: Send, asked: str) -> None:
+        """A ``?lang=`` we do not speak: a 400 page (or JSON error) saying which we do."""
+        message = lang_.bad_language(asked)
+        path = scope.get("path", "")
+        if path.startswith(JSON_PATHS):
+            await _plain(send, 400, message)
+            return
+        site: Site = self.starlette.state.site
+        html = site.template("problem.html", message=message, status=400, keeper=False,
+                             viewer=False, path=path).encode()
+        await send({"type": "http.response.start", "status": 400,
+                    "headers": [(b"content-type", b"text/html; charset=utf-8"),
+                                (b"content-length", str(len(html)).encode()), *SECURITY_HEADERS]})
+        await send({"type": "http.response.body", "body": html})
 
-async def _plain(send: Send, status: int, body_bytes: bytes) -> None:
+
+def too_large(limit: int) -> str:
+    return i18n._("the request body is larger than {limit} bytes").format(limit=limit)
+
+
+async def _plain(send: Send, status: int, message: str) -> None:
+    body_bytes = json.dumps({"error": message}, ensure_ascii=False).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"),
                             (b"content-length", str(len(body_bytes)).encode()),
@@ -212,7 +271,7 @@ def create_app(cfg: Config) -> Guard:
         },
     )
     app.state.site = site
-    return Guard(app, cfg.body_limit, cfg.allowed_hosts)
+    return Guard(app, cfg.body_limit, cfg.allowed_hosts, cfg.lang or i18n.language())
 
 
 __all__ = ["create_app"]

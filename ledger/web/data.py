@@ -48,7 +48,13 @@ def score_dict(seats: list[str], score: DealScore) -> dict[str, Any]:
 
 
 def turn_dict(turn: Turn) -> dict[str, Any]:
-    return {"dealers": list(turn.dealers), "leader": turn.leader, "text": turn.describe()}
+    """Who deals and leads next, as the API gives it: ``text`` in English in every
+    language, like every value of the API."""
+    from ledger.core.i18n import using
+
+    with using("en"):
+        text = turn.describe()
+    return {"dealers": list(turn.dealers), "leader": turn.leader, "text": text}
 
 
 def next_turn(ledger: Ledger, session: SessionRow) -> Turn:

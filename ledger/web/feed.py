@@ -24,13 +24,14 @@ Mark = tuple[Any, ...]
 class Feed:
     """Watches ``mark()`` (cheap, run on the event loop) and renders views on demand.
 
-    ``render(view)`` runs in a worker thread and returns a JSON-ready dict; it is
-    called at most once per view per change however many pages are listening.  A dict
+    ``render(view, lang)`` runs in a worker thread and returns a JSON-ready dict; it is
+    called at most once per view and language per change however many pages are
+    listening.  A dict
     with an ``"error"`` goes out as a ``problem`` event that ends the stream (the
     ledger file was moved away: there is nothing more to follow).
     """
 
-    def __init__(self, mark: Callable[[], Mark], render: Callable[[str], dict[str, Any]],
+    def __init__(self, mark: Callable[[], Mark], render: Callable[[str, str], dict[str, Any]],
                  interval: float = POLL_SECONDS) -> None:
         self._mark = mark
         self._render = render
@@ -40,8 +41,8 @@ class Feed:
         self._changed = asyncio.Event()
         self._poke = asyncio.Event()
         self._stop = asyncio.Event()
-        self._cache: dict[str, tuple[int, bytes]] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._cache: dict[tuple[str, str], tuple[int, bytes]] = {}
+        self._locks: dict[tuple[str, str], asyncio.Lock] = {}
         self.listeners = 0
 
     @property
@@ -88,31 +89,33 @@ class Feed:
             return False
         return True
 
-    async def payload(self, view: str) -> tuple[int, bytes]:
-        """(version, the SSE message) for ``view`` at the current version."""
-        lock = self._locks.setdefault(view, asyncio.Lock())
+    async def payload(self, view: str, lang: str = "en") -> tuple[int, bytes]:
+        """(version, the SSE message) for ``view`` in ``lang`` at the current version."""
+        key = (view, lang)
+        lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
             version = self.version
-            cached = self._cache.get(view)
+            cached = self._cache.get(key)
             if cached is not None and cached[0] == version:
                 return cached
-            data = await asyncio.to_thread(self._render, view)
+            data = await asyncio.to_thread(self._render, view, lang)
             data["version"] = version
             text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
             event = "problem" if data.get("error") else "update"
             message = f"event: {event}\nid: {version}\ndata: {text}\n\n".encode()
-            self._cache[view] = (version, message)
+            self._cache[key] = (version, message)
             return version, message
 
-    async def stream(self, view: str, is_gone: Callable[[], Any]) -> Any:
-        """The SSE stream of one page: the current state, then every change."""
+    async def stream(self, view: str, is_gone: Callable[[], Any], lang: str = "en") -> Any:
+        """The SSE stream of one page (in its language): the current state, then every
+        change."""
         self.listeners += 1
         try:
             yield b"retry: 1000\n\n"
             seen = -1
             while not self._stop.is_set():
                 if self.version != seen:
-                    seen, message = await self.payload(view)
+                    seen, message = await self.payload(view, lang)
                     yield message
                     if message.startswith(b"event: problem"):
                         return  # the ledger is gone: the page shows why and stops listening

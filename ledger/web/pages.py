@@ -21,6 +21,7 @@ from starlette.responses import (
 from ledger.book import actions as book
 from ledger.book import reports
 from ledger.core.errors import InputError
+from ledger.core.i18n import _, language
 from ledger.storage.rows import SessionRow
 from ledger.web import data
 from ledger.web.auth import COOKIE, KEEPER, VIEWER
@@ -35,7 +36,7 @@ def page_access(request: Request, keeper_only: bool = False) -> str | Response:
     if token is not None:
         found = site_of(request).cfg.tokens.level(token)
         if found is None:
-            raise Refused(403, "this link's token is wrong: use the link bigtwo serve printed")
+            raise Refused(403, _("this link's token is wrong: use the link bigtwo serve printed"))
         rest = [(k, v) for k, v in request.query_params.multi_items() if k != "t"]
         target = request.url.path + ("?" + urlencode(rest) if rest else "")
         response = RedirectResponse(target, status_code=303)
@@ -44,14 +45,16 @@ def page_access(request: Request, keeper_only: bool = False) -> str | Response:
         return response
     found = need_read(request)
     if keeper_only and found != KEEPER:
-        raise Refused(403, "the viewer link is read-only: ask the scorekeeper to enter deals")
+        raise Refused(403, _("the viewer link is read-only: ask the scorekeeper to enter deals"))
     return found
 
 
 def page(template: str, request: Request, who: str, /, **values: Any) -> HTMLResponse:
+    from ledger.web.lang import words
+
     site = site_of(request)
     html = site.template(template, keeper=who == KEEPER, viewer=who == VIEWER, path=request.url.path,
-                         **values)
+                         words=words(), **values)
     return HTMLResponse(html, headers={"cache-control": "no-store"})
 
 
@@ -70,7 +73,7 @@ def live_page(template: str, view: str, keeper_only: bool = False) -> Callable[[
                 if s is not None:
                     values["b"] = data.board(ledger, s)
                     values["rules"] = book.session_rules(s)
-                    values["live"] = site.render(view)["html"]
+                    values["live"] = site.render(view, language())["html"]
                 else:
                     values["live"] = site.template("_nosession.html", keeper=who == KEEPER)
             return values
@@ -158,9 +161,10 @@ async def plot_image(request: Request) -> Response:
 
     kind, fmt = request.path_params["kind"], request.path_params["fmt"]
     if kind not in plots.KINDS:
-        raise InputError(f"unknown plot kind {kind!r}; choose from {', '.join(plots.KINDS)}")
+        raise InputError(_("unknown plot kind {kind!r}; choose from {kinds}").format(
+            kind=kind, kinds=", ".join(plots.KINDS)))
     if fmt not in ("svg", "png"):
-        raise InputError(f"plots are served as .svg or .png, not .{fmt}")
+        raise InputError(_("plots are served as .svg or .png, not .{fmt}").format(fmt=fmt))
     site = site_of(request)
     sid = request.query_params.get("session")
     player = request.query_params.get("player")
@@ -169,7 +173,7 @@ async def plot_image(request: Request) -> Response:
         with site.reading() as ledger:
             if sid is not None:
                 if not sid.isdigit() or len(sid) > 18:
-                    raise InputError(f"session {sid!r} is not a session number")
+                    raise InputError(_("session {sid!r} is not a session number").format(sid=sid))
                 scope = stats.select(ledger, int(sid), False)
             else:
                 scope = stats.select(ledger, None, True, player=player, default_all=True)

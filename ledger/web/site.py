@@ -15,7 +15,9 @@ from typing import Any
 from starlette.requests import Request
 
 from ledger.book import actions as book
+from ledger.core import i18n
 from ledger.core.errors import InputError, LedgerError, LedgerMoved, StoreError
+from ledger.core.i18n import _
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger, moved_problem, open_ledger
 from ledger.web import data
@@ -58,6 +60,7 @@ class Config:
     allowed_hosts: list[str] | None = None
     body_limit: int = BODY_LIMIT
     poll: float = 0.1
+    lang: str | None = None  # the page's language when the browser asks for none we have
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -91,6 +94,9 @@ class Site:
                                trim_blocks=True, lstrip_blocks=True)
         self.env.filters["signed"] = data.signed
         self.env.filters["amount"] = data.amount
+        self.env.filters["when"] = when
+        self.env.globals["_"] = translate
+        self.env.globals["ngettext"] = translate_n
 
     def replaced(self) -> bool:
         return self.moved() is not None
@@ -102,8 +108,9 @@ class Site:
         return moved_problem(self.cfg.db, self.cfg.identity)
 
     def moved_message(self, problem: str) -> str:
-        return (f"the ledger {self.cfg.db} is no longer the file this server opened: {problem}; "
-                "nothing more is read or written there: restart bigtwo serve on the ledger's path")
+        return _("the ledger {path} is no longer the file this server opened: {problem}; "
+                 "nothing more is read or written there: restart bigtwo serve on the ledger's path"
+                 ).format(path=self.cfg.db, problem=problem)
 
     def check_file(self) -> None:
         """:class:`LedgerMoved` (503) unless the path still names the file served at start:
@@ -127,7 +134,7 @@ class Site:
             if ledger.identity != self.cfg.identity:  # swapped between the look and the open
                 ledger.close()
                 self.check_file()
-                raise LedgerMoved(self.moved_message("another file was put in its place"))
+                raise LedgerMoved(self.moved_message(_("another file was put in its place")))
             ledger.identity = self.cfg.identity
         return ledger
 
@@ -179,9 +186,14 @@ class Site:
             self._watch.close()
             self._watch = None
 
-    def render(self, view: str) -> dict[str, Any]:
-        """One live view as ``{"session": ID, "html": ...}`` (the same for every page);
-        ``{"error": ...}`` with the message as its html once the ledger has moved."""
+    def render(self, view: str, lang: str = "en") -> dict[str, Any]:
+        """One live view as ``{"session": ID, "html": ...}`` in ``lang`` (the same for
+        every page in that language); ``{"error": ...}`` with the message as its html once
+        the ledger has moved."""
+        with i18n.using(lang):
+            return self._render(view)
+
+    def _render(self, view: str) -> dict[str, Any]:
         try:
             with self.reading() as ledger:
                 s = self.maybe_session(ledger)
@@ -196,7 +208,37 @@ class Site:
                     "html": self.template("_problem.html", message=str(exc))}
 
     def template(self, template_name: str, /, **values: Any) -> str:
+        """A template rendered in the current language (the request's)."""
+        from ledger.web import lang
+
+        here = i18n.language()
+        values.setdefault("lang", here)
+        values.setdefault("html_lang", lang.HTML_LANG.get(here, "en"))
+        values.setdefault("languages", lang.NATIVE)
         return self.env.get_template(template_name).render(**values)
+
+
+def translate(message: str, **values: Any) -> str:
+    """``_()`` of the templates: the message in the request's language, its
+    ``{placeholders}`` filled (the template escapes the result)."""
+    text = _(message)
+    return text.format(**values) if values else text
+
+
+def translate_n(one: str, many: str, n: int, **values: Any) -> str:
+    return i18n.ngettext(one, many, n).format(n=n, **values)
+
+
+def when(stamp: str | None) -> Any:
+    """``<time>`` of a stored UTC time: the page's script shows it in the viewer's own
+    time zone and language; until then (or without scripts) the server's local date."""
+    from markupsafe import Markup
+
+    from ledger.book.clock import local_day
+
+    if not stamp:
+        return ""
+    return Markup('<time datetime="{0}">{1}</time>').format(stamp, local_day(stamp))
 
 
 # --- access ---------------------------------------------------------------------------
@@ -206,9 +248,9 @@ def _bearer(request: Request) -> str | None:
     header = request.headers.get("authorization")
     if header is None:
         return None
-    scheme, _, token = header.partition(" ")
+    scheme, _sep, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Refused(401, "the Authorization header must be: Bearer TOKEN")
+        raise Refused(401, _("the Authorization header must be: Bearer TOKEN"))
     return token.strip()
 
 
@@ -218,7 +260,7 @@ def level(request: Request) -> str | None:
     if given is not None:
         found = tokens.level(given)
         if found is None:
-            raise Refused(403, "wrong token: use the link bigtwo serve printed")
+            raise Refused(403, _("wrong token: use the link bigtwo serve printed"))
         return found
     return tokens.level(request.cookies.get(COOKIE))
 
@@ -230,7 +272,7 @@ def own_origin(request: Request) -> str:
 def need_read(request: Request) -> str:
     found = level(request)
     if found is None:
-        raise Refused(401, "this page needs the link bigtwo serve printed (it carries a token)")
+        raise Refused(401, _("this page needs the link bigtwo serve printed (it carries a token)"))
     return found
 
 
@@ -239,11 +281,12 @@ def need_write(request: Request) -> None:
     by_header = request.headers.get("authorization") is not None
     found = level(request)
     if found is None:
-        raise Refused(401, "writing needs the scorekeeper token (Authorization: Bearer TOKEN)")
+        raise Refused(401, _("writing needs the scorekeeper token (Authorization: Bearer TOKEN)"))
     if found != KEEPER:
-        raise Refused(403, "the viewer link is read-only; the scorekeeper link can write")
+        raise Refused(403, _("the viewer link is read-only; the scorekeeper link can write"))
     if not by_header and request.headers.get("origin") != own_origin(request):
-        raise Refused(403, "refused a write from another site (the Origin header must be this server)")
+        raise Refused(403, _("refused a write from another site (the Origin header must be this "
+                             "server)"))
 
 
 # --- helpers ------------------------------------------------------------------------
@@ -260,9 +303,10 @@ async def body(request: Request) -> dict[str, Any]:
     try:
         value = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
-        raise InputError(f"the request body is not JSON: {exc}") from None
+        raise InputError(_("the request body is not JSON: {problem}").format(problem=exc)) from None
     if not isinstance(value, dict):
-        raise InputError('the request body must be a JSON object, e.g. {"line": "Ann=0 Ben=3 Cat=11 Dan=8"}')
+        raise InputError(_("the request body must be a JSON object, e.g. {example}").format(
+            example='{"line": "Ann=0 Ben=3 Cat=11 Dan=8"}'))
     return value
 
 
@@ -270,19 +314,20 @@ def text_field(values: dict[str, Any], key: str, required: bool = True, limit: i
     value = values.get(key)
     if value is None:
         if required:
-            raise InputError(f'missing "{key}" in the request body')
+            raise InputError(_('missing "{key}" in the request body').format(key=key))
         return None
     if not isinstance(value, str):
-        raise InputError(f'"{key}" must be a string')
+        raise InputError(_('"{key}" must be a string').format(key=key))
     if len(value) > limit:
-        raise InputError(f'"{key}" is longer than {limit} characters')
+        raise InputError(_('"{key}" is longer than {limit} characters').format(key=key, limit=limit))
     return value
 
 
 def int_field(values: dict[str, Any], key: str) -> int:
     value = values.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f'"{key}" must be a whole number, e.g. {{"{key}": 3}}')
+        raise InputError(_('"{key}" must be a whole number, e.g. {example}').format(
+            key=key, example=f'{{"{key}": 3}}'))
     return value
 
 

@@ -1,6 +1,7 @@
 // Entry: taps build a deal line in the command line's grammar; the server scores it.
 "use strict";
 (function () {
+  const t = window.bigtwoWords;
   const form = document.getElementById("entry");
   const start = document.getElementById("start");
 
@@ -12,8 +13,8 @@
       credentials: "same-origin",
     });
     let data = {};
-    try { data = await response.json(); } catch (e) { data = { error: "unreadable answer" }; }
-    if (!response.ok) throw new Error(data.error || ("HTTP " + response.status));
+    try { data = await response.json(); } catch (e) { data = { error: t("unreadable") }; }
+    if (!response.ok) throw new Error(data.error || t("http", { status: response.status }));
     return data;
   }
 
@@ -45,6 +46,52 @@
     });
   }
 
+  // What an undo took back (any kind of action), told in the page's language.
+  function undoneText(u) {
+    if (u.action === "session end") return t("undone_end", { session: u.session });
+    if (u.action === "amend") return t("undone_amend", { n: u.deal, line: u.line || "", back: u.back || "" });
+    if (u.action === "void") return t("undone_void", { n: u.deal, back: u.back || "" });
+    return t("undone_deal", { n: u.deal, line: u.line || "" });
+  }
+  const NOTE = "bigtwo-note";  // a note that outlives the reload an undo or end can cause
+
+  function show(text, bad) {
+    const p = document.createElement("p");
+    p.className = bad ? "error" : "ok";
+    if (bad) p.setAttribute("role", "alert");
+    p.textContent = text;
+    const box = document.getElementById("preview") || document.getElementById("note");
+    if (box) box.replaceChildren(p);
+  }
+
+  const undo = document.getElementById("undo");
+  if (undo) {
+    undo.addEventListener("click", async () => {
+      try {
+        const data = await post("/api/undo");
+        const text = undoneText(data.undo);
+        if (data.undo.action === "session end") {  // the page reloads: the session is open again
+          try { sessionStorage.setItem(NOTE, text); } catch (e) { /* private mode */ }
+        }
+        show(text);
+        document.dispatchEvent(new CustomEvent("bigtwo:undone", { detail: data }));
+      } catch (e) { show(e.message, true); }
+    });
+  }
+  try {
+    const kept = sessionStorage.getItem(NOTE);
+    if (kept) { sessionStorage.removeItem(NOTE); show(kept); }
+  } catch (e) { /* private mode */ }
+
+  document.addEventListener("click", async (event) => {
+    const button = event.target.closest("[data-void]");
+    if (!button) return;
+    const no = Number(button.dataset.void);
+    if (!window.confirm(t("void_ask", { n: no }))) return;
+    try { await post("/api/void", { deal: no }); show(t("voided", { n: no })); }
+    catch (e) { show(e.message, true); }
+  });
+
   if (!form) return;
   const seats = JSON.parse(form.dataset.seats);
   const mode = form.dataset.mode;
@@ -57,7 +104,7 @@
   let winner = null;
   let order = [];
   let amending = null;
-  let nextDeal = Number(title.textContent.replace(/\D/g, "")) || 1;
+  let nextDeal = Number(title.dataset.deal) || 1;
   let asked = 0;
 
   const $ = (sel) => form.querySelector(sel);
@@ -100,7 +147,7 @@
     const table = document.createElement("table");
     table.className = "preview-table";
     const head = table.createTHead().insertRow();
-    for (const text of ["", "cards", "penalty", "points"]) {
+    for (const text of ["", t("cards"), t("penalty"), t("points")]) {
       const th = document.createElement("th");
       th.textContent = text;
       head.appendChild(th);
@@ -108,7 +155,7 @@
     const body = table.createTBody();
     for (const p of data.players) {
       const row = body.insertRow();
-      const cells = [p.name + (p.win ? " ★" : "") + (p.fried ? " (fried)" : ""), p.cards, p.penalty,
+      const cells = [p.name + (p.win ? " ★" : "") + (p.fried ? " " + t("fried") : ""), p.cards, p.penalty,
                      (p.net > 0 ? "+" : "") + p.net];
       cells.forEach((text, i) => {
         const cell = row.insertCell();
@@ -120,13 +167,7 @@
     preview.replaceChildren(table);
   }
 
-  function problem(text) {
-    const p = document.createElement("p");
-    p.className = "error";
-    p.setAttribute("role", "alert");
-    p.textContent = text;
-    preview.replaceChildren(p);
-  }
+  const problem = (text) => show(text, true);
 
   async function update() {
     for (const b of form.querySelectorAll("[data-winner]")) {
@@ -151,7 +192,7 @@
       preview.replaceChildren();
       const p = document.createElement("p");
       p.className = "meta";
-      p.textContent = mode === "places" ? "Tap every player in finishing order." : "Tap the winner and the cards left.";
+      p.textContent = mode === "places" ? t("tap_order") : t("tap_winner");
       preview.appendChild(p);
       return;
     }
@@ -173,9 +214,9 @@
     for (const input of form.querySelectorAll("input[type=number]")) input.value = "0";
     for (const box of form.querySelectorAll("input[type=checkbox]")) box.checked = false;
     for (const sel of form.querySelectorAll("select")) sel.value = "";
-    confirm.textContent = "Record deal";
+    confirm.textContent = t("record");
     cancel.hidden = true;
-    title.textContent = "Deal " + nextDeal;
+    title.textContent = t("deal", { n: nextDeal });
     update();
   }
 
@@ -203,8 +244,8 @@
       if (facts[key] && $("#" + key)) $("#" + key).value = facts[key];
     }
     if (facts.missed_call && $("#missed-call")) $("#missed-call").checked = true;
-    title.textContent = "Fix deal " + no;
-    confirm.textContent = "Save deal " + no;
+    title.textContent = t("fix", { n: no });
+    confirm.textContent = t("save", { n: no });
     cancel.hidden = false;
     form.scrollIntoView({ behavior: "smooth" });
     update();
@@ -244,52 +285,26 @@
         : await post("/api/amend", { deal: amending, line });
       if (amending === null) nextDeal = data.deal + 1;
       reset();
-      const note = document.createElement("p");
-      note.className = "ok";
-      note.textContent = (data.kind === "amend" ? "Saved deal " : "Recorded deal ") + data.deal + ". " + data.next.text;
-      preview.replaceChildren(note);
+      show(t(data.kind === "amend" ? "saved" : "recorded", { n: data.deal }));
     } catch (e) {
       problem(e.message);
       confirm.disabled = false;
     }
   });
 
-  document.getElementById("undo").addEventListener("click", async () => {
-    try {
-      const data = await post("/api/undo");
-      nextDeal = Math.max(1, nextDeal);
-      problemOrNote(data.undone);
-    } catch (e) { problem(e.message); }
-  });
-
   document.getElementById("end-session").addEventListener("click", async () => {
-    if (!window.confirm("End this session? No more deals can be added (fixes still can).")) return;
+    if (!window.confirm(t("end_ask"))) return;
     try { await post("/api/session/end"); window.location.reload(); } catch (e) { problem(e.message); }
   });
 
-  function problemOrNote(text) {
-    const note = document.createElement("p");
-    note.className = "ok";
-    note.textContent = text;
-    preview.replaceChildren(note);
-  }
-
-  document.addEventListener("click", async (event) => {
-    const button = event.target.closest("[data-void],[data-amend]");
-    if (!button) return;
-    if (button.dataset.amend) {
-      load(Number(button.dataset.amend), JSON.parse(button.dataset.facts));
-      return;
-    }
-    const no = Number(button.dataset.void);
-    if (!window.confirm("Void deal " + no + "? It stays in the log, marked void.")) return;
-    try { await post("/api/void", { deal: no }); problemOrNote("Voided deal " + no + "."); }
-    catch (e) { problem(e.message); }
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-amend]");
+    if (button) load(Number(button.dataset.amend), JSON.parse(button.dataset.facts));
   });
 
   document.addEventListener("bigtwo:update", (event) => {
     if (event.detail.next_deal) nextDeal = event.detail.next_deal;
-    if (amending === null) title.textContent = "Deal " + nextDeal;
+    if (amending === null) title.textContent = t("deal", { n: nextDeal });
   });
 
   reset();

@@ -1,6 +1,7 @@
 // Live updates: the server sends the rendered view whenever the ledger changes.
 "use strict";
 (function () {
+  const t = window.bigtwoWords;
   const live = document.getElementById("live");
   const status = document.getElementById("status");
   if (!live) return;
@@ -16,7 +17,7 @@
 
   function connect() {
     source = new EventSource("/events/" + view);
-    source.addEventListener("open", () => say("live"));
+    source.addEventListener("open", () => say(t("live")));
     source.addEventListener("update", (event) => {
       const data = JSON.parse(event.data);
       const session = data.session === null ? "" : String(data.session);
@@ -30,7 +31,7 @@
       live.dataset.version = String(data.version);
       live.innerHTML = data.html;
       document.dispatchEvent(new CustomEvent("bigtwo:update", { detail: data }));
-      say("live · updated " + new Date().toLocaleTimeString());
+      say(t("updated", { time: new Date().toLocaleTimeString(document.documentElement.lang || undefined) }));
     });
     source.addEventListener("problem", (event) => {
       // The ledger file was moved away or replaced: show why, hide what is now stale
@@ -42,11 +43,11 @@
       }
       live.innerHTML = data.html;
       live.dataset.session = "";
-      say("stopped: " + data.error, true);
+      say(t("stopped", { reason: data.error }), true);
     });
     source.addEventListener("error", () => {
-      if (source.readyState === EventSource.CLOSED) say("stopped: reload the page", true);
-      else say("reconnecting…", true);
+      if (source.readyState === EventSource.CLOSED) say(t("stopped_reload"), true);
+      else say(t("reconnecting"), true);
     });
   }
 
@@ -55,7 +56,7 @@
     if (!button) return;
     const text = document.getElementById("share-text").textContent;
     navigator.clipboard.writeText(text).then(
-      () => { button.textContent = "Copied"; },
+      () => { button.textContent = t("copied"); },
       () => { window.getSelection().selectAllChildren(document.getElementById("share-text")); }
     );
   });
