@@ -400,3 +400,21 @@ def test_the_table_loop_tells_each_bad_line_in_chinese(evening, lang):
     assert english.stderr.splitlines()[1:] == [
         "error: line 2: void needs a deal number: void N, e.g. void 3",
         "2 lines failed and changed nothing"]
+
+
+def test_a_ledger_moved_away_is_told_in_chinese(tmp_path):
+    from ledger.core import i18n
+    from ledger.core.errors import LedgerMoved
+    from ledger.storage.store import open_ledger
+
+    path = tmp_path / "ledger-moved.db"
+    with open_ledger(path) as ledger:
+        path.rename(tmp_path / "elsewhere.db")
+        i18n.choose("zh_Hans")
+        try:
+            with pytest.raises(LedgerMoved) as moved:
+                ledger.check_same_file()
+        finally:
+            i18n.choose(None)
+    assert str(moved.value) == (f"账本 {path} 已不是此命令打开的那个文件：它已被删除或移走；"
+                                "已停止，最后这次修改未保存")
