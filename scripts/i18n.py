@@ -31,11 +31,13 @@ LOCALE = ROOT / "ledger" / "locale"
 POT = LOCALE / "bigtwo.pot"
 LANGS = ("zh_Hant", "zh_Hans")
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
-# The framework's own words: Typer's headings (looked up through gettext), click's usage
-# prefix and help option (ledger.cli.common.localize puts them through ours).
+# The framework's own words: Typer's headings and the "[default: …; required]" of an option's
+# help (looked up through gettext), click's usage prefix and help option
+# (ledger.cli.common.localize puts them through ours).
 # Fixed dates in the catalogs' headers: extracting twice changes no file (and no .mo).
 STAMP = datetime(2026, 1, 1, tzinfo=UTC)
-FRAMEWORK = ("Options", "Commands", "Usage: ", "Show this message and exit.")
+FRAMEWORK = ("Options", "Commands", "Arguments", "Usage: ", "Show this message and exit.",
+             "default: {default}", "required", "env var: {var}")
 
 
 def help_texts() -> list[str]:

@@ -9,7 +9,7 @@ event.  The storage view ``player_names`` resolves them (ledger/storage/players.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ledger.book.actions import check_player_names
 from ledger.core.errors import InputError, NotFound
@@ -17,7 +17,7 @@ from ledger.core.i18n import _
 from ledger.core.text import name_key
 
 if TYPE_CHECKING:
-    from ledger.storage.players import PlayerName
+    from ledger.storage.players import PlayerEvent, PlayerName
     from ledger.storage.store import Ledger
 
 
@@ -130,35 +130,63 @@ def undo_text(change: PlayerChange) -> str:
 
 
 
-def event_lines(ledger: Ledger, player_ids: set[int] | None = None) -> list[str]:
-    """Each rename, merge and undo, oldest first, with the names as they were then
-    (only those touching ``player_ids`` when given): what ``log`` shows."""
-    from ledger.book.clock import local_second
-
+def events(ledger: Ledger, player_ids: set[int] | None = None) -> list[tuple[PlayerEvent, PlayerChange]]:
+    """Each rename, merge and undo, oldest first, with what it did by the names as they
+    were then (only those touching ``player_ids`` when given)."""
     own = {pid: p.typed_name for pid, p in ledger.players.names().items()}
     before: dict[int, str] = {}  # rename event id -> the name it replaced
     by_id = {}
-    lines = []
+    found = []
     for e in ledger.players.events():
         by_id[e.id] = e
         touched = {e.player_id} | ({e.into_id} if e.into_id is not None else set())
         if e.kind == "rename" and e.name is not None:
             before[e.id] = own[e.player_id]
-            text = _("{old} renamed to {new}").format(old=own[e.player_id], new=e.name)
+            change = PlayerChange("rename", own[e.player_id], e.name)
             own[e.player_id] = e.name
         elif e.kind == "merge" and e.into_id is not None:
-            text = _("{name} merged into {into}").format(name=own[e.player_id],
-                                                         into=own[e.into_id])
+            change = PlayerChange("merge", own[e.player_id], own[e.into_id])
         else:
             undone = by_id[e.undoes] if e.undoes is not None else e
             if undone.kind == "rename":
                 new, own[undone.player_id] = own[undone.player_id], before[undone.id]
-                text = undo_text(PlayerChange("undo rename", new, own[undone.player_id]))
+                change = PlayerChange("undo rename", new, own[undone.player_id])
             else:
                 assert undone.into_id is not None
                 touched.add(undone.into_id)
-                text = undo_text(PlayerChange("undo merge", own[undone.player_id],
-                                              own[undone.into_id]))
+                change = PlayerChange("undo merge", own[undone.player_id], own[undone.into_id])
         if player_ids is None or touched & player_ids:
-            lines.append(f"{local_second(e.at)}  {text}")
+            found.append((e, change))
+    return found
+
+
+def event_lines(ledger: Ledger, player_ids: set[int] | None = None) -> list[str]:
+    """Each rename, merge and undo, oldest first, with the names as they were then
+    (only those touching ``player_ids`` when given): what ``log`` shows."""
+    from ledger.book.clock import local_second
+
+    lines = []
+    for e, change in events(ledger, player_ids):
+        if change.kind == "rename":
+            text = _("{old} renamed to {new}").format(old=change.player, new=change.target)
+        elif change.kind == "merge":
+            text = _("{name} merged into {into}").format(name=change.player, into=change.target)
+        else:
+            text = undo_text(change)
+        lines.append(f"{local_second(e.at)}  {text}")
     return lines
+
+
+def event_dicts(ledger: Ledger, player_ids: set[int] | None = None) -> list[dict[str, Any]]:
+    """The same events for ``log --json`` (English keys): ``kind`` is rename, merge, undo
+    rename or undo merge; ``player`` the name before, ``name`` a rename's new name (after
+    an undo: the name given back), ``into`` the player merged into; ``undoes`` the uuid
+    of the event an undo takes back."""
+    uuids = {e.id: e.uuid for e in ledger.players.events()}
+    out = []
+    for e, change in events(ledger, player_ids):
+        target = "into" if change.kind.endswith("merge") else "name"
+        out.append({"uuid": e.uuid, "kind": change.kind, "at": e.at, "player": change.player,
+                    target: change.target,
+                    "undoes": uuids.get(e.undoes) if e.undoes is not None else None})
+    return out

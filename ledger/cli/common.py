@@ -12,6 +12,7 @@ import typer
 from typer.core import TyperGroup
 
 from ledger.core.errors import InputError, LedgerError
+from ledger.core.i18n import N_
 
 DB_ENV = "BIGTWO_DB"
 APP_NAME = "bigtwo-ledger"
@@ -33,6 +34,7 @@ def localize(command: Any) -> None:
         import typer.core
 
         typer.core._ = _  # Typer's own headings ("Options", "Commands") go through gettext
+        _help_in_columns()
     for obj in [command, *getattr(command, "params", [])]:
         for attr in _HELP_ATTRS:
             english = obj.__dict__.setdefault(f"_en_{attr}", getattr(obj, attr, None))
@@ -42,8 +44,26 @@ def localize(command: Any) -> None:
         command._bigtwo_usage = True
         command.format_usage = _usage(command)
         command.get_help_option = _help_option(command.get_help_option)
+        for param in getattr(command, "params", []):
+            if hasattr(param, "display_type_rich"):  # the "<int>" after an option's name
+                param.display_type_rich = _type_label(param.display_type_rich)
     for sub in getattr(command, "commands", {}).values():
         localize(sub)
+
+
+def _help_in_columns() -> None:
+    """Help lines up by terminal columns, not characters, once an option's first column
+    holds Chinese (``--players <文字>``): the formatter measures with our ``width``."""
+    try:
+        from typer._click import _compat, formatting  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        from click import _compat, formatting  # type: ignore[import-not-found,no-redef,unused-ignore]
+    from ledger.present.text import width
+
+    def term_len(x: str) -> int:
+        return width(_compat.strip_ansi(x))
+
+    formatting.term_len = term_len
 
 
 def _usage(command: Any) -> Any:
@@ -54,6 +74,23 @@ def _usage(command: Any) -> Any:
         formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=_("Usage: "))
 
     return format_usage
+
+
+# The type words Typer shows after an option's name (``--session <int>``); choices
+# (``<json|csv>``) are what is typed and stay as they are.
+TYPE_WORDS = (N_("int"), N_("str"), N_("path"), N_("time"), N_("list[str]"))
+
+
+def _type_label(display: Any) -> Any:
+    def display_type_rich(ctx: Any) -> Any:
+        from ledger.core.i18n import _
+
+        label = display(ctx=ctx)
+        if isinstance(label, str) and label[1:-1] in TYPE_WORDS:
+            return f"<{_(label[1:-1])}>"
+        return label
+
+    return display_type_rich
 
 
 def _help_option(make: Any) -> Any:
@@ -222,6 +259,7 @@ def usage_line(exc: Any) -> str:
     message = message.replace(". Did you mean", "; did you mean").rstrip(".")
     if message[:1].isupper() and message[1:2].islower():  # "No such option" -> "no such option"
         message = message[0].lower() + message[1:]
+    message = framework_message(message)
     names: list[str] = []
     ctx = exc.ctx
     while ctx is not None and ctx.parent is not None:  # the program is `bigtwo`, however run
@@ -230,6 +268,63 @@ def usage_line(exc: Any) -> str:
     command = " ".join(["bigtwo", *names])
     return shown("error: " + _("{message} (see '{command} --help')").format(
         message=message, command=command))
+
+
+# The framework's usage errors (click's words, after usage_line made them one line), each
+# as a pattern and our message for it: translated, the names and values they quote kept.
+_FRAMEWORK_ERRORS: tuple[tuple[str, str], ...] = (
+    (r"missing option (?P<name>.+)", N_("missing option {name}")),
+    (r"missing argument (?P<name>.+)", N_("missing argument {name}")),
+    (r"missing parameter: (?P<name>.+)", N_("missing parameter: {name}")),
+    (r"missing command", N_("missing command")),
+    (r"no such option: (?P<name>\S+) \(Possible options: (?P<names>.+)\)",
+     N_("no such option: {name} (possible options: {names})")),
+    (r"no such option: (?P<name>\S+)", N_("no such option: {name}")),
+    (r"no such command (?P<name>.+)", N_("no such command {name}")),
+    (r"got unexpected extra argument\(s\) \((?P<args>.*)\)",
+     N_("got unexpected extra argument(s) ({args})")),
+    (r"option (?P<name>'[^']*') does not take a value", N_("option {name} does not take a value")),
+    (r"option (?P<name>'[^']*') requires an argument", N_("option {name} requires an argument")),
+    (r"option (?P<name>'[^']*') requires (?P<count>\d+) arguments",
+     N_("option {name} requires {count} arguments")),
+    (r"invalid value for (?P<name>'[^']*'): Value error, (?P<value>'.*') is not one of "
+     r"(?P<choices>.+)", N_("invalid value for {name}: {value} is not one of {choices}")),
+    (r"invalid value for (?P<name>'[^']*'): Input should be a valid integer\b.*",
+     N_("invalid value for {name}: not a whole number")),
+    (r"invalid value for (?P<name>'[^']*'): Input should be a valid number\b.*",
+     N_("invalid value for {name}: not a number")),
+    (r"invalid value for (?P<name>'[^']*'): Value (?P<value>'.*') is not a valid (?P<kind>\w+)",
+     N_("invalid value for {name}: {value} is not a valid {kind}")),
+    (r"invalid value for (?P<name>'[^']*'): (?P<why>.+)", N_("invalid value for {name}: {why}")),
+)
+
+
+def framework_message(message: str) -> str:
+    """A usage error of the framework (``no such option: --bogus``) in the interface's
+    language; English stays exactly as click wrote it.  Quoted names and values are kept;
+    "did you mean" follows the same language.
+
+    >>> framework_message("missing option '--players'")
+    "missing option '--players'"
+    """
+    from ledger.core.i18n import _, language
+
+    if language() == "en":
+        return message
+    import re
+
+    head, sep, names = message.partition("; did you mean ")
+    for pattern, template in _FRAMEWORK_ERRORS:
+        found = re.fullmatch(pattern, head)
+        if found:
+            head = _(template).format(**found.groupdict())
+            break
+    if not sep:
+        return head
+    choices = names.rstrip("?").split(" or ")
+    said = choices[0] if len(choices) == 1 else _("{names} or {last}").format(
+        names=", ".join(choices[:-1]), last=choices[-1])
+    return _("{message}; did you mean {names}?").format(message=head, names=said)
 
 
 def output_failed(exc: OSError) -> NoReturn:

@@ -219,6 +219,10 @@ OPTION_HELP: dict[str, tuple[str, str]] = {
 }
 
 
+# The description of a rule file that gives none: stored in English, shown translated.
+BASED_ON = N_("based on {base}; this file sets {keys}")
+
+
 # --- validation -----------------------------------------------------------
 
 OPTION_KEYS = tuple(f.name for f in fields(RuleSet))
@@ -326,7 +330,7 @@ def rules_from_mapping(
     if changed and "description" not in data:
         # The base's description speaks of the base's rules (its tiers, its extras): a file
         # that changes them gets a description saying what it is, never the stale one.
-        values["description"] = f"based on {base.name}; this file sets {', '.join(changed)}"
+        values["description"] = BASED_ON.format(base=base.name, keys=", ".join(changed))
     rules = replace(base, **values)
     if rules.points_per_unit not in (1, 2):
         raise RuleError(_(

@@ -60,7 +60,7 @@ def rules_show_lines(rules: RuleSet) -> list[str]:
     from ledger.core.plays import PLAY_OPTION_HELP
 
     # A shipped rule set's description is in the catalogs; a file's own stays as written.
-    lines = [f"{rules.name}: {_(rules.description) if rules.description else ''}"]
+    lines = [f"{rules.name}: {description(rules.description)}"]
     if rules.source:  # a shipped rule set's sources are in the catalogs too
         lines.append(_("source: {source}").format(source=_(rules.source)))
     if rules.mode == "places":
@@ -81,6 +81,20 @@ def rules_show_lines(rules: RuleSet) -> list[str]:
         what, source = OPTION_HELP[key]
         lines.append(_option_line(key, value, what, source))
     return lines
+
+
+def description(text: str) -> str:
+    """A rule set's description in the interface's language: a shipped one from the
+    catalogs, a file's "based on …" as made for it; a file's own as written."""
+    import re
+
+    from ledger.core.i18n import _
+    from ledger.core.rules import BASED_ON
+
+    made = re.fullmatch(r"based on (?P<base>\S+); this file sets (?P<keys>[\w, ]+)", text)
+    if made:
+        return _(BASED_ON).format(**made.groupdict())
+    return _(text) if text else ""
 
 
 def _option_line(key: str, value: Any, what: str, source: str) -> str:

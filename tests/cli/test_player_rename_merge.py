@@ -77,6 +77,32 @@ def test_merge_folds_two_names_into_one_player_and_undo_takes_it_back(cli):
     assert cli.ok("doctor", "--full").startswith("ok:")
 
 
+def test_log_json_lists_the_player_events_the_text_log_shows(cli):
+    _two_sessions(cli)  # the current session seats Cat, 李小明, Anne, Dan
+    cli.ok("player", "rename", "李小明", "Lee Siu-ming")
+    cli.ok("player", "merge", "Anne", "--into", "Ann")
+    cli.ok("undo")  # takes back the merge
+    cli.ok("player", "rename", "Ben", "Benny")  # Ben is not seated here: not in this log
+    log = json.loads(cli.ok("log", "--json"))
+    assert [e["kind"] for e in log] == ["deal", "rename", "merge", "undo merge"]
+    rename, merge, undo = log[1:]
+    assert {k: rename[k] for k in ("player", "name", "undoes")} == {
+        "player": "李小明", "name": "Lee Siu-ming", "undoes": None}
+    assert (merge["player"], merge["into"]) == ("Anne", "Ann")
+    assert (undo["player"], undo["into"], undo["undoes"]) == ("Anne", "Ann", merge["uuid"])
+    assert all(e["at"].endswith("+00:00") for e in log)
+    text = cli.ok("log")
+    assert "李小明 renamed to Lee Siu-ming" in text and "Benny" not in text
+    assert len(text.split("players renamed or merged:")[1].strip().splitlines()) == 3
+    # the same in every language: keys and kinds stay English
+    assert cli.ok("--lang", "zh_Hant", "log", "--json") == cli.ok("log", "--json")
+    # the first session seats Ben and Ann: its log lists his rename and the merge into Ann
+    first = json.loads(cli.ok("log", "--json", "--session", "1"))
+    assert [e["kind"] for e in first] == ["deal", "rename", "merge", "undo merge", "rename"]
+    assert (first[-1]["player"], first[-1]["name"]) == ("Ben", "Benny")
+    assert "Ben renamed to Benny" in cli.ok("log", "--session", "1")
+
+
 def test_undo_takes_back_the_latest_action_first(cli):
     _two_sessions(cli)
     cli.ok("player", "rename", "Cat", "貓")
