@@ -2,31 +2,50 @@
 
 Which examples run (the rule is in the docs themselves, nothing is listed here):
 
-- every ```` ```text ```` block that holds lines starting with ``$ `` is a transcript and
-  runs, top to bottom, one fresh temporary ledger per file (``BIGTWO_DB`` points at a
-  file in a temporary folder, which is also the working directory);
-- a block preceded by the line ``<!-- no-run -->``, and every block fenced as ```` ```sh ````
-  or with no language, is shown but never run (``bigtwo serve``, the interactive
-  ``bigtwo table``, ``--install-completion``, examples that need a big file);
-- ``$ cat FILE`` followed by lines writes those lines to FILE in the working folder, so
-  the next example can use it (``our-house.toml``);
-- a ``# comment`` at the end of a command is stripped (shell rules, via ``shlex``);
-- the lines after a command up to the next ``$`` line are its output (stdout and
-  stderr together); a command shown without output must still exit 0.
+- every fenced block (```` ```text ````, ```` ```sh ````, no language, indented under a
+  list item …) that holds lines starting with ``$ `` is a transcript and runs, top to
+  bottom, one fresh temporary ledger per file (``BIGTWO_DB`` points at a file in a
+  temporary folder, which is also the working directory and ``HOME``);
+- a block preceded by ``<!-- no-run: REASON -->`` is shown but never run; the reason is
+  required (``bigtwo serve`` runs until Ctrl-C, ``bigtwo table`` at a terminal is
+  interactive, ``--install-completion`` changes the shell's files);
+- any other ``$ bigtwo`` (an indented code block, a line of prose, a bare
+  ``<!-- no-run -->``) is an error of its own (``unrun``): an example is run or says
+  why not.
 
-Volatile values (dates, times, temporary paths, the version) are masked before comparing
-(``mask``). ``python scripts/update_doc_examples.py`` rewrites the shown outputs in place
-with what the commands print now (an output that only differs in masked values is kept);
+What a command line may be:
+
+- ``bigtwo ARGS``, with a ``# comment`` at the end stripped (shell rules, via ``shlex``);
+- ``NAME=VALUE … bigtwo ARGS``: environment for that run (``BIGTWO_LANG=zh_Hant``,
+  ``COLUMNS=40``, ``TZ=Asia/Hong_Kong``); the defaults are ``ENV`` below;
+- ``bigtwo ARGS < FILE`` reads FILE as standard input; ``bigtwo ARGS <<EOF`` reads the
+  block's next lines up to ``EOF`` (a here-document, shown in the doc as typed);
+- ``cat FILE`` followed by lines writes those lines to FILE in the working folder, so
+  the next example can use it (``our-house.toml``);
+- files named relative to the repository root under ``SHIPPED`` (``sample_sessions/…``,
+  ``docs/examples/…``) are there: they are copied into the working folder first.
+
+The lines after a command up to the next ``$`` line are its output (stdout and stderr
+together, in the order they were written); a command shown without output must still
+exit 0.
+
+Only volatile values are masked when comparing (``matches``): a timestamp of the run
+itself (a date within a day of the run, with its time of day if any) and a temporary
+path. A date that is data (an imported sheet's 2024-03-01) must match.
+``python scripts/update_doc_examples.py`` rewrites the shown outputs in place with what
+the commands print now (a line that only differs in masked values is kept as shown);
 ``--check`` only reports the differences and exits 1 if there are any (the test
 ``tests/architecture/test_doc_examples.py`` does the same).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -34,24 +53,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-NO_RUN = "<!-- no-run -->"
+NO_RUN = re.compile(r"<!--\s*no-run(?::\s*(?P<reason>.*?))?\s*-->")
+SHIPPED = ("sample_sessions", "docs/examples")
 ENV = {"COLUMNS": "100", "TZ": "UTC", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-       "BIGTWO_LANG": "en", "PYTHONIOENCODING": "utf-8", "NO_COLOR": "1", "TERM": "dumb"}
-
-# Same width replacements, so tables keep their alignment when masked.
-_MASKS = [
-    (re.compile(r"\d{4}-\d{2}-\d{2}"), "YYYY-MM-DD"),
-    (re.compile(r"\b\d{2}:\d{2}(:\d{2})?\b"), lambda m: "hh:mm:ss"[: len(m.group(0))]),
-    (re.compile(r"(/private)?/(tmp|var/folders)/\S*"), "<tmp>"),
-    (re.compile(r"(bigtwo(-ledger)?,? (version )?)\d+\.\d+(\.\d+)?\S*"), r"\1<version>"),
-]
-
-
-def mask(text: str) -> str:
-    """Hide what changes from run to run (timestamps, temporary paths, the version)."""
-    for pattern, repl in _MASKS:
-        text = pattern.sub(repl, text)  # type: ignore[arg-type]
-    return text
+       "BIGTWO_LANG": "en", "PYTHONIOENCODING": "utf-8", "PYTHONUNBUFFERED": "1",
+       "NO_COLOR": "1", "TERM": "dumb"}
+# A `$ bigtwo` command anywhere in a line: what must run or say why not.
+BIGTWO_LINE = re.compile(r"\$ (?:[A-Za-z_][A-Za-z0-9_]*=\S* )*bigtwo\b")
+_ASSIGN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_VOLATILE = re.compile(
+    r"(?P<ts>(?P<date>\d{4}-\d{2}-\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+    r"(?:Z|[+-]\d{2}:?\d{2})?)?)"
+    r"|(?P<tmp>(?:/private)?/(?:tmp|var/folders)/\S*)")
 
 
 @dataclass
@@ -62,41 +75,121 @@ class Example:
     output: list[str] = field(default_factory=list)   # lines shown after it
     out_start: int = 0            # 0-based index of the first output line
     out_end: int = 0              # 0-based index after the last output line (blank tail excluded)
+    stdin: str | None = None      # a here-document's lines
+    indent: int = 0               # the block's indentation (a fence inside a list item)
+
+
+@dataclass
+class Block:
+    path: Path
+    start: int                    # 0-based index of the opening fence
+    end: int                      # 0-based index of the closing fence (or len(lines))
+    indent: int
+    no_run: str | None            # None: runs; "": a bare marker; else the reason
+    lines: list[str]              # the file's lines, for the block's contents
 
 
 def doc_files() -> list[Path]:
     return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 
-def examples(path: Path) -> list[Example]:
-    """The runnable examples of one Markdown file, in order."""
+def blocks(path: Path) -> list[Block]:
+    """Every fenced code block of a Markdown file, with its no-run marker if any."""
     lines = path.read_text(encoding="utf-8").splitlines()
-    found: list[Example] = []
+    found: list[Block] = []
     i = 0
     while i < len(lines):
-        fence = lines[i].strip()
-        if not fence.startswith("```"):
+        stripped = lines[i].lstrip()
+        if not stripped.startswith(("```", "~~~")):
             i += 1
             continue
+        fence = stripped[:3]
         end = i + 1
-        while end < len(lines) and not lines[end].strip().startswith("```"):
+        while end < len(lines) and not lines[end].lstrip().startswith(fence):
             end += 1
         prev = next((lines[k].strip() for k in range(i - 1, -1, -1) if lines[k].strip()), "")
-        if fence == "```text" and prev != NO_RUN:
-            current: Example | None = None
-            for k in range(i + 1, end):
-                text = lines[k]
-                if text.startswith("$ "):
-                    current = Example(path, k + 1, text[2:], out_start=k + 1, out_end=k + 1)
-                    found.append(current)
-                elif current is not None:
-                    current.output.append(text)
-                    if text.strip():
-                        current.out_end = k + 1
-            for ex in found:
-                ex.output = lines[ex.out_start:ex.out_end] if ex.out_end > ex.out_start else []
+        marker = NO_RUN.fullmatch(prev)
+        no_run = None if marker is None else (marker.group("reason") or "").strip()
+        found.append(Block(path, i, end, len(lines[i]) - len(stripped), no_run, lines))
         i = end + 1
     return found
+
+
+def _dedent(text: str, indent: int) -> str:
+    return text[indent:] if text[:indent].strip() == "" else text.lstrip()
+
+
+def _heredoc(command: str) -> str | None:
+    """The terminator of `… <<EOF` / `<< 'EOF'`, if the command has one."""
+    m = re.search(r"<<-?\s*(['\"]?)(\w+)\1\s*(#.*)?$", command)
+    return m.group(2) if m else None
+
+
+def _block_examples(block: Block) -> list[Example]:
+    found: list[Example] = []
+    current: Example | None = None
+    k = block.start + 1
+    while k < block.end:
+        text = _dedent(block.lines[k], block.indent)
+        if text.startswith("$ "):
+            current = Example(block.path, k + 1, text[2:], indent=block.indent)
+            found.append(current)
+            word = _heredoc(current.command)
+            if word is not None:
+                body: list[str] = []
+                k += 1
+                while k < block.end and _dedent(block.lines[k], block.indent) != word:
+                    body.append(_dedent(block.lines[k], block.indent))
+                    k += 1
+                current.stdin = "\n".join(body) + "\n"
+            current.out_start = current.out_end = k + 1
+        elif current is not None and text.strip():
+            current.out_end = k + 1
+        k += 1
+    for ex in found:
+        ex.output = [_dedent(s, ex.indent) for s in block.lines[ex.out_start:ex.out_end]]
+    return found
+
+
+def _is_transcript(block: Block) -> bool:
+    return any(_dedent(block.lines[k], block.indent).startswith("$ ")
+               for k in range(block.start + 1, block.end))
+
+
+def examples(path: Path) -> list[Example]:
+    """The runnable examples of one Markdown file, in order."""
+    return [ex for b in blocks(path) if b.no_run is None and _is_transcript(b)
+            for ex in _block_examples(b)]
+
+
+def unrun(path: Path) -> list[tuple[int, str]]:
+    """(line, problem) for every `$ bigtwo` that neither runs nor says why it does not."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    covered: set[int] = set()
+    problems: list[tuple[int, str]] = []
+    for b in blocks(path):
+        if b.no_run == "":
+            problems.append((b.start + 1, "<!-- no-run --> needs a reason: <!-- no-run: why -->"))
+        if b.no_run or _is_transcript(b):
+            covered.update(range(b.start, b.end + 1))
+    for k, text in enumerate(lines):
+        if k not in covered and BIGTWO_LINE.search(text):
+            problems.append((k + 1, "a `$ bigtwo` example that is not run: put it in a fenced "
+                                    "block, or say why not with <!-- no-run: REASON -->"))
+        if text.strip().startswith("<!--") and NO_RUN.search(text) and not NO_RUN.fullmatch(text.strip()):
+            problems.append((k + 1, "a no-run marker goes on its own line before the block"))
+    return sorted(problems)
+
+
+def excluded(path: Path) -> list[tuple[int, str, list[str]]]:
+    """(line, reason, commands) of the blocks kept from running on purpose."""
+    out = []
+    for b in blocks(path):
+        if b.no_run:
+            cmds = [t[2:] for t in (_dedent(s, b.indent) for s in b.lines[b.start + 1:b.end])
+                    if t.startswith("$ ")]
+            out.append((b.start + 1, b.no_run, cmds))
+    return out
 
 
 @dataclass
@@ -105,44 +198,126 @@ class Result:
     actual: list[str]
     code: int
     problem: str = ""             # empty when the example holds
+    shown_as: list[str] = field(default_factory=list)  # actual, with masked values as shown
 
 
-def _argv(command: str) -> list[str]:
-    return shlex.split(command, comments=True)
+def _run_window(start: dt.datetime, end: dt.datetime) -> set[str]:
+    """Dates a timestamp of this run may carry, in any time zone."""
+    days = set()
+    day = (start - dt.timedelta(days=1)).date()
+    while day <= (end + dt.timedelta(days=1)).date():
+        days.add(day.isoformat())
+        day += dt.timedelta(days=1)
+    return days
+
+
+def line_pattern(actual: str, window: set[str]) -> re.Pattern[str]:
+    """A pattern for a shown line that matches `actual` with its volatile values masked."""
+    parts: list[str] = []
+    pos = 0
+    for m in _VOLATILE.finditer(actual):
+        if m.group("ts") and m.group("date") not in window:
+            continue
+        parts.append(re.escape(actual[pos:m.start()]))
+        if m.group("tmp"):
+            parts.append(r"(?:/private)?/(?:tmp|var/folders)/\S*")
+        else:   # same shape: digits for digits, so columns keep their width
+            parts.append("".join(r"\d" if c.isdigit() else re.escape(c) for c in m.group(0)))
+        pos = m.end()
+    parts.append(re.escape(actual[pos:]))
+    return re.compile("".join(parts))
+
+
+def matches(shown: str, actual: str, window: set[str]) -> bool:
+    return line_pattern(actual, window).fullmatch(shown.rstrip()) is not None
+
+
+def _command(command: str) -> tuple[dict[str, str], list[str], str | None]:
+    """(environment, argv, stdin file) of a `$` line."""
+    words = shlex.split(command, comments=True)
+    env: dict[str, str] = {}
+    while words and _ASSIGN.match(words[0]):
+        name, _, value = words.pop(0).partition("=")
+        env[name] = value
+    stdin_file = None
+    if "<" in words:
+        k = words.index("<")
+        stdin_file = words[k + 1] if k + 1 < len(words) else ""
+        del words[k:k + 2]
+    for k, w in enumerate(words):
+        if w.startswith("<<"):
+            del words[k:k + (1 if len(w) > 2 else 2)]
+            break
+        if w.startswith("<") and len(w) > 1:
+            stdin_file = w[1:]
+            del words[k]
+            break
+    return env, words, stdin_file
 
 
 def run_file(path: Path) -> list[Result]:
     """Run one file's examples in order on a fresh ledger in a temporary folder."""
     results: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="bigtwo-doc-") as tmp:
-        env = {**os.environ, **ENV, "PYTHONPATH": str(ROOT),
-               "BIGTWO_DB": str(Path(tmp) / "ledger.db"), "HOME": tmp}
+        for name in SHIPPED:
+            if (ROOT / name).is_dir():
+                shutil.copytree(ROOT / name, Path(tmp, name))
+        base = {**os.environ, **ENV, "PYTHONPATH": str(ROOT),
+                "BIGTWO_DB": str(Path(tmp) / "ledger.db"), "HOME": tmp}
+        for key in ("LANGUAGE", "LC_MESSAGES"):
+            base.pop(key, None)
         for ex in examples(path):
-            argv = _argv(ex.command)
-            if argv[:1] == ["cat"] and len(argv) == 2:
+            try:
+                extra, argv, stdin_file = _command(ex.command)
+            except ValueError as exc:
+                results.append(Result(ex, [], 2, f"cannot read the command: {exc}"))
+                continue
+            if argv[:1] == ["cat"] and len(argv) == 2 and not extra:
                 Path(tmp, argv[1]).write_text("\n".join(ex.output) + "\n", encoding="utf-8")
-                results.append(Result(ex, list(ex.output), 0))
+                results.append(Result(ex, list(ex.output), 0, shown_as=list(ex.output)))
                 continue
             if argv[:1] != ["bigtwo"]:
                 results.append(Result(ex, [], 2, f"only `bigtwo` and `cat FILE` run: {ex.command}"))
                 continue
+            stdin = ex.stdin
+            if stdin_file is not None:
+                try:
+                    stdin = Path(tmp, stdin_file).read_text(encoding="utf-8")
+                except OSError as exc:
+                    results.append(Result(ex, [], 2, f"cannot read {stdin_file!r}: {exc}"))
+                    continue
+            start = dt.datetime.now(dt.UTC)
             proc = subprocess.run([sys.executable, "-m", "ledger", *argv[1:]], cwd=tmp,
-                                  env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  env={**base, **extra}, input=stdin if stdin is not None else "",
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                   text=True, encoding="utf-8", timeout=120)
+            window = _run_window(start, dt.datetime.now(dt.UTC))
             actual = proc.stdout.rstrip("\n").splitlines() if proc.stdout.strip() else []
             actual = [line.rstrip() for line in actual]
+            shown = [s.rstrip() for s in ex.output]
+            shown_as = [shown[i] if i < len(shown) and matches(shown[i], a, window) else a
+                        for i, a in enumerate(actual)]
             problem = ""
             if not ex.output:
                 if proc.returncode != 0:
                     problem = f"exit {proc.returncode} (no output is shown, so it must exit 0):\n" \
                               + "\n".join(actual)
-            elif [mask(s.rstrip()) for s in ex.output] != [mask(s) for s in actual]:
-                diff = difflib.unified_diff([mask(s.rstrip()) for s in ex.output],
-                                            [mask(s) for s in actual],
-                                            "shown", "printed now", lineterm="")
+            elif shown_as != shown:
+                diff = difflib.unified_diff(shown, shown_as, "shown", "printed now", lineterm="")
                 problem = "output differs:\n" + "\n".join(diff)
-            results.append(Result(ex, actual, proc.returncode, problem))
+            results.append(Result(ex, actual, proc.returncode, problem, shown_as))
     return results
+
+
+def _name(path: Path) -> str:
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
+def report(path: Path, results: list[Result], name: str | None = None) -> str:
+    """`FILE:LINE: $ command` and the problem, for every example that does not hold."""
+    rel = name or _name(path)
+    return "\n".join(f"{rel}:{r.example.line}: $ {r.example.command}\n    "
+                     + r.problem.replace("\n", "\n    ") for r in results if r.problem)
 
 
 def rewrite(path: Path, results: list[Result]) -> bool:
@@ -153,7 +328,8 @@ def rewrite(path: Path, results: list[Result]) -> bool:
         ex = res.example
         if not ex.output or not res.problem.startswith("output differs"):
             continue
-        lines[ex.out_start:ex.out_end] = res.actual
+        pad = " " * ex.indent
+        lines[ex.out_start:ex.out_end] = [pad + s if s else s for s in res.shown_as]
         changed = True
     if changed:
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -165,15 +341,17 @@ def main(argv: list[str]) -> int:
     wanted = [Path(a).resolve() for a in argv if not a.startswith("--")]
     failed = 0
     for path in wanted or doc_files():
+        rel = _name(path)
+        for line, problem in unrun(path):
+            print(f"{rel}:{line}: {problem}")
+            failed += 1
         results = run_file(path)
         if not results:
             continue
         bad = [r for r in results if r.problem]
-        rel = path.relative_to(ROOT)
         print(f"{rel}: {len(results)} examples, {len(results) - len(bad)} hold")
-        for r in bad:
-            print(f"  {rel}:{r.example.line}: $ {r.example.command}\n    "
-                  + r.problem.replace("\n", "\n    "))
+        if bad:
+            print("  " + report(path, results).replace("\n", "\n  "))
         if check:
             failed += len(bad)
         elif rewrite(path, results):

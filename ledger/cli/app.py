@@ -175,7 +175,8 @@ def amend_cmd(
         typer.echo(after_deal_text(ledger, s, recorded, "amended deal"))
 
 
-@app.command("void")
+# "-1" is a (bad) deal number, not an unknown option: the book answers which numbers exist.
+@app.command("void", context_settings={"ignore_unknown_options": True})
 def void_cmd(
     ctx: typer.Context,
     number: Annotated[int, typer.Argument(help="The deal number to void.")],

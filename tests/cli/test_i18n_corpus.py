@@ -194,3 +194,16 @@ def test_explain_steps_in_json_stay_english(cli, args):
     assert json.loads(english)["steps"][0].startswith("five-card kinds (standard), low to high:")
     for lang in LANGS:
         assert cli.ok("--lang", lang, *args) == english
+
+
+@pytest.mark.parametrize(("lang", "summary", "empty"), [
+    ("zh_Hant", "今晚埋數：第 1 場，2 鋪", "第 2 場：一鋪都未記"),
+    ("zh_Hans", "今晚结算：第 1 场，2 局", "第 2 场：还没有记录任何一局"),
+])
+def test_the_table_loop_ends_the_evening_in_chinese(cli, lang, summary, empty):
+    cli.ok("session", "start", "--players", SEATS)
+    out = cli("--lang", lang, "table", input="0 3 5 2\n4 0 1 9\n").stdout
+    assert summary in out.splitlines()
+    assert cli.ok("--lang", "en", "table", input="").count("end of the evening: session 1, 2 deals") == 1
+    cli.ok("session", "start", "--players", SEATS)
+    assert empty in cli("--lang", lang, "table", input="").stdout.splitlines()

@@ -16,7 +16,7 @@ FOUR = ("--players", "Ann,Ben,Cat,Dan")
 
 @pytest.mark.parametrize(("args", "message", "command"), [
     (("compare", "garbage"), "missing argument 'b'", "bigtwo compare"),
-    (("void", "-1"), "no such option: -1", "bigtwo void"),
+    (("void", "1", "--bogus"), "got unexpected extra argument", "bigtwo void"),
     (("void", "x"), "invalid value for 'number'", "bigtwo void"),
     (("bogus",), "no such command 'bogus'", "bigtwo"),
     (("standings", "--bogus"), "no such option: --bogus", "bigtwo standings"),
@@ -34,6 +34,34 @@ def test_a_usage_error_is_one_line(cli, ledger_path, args, message, command):
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith(f"error: {message}"), lines[0]
     assert lines[0].endswith(f" (see '{command} --help')"), lines[0]
+    assert file_digest(ledger_path) == before
+
+
+@pytest.mark.parametrize("args", [("void", "-1"), ("void", "0"), ("amend", "-1", "0", "3", "11", "8"),
+                                  ("void", "--session", "1", "-2")])
+def test_a_deal_number_below_1_says_which_numbers_exist(cli, ledger_path, args):
+    """`void -1` is a deal number that does not exist, not an unknown option."""
+    cli.ok("session", "start", *FOUR)
+    cli.ok("deal", "0", "3", "11", "8")
+    before = file_digest(ledger_path)
+    result = cli(*args)
+    assert result.exit_code != 0 and result.stdout == ""
+    assert result.stderr == f"error: cannot {args[0]} deal {args[-1] if args[0] == 'void' else args[1]}: " \
+                            "session 1 has deals 1 to 1\n"
+    assert file_digest(ledger_path) == before
+
+
+def test_a_deal_number_below_1_in_the_table_loop(cli, ledger_path):
+    cli.ok("session", "start", *FOUR)
+    cli.ok("deal", "0", "3", "11", "8")
+    before = file_digest(ledger_path)
+    result = cli("table", input="void -1\namend -2 0 3 11 8\nvoid -\n")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "error: line 1: cannot void deal -1: session 1 has deals 1 to 1",
+        "error: line 2: cannot amend deal -2: session 1 has deals 1 to 1",
+        "error: line 3: void needs a deal number: void N, e.g. void 3",
+        "3 lines failed and changed nothing"]
     assert file_digest(ledger_path) == before
 
 

@@ -172,8 +172,7 @@ def _summary(ledger: Any, s: Any) -> str:
     return "\n\n".join([
         ngettext("end of the evening: session {id}, {count} deal",
                  "end of the evening: session {id}, {count} deals", s.deals).format(
-                     id=s.id, count=s.deals),
-
+            id=s.id, count=s.deals),
         standings_text(reports.standings(ledger, [s]), money=money),
         settlement_text(money),
     ])
@@ -229,7 +228,7 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
         return True
     if command in ("amend", "void"):
         parts = line.split(None, 2)
-        if len(parts) < 2 or not parts[1].isdigit():
+        if len(parts) < 2 or not parts[1].removeprefix("-").isdigit():
             if command == "amend":
                 raise InputError(_("amend needs a deal number: amend N followed by the deal, e.g. "
                                    "amend 3 {example}").format(example=_example(s.seats)))
@@ -243,7 +242,6 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
             if len(parts) < 3:
                 raise InputError(_("amend {number} needs the corrected deal, e.g. amend {number} "
                                    "{example}").format(number=number, example=_example(s.seats)))
-
             deal = parse_deal_line(parts[2], s.seats, book.session_rules(s))
             typer.echo(after_deal_text(ledger, s, book.amend_deal(ledger, s, number, deal),
                                        "amended deal"))
