@@ -6,7 +6,9 @@ Builds a fresh ledger with an evening of seven deals (Chinese and Latin names),
 starts ``bigtwo serve`` on a free port, opens the scorekeeper link in headless
 Chromium (Playwright; Debian's /usr/bin/chromium, or $BIGTWO_CHROMIUM) at 390×844,
 and saves the scoreboard, the entry page with a deal being tapped in (its points
-previewed), the settlement, and the scoreboard in dark mode.
+previewed), the settlement, and the scoreboard in dark mode; then the same pages as a
+phone set to Hong Kong Chinese (Accept-Language zh-HK: Traditional) and to Mainland
+Chinese (zh-CN: Simplified) gets them.
 """
 
 from __future__ import annotations
@@ -31,6 +33,13 @@ DEALS = [
     ["4", "0", "6", "1"],
     ["2", "9", "5", "0"],
 ]
+
+
+# (colour scheme, the phone's language, the files' suffix)
+PHONES = [("light", "en-US", ""), ("dark", "en-US", ""), ("light", "zh-HK", "-zh_Hant"),
+          ("light", "zh-CN", "-zh_Hans")]
+SHOTS = ["scoreboard", "entry", "settle", "scoreboard-dark",
+         *(f"{page}-{lang}" for lang in ("zh_Hant", "zh_Hans") for page in ("scoreboard", "entry", "settle"))]
 
 
 def bigtwo(db: Path, *args: str) -> None:
@@ -63,10 +72,11 @@ def main() -> None:
             browser = p.chromium.launch(
                 executable_path=CHROMIUM,
                 args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-            for scheme in ("light", "dark"):
+            for scheme, locale, suffix in PHONES:
                 context = browser.new_context(viewport={"width": 390, "height": 844},
                                               device_scale_factor=2, is_mobile=True,
                                               has_touch=True, color_scheme=scheme,
+                                              locale=locale,  # Accept-Language
                                               bypass_csp=True)  # for wait_for_function
                 page = context.new_page()
                 page.goto(keeper)
@@ -79,22 +89,23 @@ def main() -> None:
                     continue
                 page.get_by_role("radio", name="Cat", exact=True).tap()
                 for name, count in (("陳大文", 6), ("李小明", 2), ("Dan", 9)):
+                    plus = page.locator(f".stepper[data-player='{name}'] [data-step='1']")
                     for _ in range(count):
-                        page.get_by_role("button", name=f"{name}: one card more", exact=True).tap()
+                        plus.tap()
                 page.wait_for_function("!document.getElementById('confirm').disabled")
-                page.screenshot(path=str(IMG / "serve-entry.png"), full_page=True)
+                page.screenshot(path=str(IMG / f"serve-entry{suffix}.png"), full_page=True)
                 page.goto(base + "/")
                 page.wait_for_selector("#live .standings")
-                page.screenshot(path=str(IMG / "serve-scoreboard.png"), full_page=True)
+                page.screenshot(path=str(IMG / f"serve-scoreboard{suffix}.png"), full_page=True)
                 page.goto(base + "/settle")
                 page.wait_for_selector("#live .plan")
-                page.screenshot(path=str(IMG / "serve-settle.png"), full_page=True)
+                page.screenshot(path=str(IMG / f"serve-settle{suffix}.png"), full_page=True)
                 context.close()
             browser.close()
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(15)
-    for name in ("scoreboard", "entry", "settle", "scoreboard-dark"):
+    for name in SHOTS:
         print(IMG / f"serve-{name}.png")
 
 

@@ -97,6 +97,7 @@ class Site:
         self.env.filters["when"] = when
         self.env.globals["_"] = translate
         self.env.globals["ngettext"] = translate_n
+        self.env.globals["pays"] = pays
 
     def replaced(self) -> bool:
         return self.moved() is not None
@@ -227,6 +228,23 @@ def translate(message: str, **values: Any) -> str:
 
 def translate_n(one: str, many: str, n: int, **values: Any) -> str:
     return i18n.ngettext(one, many, n).format(n=n, **values)
+
+
+def pays(payer: str, payee: str) -> Any:
+    """``<span>Cat</span> <span class="arrow">pays</span> <span>Dan</span>`` in the
+    request's language, whose word order the sentence follows."""
+    import re
+
+    from markupsafe import Markup
+
+    names = {"{payer}": payer, "{payee}": payee}
+    out = []
+    for part in re.split(r"(\{payer\}|\{payee\})", _("{payer} pays {payee}")):
+        if part in names:
+            out.append(Markup("<span>{0}</span>").format(names[part]))
+        elif part.strip():
+            out.append(Markup(' <span class="arrow">{0}</span> ').format(part.strip()))
+    return Markup("").join(out)
 
 
 def when(stamp: str | None) -> Any:

@@ -264,3 +264,83 @@ def test_every_button_fits_a_narrow_phone(browser: Any, server: Server, ledger_p
             outside = [(text, left, right) for text, left, right in boxes if left < 0 or right > width]
             assert not outside, (path, width, outside)
         context.close()
+
+
+CJK_NAMES = ["陳大文", "李小明", "Cat", "Dan"]
+ZH_HK = {"locale": "zh-HK", "extra_http_headers": {"Accept-Language": "zh-HK,zh;q=0.9,en;q=0.5"}}
+
+
+def english_words(text: str) -> set[str]:
+    """Latin words on the page that are not players, money or the switcher's 'English'."""
+    data = {*CJK_NAMES, "HKD", "PTS", "English", "bigtwo", "PNG", "classic"}
+    return {w for w in re.findall(r"[A-Za-z][A-Za-z']+", text) if w not in data}
+
+
+def buttons_on_screen(page: Any, width: int, where: str) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, (where, width)
+    boxes = page.evaluate("""() => [...document.querySelectorAll('button, .button, a, select, input')]
+        .filter((b) => b.offsetParent !== null)
+        .map((b) => { const r = b.getBoundingClientRect();
+                      return [b.textContent.trim() || b.name || b.type, r.left, r.right]; })""")
+    assert boxes, where
+    outside = [(text, left, right) for text, left, right in boxes if left < 0 or right > width]
+    assert not outside, (where, width, outside)
+
+
+def test_a_phone_in_hong_kong_gets_the_page_in_chinese(browser: Any, server: Server, ledger_path: Path,
+                                                       tmp_path: Path) -> None:
+    """Accept-Language zh-HK at 390×844 and 360×780: Traditional Chinese labels, a deal
+    with Chinese names tapped in and undone, every button on screen, no English words."""
+    start(ledger_path, name="星期五", players=CJK_NAMES)
+    for no, size in ((1, {"width": 390, "height": 844}), (2, {"width": 360, "height": 780})):
+        width = size["width"]  # deal 1 is recorded and undone at 390 px, then deal 2 at 360
+        context = browser.new_context(viewport=size, device_scale_factor=2, is_mobile=True,
+                                      has_touch=True, bypass_csp=True, **ZH_HK)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.goto(server.keeper)  # the scorekeeper's link opens the entry page
+        page.wait_for_selector("#entry")
+        assert page.locator("html").get_attribute("lang") == "zh-Hant-HK"
+        assert page.title() == "入牌 · bigtwo"
+        nav = page.locator("nav.tabs").inner_text()
+        assert all(word in nav for word in ("計分", "入牌", "埋數", "紀錄"))
+        assert page.locator("#entry legend").first.inner_text() == "邊個出完牌？"
+        assert page.locator("#undo").inner_text() == "撤回上一步"
+        page.wait_for_function("document.getElementById('status').textContent.startsWith('即時')")
+        buttons_on_screen(page, width, "/entry")
+        page.get_by_role("radio", name="陳大文", exact=True).tap()
+        for name, count in (("李小明", 3), ("Cat", 11), ("Dan", 8)):
+            plus = page.get_by_role("button", name=f"{name}：多一張", exact=True)
+            for _ in range(count):
+                plus.tap()
+        page.wait_for_function("!document.getElementById('confirm').disabled")
+        assert page.locator("#preview th").all_inner_texts()[1:] == ["剩牌", "罰分", "分"]
+        assert page.locator("#confirm").inner_text() == "記低呢鋪"
+        page.locator("#confirm").tap()
+        page.wait_for_function("document.querySelector('#preview .ok') !== null")
+        assert page.locator("#preview .ok").inner_text() == f"已記低第 {no} 鋪。"
+        page.wait_for_function("document.querySelectorAll('#live .deals tr.deal').length === 1")
+        page.wait_for_function(f"document.getElementById('entry-title').textContent === '第 {no + 1} 鋪'")
+        assert cli_json(ledger_path, "log")[-1]["facts"]["cards"] == {
+            "陳大文": 0, "李小明": 3, "Cat": 11, "Dan": 8}
+        text = page.locator("body").inner_text()
+        assert "下一鋪" in text and not english_words(text), english_words(text)
+        buttons_on_screen(page, width, "/entry after a deal")
+        shot = tmp_path / f"entry-zh-{width}.png"
+        page.screenshot(path=str(shot), full_page=True)
+        not_blank(shot)
+        for path, word in (("/", "最近幾鋪"), ("/settle", "最少轉數")):
+            page.goto(server.base + path)
+            page.wait_for_selector("#live .card")
+            text = page.locator("body").inner_text()
+            assert word in text and not english_words(text), (path, english_words(text))
+            buttons_on_screen(page, width, path)
+        page.goto(server.base + "/entry")
+        page.wait_for_selector("#entry")
+        page.locator("#undo").tap()  # takes back the deal just recorded, and says so
+        page.wait_for_function("document.querySelector('#preview .ok') !== null")
+        assert page.locator("#preview .ok").inner_text() == (
+            f"已撤回：第 {no} 鋪（陳大文=0 李小明=3 Cat=11 Dan=8）；而家唔再計。")
+        page.wait_for_function("document.querySelectorAll('#live .deals tr.deal').length === 0")
+        assert [e["live"] for e in cli_json(ledger_path, "log")][-2:] == [False, False]
+        context.close()

@@ -54,7 +54,7 @@ def client_for(db: Path) -> Iterator[Any]:
 class Visible(HTMLParser):
     """The words a person sees or hears: text (not scripts), titles, labels, hints."""
 
-    SHOWN = ("title", "aria-label", "placeholder", "alt")
+    SHOWN = ("title", "aria-label", "placeholder", "alt", "data-out")  # data-out: CSS shows it
 
     def __init__(self) -> None:
         super().__init__()
