@@ -51,14 +51,16 @@ def help_texts() -> list[str]:
     root = typer.main.get_command(app)
     found: list[str] = []
 
-    def walk(command: object) -> None:
+    def walk(command: object, parent: typer.Context | None = None) -> None:
         for obj in [command, *getattr(command, "params", [])]:
             for attr in ("help", "short_help", "epilog"):
                 text = getattr(obj, attr, None)
                 if isinstance(text, str) and text and text not in found:
                     found.append(text)
-        for sub in getattr(command, "commands", {}).values():
-            walk(sub)
+        if hasattr(command, "list_commands"):  # a group: its commands may be built on demand
+            ctx = typer.Context(command, parent=parent)  # type: ignore[arg-type]
+            for name in command.list_commands(ctx):
+                walk(command.get_command(ctx, name), ctx)
 
     walk(root)
     for name in LAZY:

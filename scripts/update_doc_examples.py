@@ -27,7 +27,8 @@ What a command line may be:
 
 The lines after a command up to the next ``$`` line are its output (stdout and stderr
 together, in the order they were written); a command shown without output must still
-exit 0.
+exit 0. To add an example, write ``?`` as its output and run this script on the file:
+the real output replaces it.
 
 Only volatile values are masked when comparing (``matches``): a timestamp of the run
 itself (a date within a day of the run, with its time of day if any) and a temporary
@@ -175,7 +176,9 @@ def unrun(path: Path) -> list[tuple[int, str]]:
     for k, text in enumerate(lines):
         if k not in covered and BIGTWO_LINE.search(text):
             problems.append((k + 1, "a `$ bigtwo` example that is not run: put it in a fenced "
-                                    "block, or say why not with <!-- no-run: REASON -->"))
+                                    "block (with `?` as its output, then run python "
+                                    "scripts/update_doc_examples.py FILE to fill it in), or say "
+                                    "why not with <!-- no-run: REASON -->"))
         if text.strip().startswith("<!--") and NO_RUN.search(text) and not NO_RUN.fullmatch(text.strip()):
             problems.append((k + 1, "a no-run marker goes on its own line before the block"))
     return sorted(problems)

@@ -7,8 +7,8 @@ transaction, so a rejected action leaves the ledger exactly as it was.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from decimal import Decimal
+from typing import TYPE_CHECKING, NamedTuple
 
 from ledger.core.errors import InputError, NotFound
 from ledger.core.i18n import N_, _
@@ -18,13 +18,15 @@ from ledger.core.text import clean_name, clean_session_name, name_key
 from ledger.storage.rows import EntryRow, PointsRow, SessionRow
 from ledger.storage.store import Ledger
 
+if TYPE_CHECKING:
+    from ledger.core.dealer import Turn
+
 CURRENT_KEY = "current_session"
 PACK = 52
 MAX_ID = 2**63 - 1  # largest SQLite INTEGER; a bigger number cannot name a session or deal
 
 
-@dataclass(frozen=True)
-class Recorded:
+class Recorded(NamedTuple):
     """What one action did: the entry written and the deal's points (None for a void)."""
 
     entry: EntryRow
@@ -192,6 +194,19 @@ def session_rules(session: SessionRow) -> RuleSet:
     return rules_from_dict(session.rules)
 
 
+def next_turn(ledger: Ledger, session: SessionRow) -> Turn:
+    """Who deals and leads next in ``session`` (as read after its last change: its
+    ``deals`` is the number of live deals): from that count and the last live deal,
+    not by re-reading every deal of a long evening."""
+    from ledger.core.dealer import next_turn_after
+
+    rules = session_rules(session)
+    last = ledger.journal.last_live_entry(session.id)
+    if last is None or last.facts is None:
+        return next_turn_after(session.seats, rules, 0, None)
+    return next_turn_after(session.seats, rules, session.deals, Deal.from_dict(last.facts))
+
+
 def points_rows(seats: Sequence[str], score: DealScore, sign: int = 1) -> list[PointsRow]:
     return [
         PointsRow(
@@ -280,8 +295,7 @@ def amend_deal(ledger: Ledger, session: SessionRow, deal_no: int, deal: Deal) ->
     return Recorded(entry, result)
 
 
-@dataclass(frozen=True)
-class Undone:
+class Undone(NamedTuple):
     """What one ``undo`` took back.
 
     ``action`` is ``deal``, ``amend``, ``void``, ``session end`` or ``session start``.

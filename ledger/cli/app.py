@@ -21,12 +21,13 @@ from ledger.cli.common import (
     db_path,
     group,
     open_db,
+    root_group,
     scope_sessions,
 )
 from ledger.cli.sessions import session_app
 from ledger.core.i18n import _
 
-app = group("Keep score and settle money for Big Two played with real cards.", completion=True)
+app = root_group("Keep score and settle money for Big Two played with real cards.")
 rules_app = group("The rule sets: presets shipped with the tool.")
 db_app = group("Where the ledger lives.")
 app.add_typer(session_app, name="session")

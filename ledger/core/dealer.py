@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ledger.core.errors import InputError
 from ledger.core.i18n import _
@@ -72,8 +72,7 @@ def cut(card: Card, seats: Sequence[str], dealer: str) -> Cut:
 # --- redeal ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class RedealCheck:
+class RedealCheck(NamedTuple):
     """A dealt hand's points and whether its holder may ask for a redeal."""
 
     cards: tuple[Card, ...]
@@ -117,8 +116,7 @@ def redeal_check(cards: Iterable[Card]) -> RedealCheck:
 # --- next dealer and leader -------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Turn:
+class Turn(NamedTuple):
     """Who deals and who leads the next deal.
 
     ``dealers`` has one name, or several when ``next_deal = "loser"`` and players tie on

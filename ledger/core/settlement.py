@@ -10,8 +10,8 @@ Everything here is ``Decimal`` or ``int``; a float never touches money.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from decimal import ROUND_FLOOR, ROUND_HALF_EVEN, Decimal, InvalidOperation
+from typing import NamedTuple
 
 from ledger.core.errors import InputError
 from ledger.core.i18n import _
@@ -26,8 +26,7 @@ EXACT_PLAN_LIMIT = 16  # players; beyond this the plan is greedy (still at most 
 MAX_STAKE = Decimal("1000000")
 
 
-@dataclass(frozen=True)
-class Payment:
+class Payment(NamedTuple):
     payer: str
     payee: str
     amount: Decimal

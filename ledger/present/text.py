@@ -229,17 +229,15 @@ def after_deal_text(ledger: Ledger, s: SessionRow, recorded: Recorded, verb: str
     """What is printed after a deal is recorded, amended, voided or undone (``bigtwo deal``
     and the ``table`` loop alike): the deal's points (or the void), the running
     standings and who deals and leads next."""
-    from ledger.book.actions import session_rules
+    from ledger.book.actions import next_turn
     from ledger.book.reports import standings
-    from ledger.core.dealer import next_turn_from_facts
 
     if recorded.score is not None:
         first = deal_text(recorded.entry.deal_no, recorded.score, s.seats, verb)
     else:
         first = _("deal {number} voided").format(number=recorded.entry.deal_no)
     now = ledger.journal.session(s.id)  # with this deal counted
-    facts = [e.facts for e in ledger.journal.live_deals(s.id) if e.facts is not None]
-    turn = next_turn_from_facts(s.seats, session_rules(s), facts).describe()
+    turn = next_turn(ledger, now).describe()
     lines = (first, standings_text(standings(ledger, [now])), turn)
     return "\n".join(lines if head else lines[1:])
 

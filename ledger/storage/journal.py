@@ -137,11 +137,9 @@ class Journal:
         names = self.renames(entries[0].session_id)
         if not names:
             return entries
-        from dataclasses import replace
-
         from ledger.core.names import rename_facts
 
-        return [e if e.facts is None else replace(e, facts=rename_facts(e.facts, names))
+        return [e if e.facts is None else e._replace(facts=rename_facts(e.facts, names))
                 for e in entries]
 
     def end_session(self, session_id: int, at: str | None = None) -> None:
@@ -284,16 +282,18 @@ class Journal:
         ).fetchone()
         return None if r is None else self._shown([_entry(r)])[0]
 
-    def last_live_deal(self, session_id: int) -> int | None:
+    def last_live_entry(self, session_id: int) -> EntryRow | None:
+        """The current version of the last deal not voided (None before any), one row
+        read however long the evening: who deals next needs no more."""
         r = self.conn.execute(
-            """SELECT e.deal_no FROM entries e
+            f"""SELECT {_ENTRY_COLS} FROM entries e
                WHERE e.session_id = ? AND e.kind != 'void'
                  AND e.id = (SELECT MAX(id) FROM entries
                              WHERE session_id = e.session_id AND deal_no = e.deal_no)
                ORDER BY e.deal_no DESC LIMIT 1""",
             [session_id],
         ).fetchone()
-        return None if r is None else r[0]
+        return None if r is None else self._shown([_entry(r)])[0]
 
     def live_deals(self, session_id: int) -> list[EntryRow]:
         """The current version of every deal not voided, in deal order."""

@@ -10,8 +10,7 @@ Writes go inside :meth:`Ledger.writing <ledger.storage.store.Ledger.writing>`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ledger.storage.codec import inserted_id, new_uuid, now
 
@@ -19,8 +18,7 @@ if TYPE_CHECKING:
     from ledger.storage.store import Ledger
 
 
-@dataclass(frozen=True)
-class PlayerName:
+class PlayerName(NamedTuple):
     """One player as the reports see it: ``name`` is the name shown (the name of the
     player it was merged into, if any), ``canon_id`` the id it counts as,
     ``own_name`` its own current name and ``typed_name`` the name first typed."""
@@ -32,8 +30,7 @@ class PlayerName:
     typed_name: str
 
 
-@dataclass(frozen=True)
-class PlayerEvent:
+class PlayerEvent(NamedTuple):
     id: int
     uuid: str
     at: str

@@ -15,9 +15,9 @@ from typing import Any
 from ledger.book import actions as book
 from ledger.book import reports
 from ledger.core.deal_line import facts_text
-from ledger.core.dealer import Turn, next_turn_after
+from ledger.core.dealer import Turn
 from ledger.core.rules import RuleSet
-from ledger.core.scoring import Deal, DealScore
+from ledger.core.scoring import DealScore
 from ledger.core.settlement import format_amount
 from ledger.present.text import signed
 from ledger.storage.rows import SessionRow
@@ -60,13 +60,7 @@ def turn_dict(turn: Turn) -> dict[str, Any]:
 def next_turn(ledger: Ledger, session: SessionRow) -> Turn:
     """Who deals and leads next: the same answer as ``bigtwo deal`` prints, from the
     count of live deals and the last one (not every deal of a long evening)."""
-    rules = book.session_rules(session)
-    last_no = ledger.journal.last_live_deal(session.id)
-    last = None if last_no is None else ledger.journal.current_version(session.id, last_no)
-    if last is None or last.facts is None:
-        return next_turn_after(session.seats, rules, 0, None)
-    count = ledger.journal.session(session.id).deals
-    return next_turn_after(session.seats, rules, count, Deal.from_dict(last.facts))
+    return book.next_turn(ledger, ledger.journal.session(session.id))
 
 
 @dataclass
