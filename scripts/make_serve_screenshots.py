@@ -14,6 +14,7 @@ Chinese (zh-CN: Simplified) gets them.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -62,8 +63,9 @@ def main() -> None:
     assert server.stdout is not None
     keeper = ""
     for line in server.stdout:
-        if line.startswith("scorekeeper link"):
-            keeper = line.split(": ", 1)[1].strip()
+        link = (re.findall(r"http://\S+", line) or [""])[-1]
+        if "/entry?t=" in link:  # in every language
+            keeper = link
             break
     base = keeper.split("/entry")[0]
     IMG.mkdir(parents=True, exist_ok=True)

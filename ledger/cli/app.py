@@ -208,7 +208,7 @@ def undo_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
             typer.echo(players.undo_text(players.undo_last(ledger)))
             return
         s = book.current_session(ledger, session)
-        typer.echo(undo_text(book.undo(ledger, s), ledger))
+        typer.echo(undo_text(book.undo(ledger, s), ledger, said=True))
 
 
 @app.command("log")

@@ -7,7 +7,7 @@ never pay for it.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ledger.book.clock import local_minute, local_second, zone_label
@@ -171,6 +171,7 @@ def wrap(text: str, columns: int) -> str:
 DEAL_HEADS = {  # deal_text's first words, by the verb its callers pass
     "deal": N_("deal {number}: {scores}"), "amended deal": N_("amended deal {number}: {scores}"),
     "void": N_("void {number}: {scores}"), "undo": N_("undo {number}: {scores}"),
+    "now deal": N_("now deal {number}: {scores}"),
 }
 
 
@@ -190,39 +191,48 @@ def deal_text(deal_no: int, score: DealScore, seats: Sequence[str], verb: str = 
     return shown(_(head).format(number=deal_no, scores=", ".join(parts)))
 
 
-def undo_text(undone: Any, ledger: Ledger | None = None) -> str:
+def undo_text(undone: Any, ledger: Ledger | None = None, said: bool = False) -> str:
     """What an undo (:class:`ledger.book.actions.Undone`) took back, with its facts; given
     the ``ledger``, then (for a deal) the deal as it stands now, the standings and who
-    deals next, as after any deal."""
-    line = _undone_line(undone)
+    deals next, as after any deal.  The first line in English (the web page's JSON), or
+    with ``said`` in the interface's language."""
+    line = _undone_line(undone, _ if said else _english)
     if ledger is None or undone.recorded is None:
         return line
     return line + "\n" + after_deal_text(ledger, undone.session, undone.recorded, "now deal",
                                          head=undone.recorded.score is not None)
 
 
-def _undone_line(undone: Any) -> str:
+def _english(message: str) -> str:
+    return message
+
+
+def _undone_line(undone: Any, t: Callable[[str], str]) -> str:
     s = undone.session
     if undone.action == "session start":
         seats = ", ".join(s.seats)
-        now = ("no current session now" if undone.current is None
-               else f"current again: session {undone.current.id}")
-        return shown(f"undone: the start of session {s.id} ({seats} — rules {s.rules_name}, "
-                     f"no deals); {now}")
+        now = (t(N_("no current session now")) if undone.current is None
+               else t(N_("current again: session {id}")).format(id=undone.current.id))
+        return shown(t(N_("undone: the start of session {id} ({seats} — rules {rules}, no deals); "
+                          "{now}")).format(id=s.id, seats=seats, rules=s.rules_name, now=now))
     if undone.action == "session end":
         ended = local_minute(s.ended_at) if s.ended_at else "?"
-        return f"undone: the end of session {s.id} (ended {ended}); it is open again"
+        return t(N_("undone: the end of session {id} (ended {ended}); it is open again")).format(
+            id=s.id, ended=ended)
     n = undone.deal_no
-    what = {"deal": f"deal {n}", "amend": f"the amendment of deal {n}",
-            "void": f"the void of deal {n}"}[undone.action]
+    what = t({"deal": N_("deal {number}"), "amend": N_("the amendment of deal {number}"),
+              "void": N_("the void of deal {number}")}[undone.action]).format(number=n)
     facts = f" ({facts_text(undone.facts, s.seats)})" if undone.facts else ""
     if undone.restored is None:
-        after = f"deal {n} does not count now"
+        after = t(N_("deal {number} does not count now")).format(number=n)
     elif undone.action == "void":
-        after = f"deal {n} counts again: {facts_text(undone.restored, s.seats)}"
+        after = t(N_("deal {number} counts again: {facts}")).format(
+            number=n, facts=facts_text(undone.restored, s.seats))
     else:
-        after = f"deal {n} is back to {facts_text(undone.restored, s.seats)}"
-    return shown(f"undone: {what}{facts} — {after}")
+        after = t(N_("deal {number} is back to {facts}")).format(
+            number=n, facts=facts_text(undone.restored, s.seats))
+    return shown(t(N_("undone: {what}{facts} — {after}")).format(what=what, facts=facts, after=after))
+
 
 def after_deal_text(ledger: Ledger, s: SessionRow, recorded: Recorded, verb: str = "deal",
                     head: bool = True) -> str:

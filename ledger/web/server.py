@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ledger.core.errors import InputError, LedgerError
+from ledger.core.i18n import _
 from ledger.web.auth import Tokens
 
 
@@ -28,22 +29,24 @@ def lan_address() -> str:
     finally:
         probe.close()
     if not address or address.startswith("127.") or address == "0.0.0.0":
-        raise LedgerError(
+        raise LedgerError(_(
             "--lan: this machine has no local network address (is Wi-Fi on?); "
             "give one with --host ADDRESS"
-        )
+        ))
     return address
 
 
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket, or one clear error (port in use, address not ours)."""
     if not 0 <= port <= 65535:
-        raise InputError(f"--port {port}: give a port from 1 to 65535 (0 picks a free one)")
+        raise InputError(_("--port {port}: give a port from 1 to 65535 (0 picks a free one)").format(
+            port=port))
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except OSError as exc:
-        raise InputError(f"--host {host!r}: cannot resolve it ({exc.strerror or exc})") from None
-    family, _, _, _, address = infos[0]
+        raise InputError(_("--host {host!r}: cannot resolve it ({problem})").format(
+            host=host, problem=exc.strerror or exc)) from None
+    family, *_rest, address = infos[0]
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     # Accepted connections inherit it: a response's head and body leave at once instead
@@ -55,10 +58,13 @@ def bind(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         if exc.errno == errno.EADDRINUSE:
-            raise LedgerError(f"port {port} on {host} is already in use; pick another with --port") from None
+            raise LedgerError(_("port {port} on {host} is already in use; pick another with --port").format(
+                port=port, host=host)) from None
         if exc.errno == errno.EACCES:
-            raise LedgerError(f"port {port} needs special rights; pick one above 1023 with --port") from None
-        raise LedgerError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
+            raise LedgerError(_("port {port} needs special rights; pick one above 1023 with --port").format(
+                port=port)) from None
+        raise LedgerError(_("cannot listen on {host} port {port}: {problem}").format(
+            host=host, port=port, problem=exc.strerror or exc)) from None
     sock.set_inheritable(True)
     return sock
 
@@ -94,17 +100,26 @@ def banner(db: str, where: str, keeper: str, viewer: str, colour: bool) -> str:
     if colour:  # black modules on white, whatever the terminal's own colours
         keeper_qr = [f"\x1b[30;47m{x}\x1b[0m" for x in keeper_qr]
         viewer_qr = [f"\x1b[30;47m{x}\x1b[0m" for x in viewer_qr]
-    heading = "scorekeeper (can write)".ljust(width) + "   viewers (read only)"
+    left = _("scorekeeper (can write)")
+    heading = left + " " * max(1, width - columns(left)) + "   " + _("viewers (read only)")
     return "\n".join([
-        f"bigtwo serve: ledger {db}, {where}",
-        f"scorekeeper link (can write; keep it to yourself): {keeper}",
-        f"viewer link (read only; share it with the table):  {viewer}",
+        _("bigtwo serve: ledger {path}, {where}").format(path=db, where=where),
+        _("scorekeeper link (can write; keep it to yourself): {link}").format(link=keeper),
+        _("viewer link (read only; share it with the table):  {link}").format(link=viewer),
         "",
         heading,
         *side_by_side(keeper_qr, viewer_qr),
         "",
-        "Ctrl-C stops the server.",
+        _("Ctrl-C stops the server."),
     ])
+
+
+def columns(text: str) -> int:
+    """``text``'s width in terminal columns (陳 takes two)."""
+    from wcwidth import wcswidth
+
+    found = wcswidth(text)
+    return found if found >= 0 else len(text)
 
 
 def serve(db: str, host: str, port: int, session_id: int | None, key: str,
@@ -128,7 +143,8 @@ def serve(db: str, host: str, port: int, session_id: int | None, key: str,
                  allowed_hosts=sorted(hosts), poll=poll)
     app = create_app(cfg)
     keeper, viewer = links(base, tokens)
-    where = f"session {session_id}" if session_id is not None else "the current session"
+    where = (_("session {id}").format(id=session_id) if session_id is not None
+             else _("the current session"))
     echo(banner(db, where, keeper, viewer, colour=sys.stdout.isatty()))
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
                             timeout_graceful_shutdown=1, **uvicorn_options)
@@ -142,7 +158,7 @@ def serve(db: str, host: str, port: int, session_id: int | None, key: str,
             server.run(sockets=[sock])
         finally:
             sock.close()
-    echo("stopped; every recorded deal is in the ledger")
+    echo(_("stopped; every recorded deal is in the ledger"))
 
 
 def _make_server(config: Any, app: Any) -> Any:

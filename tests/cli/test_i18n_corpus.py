@@ -207,3 +207,22 @@ def test_the_table_loop_ends_the_evening_in_chinese(cli, lang, summary, empty):
     assert cli.ok("--lang", "en", "table", input="").count("end of the evening: session 1, 2 deals") == 1
     cli.ok("session", "start", "--players", SEATS)
     assert empty in cli("--lang", lang, "table", input="").stdout.splitlines()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_undo_says_what_it_took_back_in_chinese(cli, lang):
+    cli.ok("session", "start", "--players", SEATS)
+    cli.ok("deal", "0", "3", "5", "2")
+    cli.ok("deal", "0", "4", "11", "13")
+    cli.ok("amend", "1", "0", "3", "5", "1")
+    cli.ok("void", "2")
+    cli.ok("session", "end")
+    said = [cli.ok("--lang", lang, "undo") for _ in range(4)]  # end, void, amend, deal
+    for text in said:
+        assert CJK.search(text.splitlines()[0]), text  # what was taken back
+        for line in text.splitlines():  # then the deal now, the standings, who deals
+            assert english_sentence(line) is None, line
+    assert said[1].splitlines()[0].endswith("陳大文=0 李小明=4 José=11 阿明=13")
+    cli.ok("session", "start", "--players", SEATS)
+    assert cli.ok("undo").startswith("undone: the start of session 2 (陳大文, 李小明, José, 阿明 — "
+                                     "rules classic, no deals); current again: session 1")

@@ -375,3 +375,23 @@ def test_the_live_feed_renders_each_language(client) -> None:
 
     zh, english = asyncio.run(both())
     assert "最近幾鋪".encode() in zh and b"Last deals" in english
+
+
+def test_bigtwo_serve_in_chinese(db: Path) -> None:
+    """``bigtwo serve --lang zh_Hant``: the banner in Chinese, and the page's language
+    for a phone that asks for none we have."""
+    import httpx
+    from web.webhelpers import Server
+
+    served = Server(db, KEY, "--lang", "zh_Hant")
+    try:
+        text = "".join(served.lines)
+        assert "記分員連結（可以寫；自己收好）：http://" in text and "觀看連結" in text
+        assert "bigtwo serve：帳簿" in text and "Ctrl-C 停止伺服器。" in text
+        page = httpx.get(served.viewer, follow_redirects=True, headers={"accept-language": "fr"})
+        assert visible(page.text)[0] == "zh-Hant-HK"
+        english = httpx.get(served.viewer, follow_redirects=True, headers={"accept-language": "en"})
+        assert visible(english.text)[0] == "en"
+    finally:
+        code, out = served.stop()
+    assert code == 0 and "已停止" in out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -59,11 +60,12 @@ class Server:
                 err = self.proc.stderr.read() if self.proc.stderr else ""
                 raise AssertionError("bigtwo serve exited:\n" + err)
             self.lines.append(line)
-            if line.startswith("scorekeeper link"):
-                self.keeper = line.split(": ", 1)[1].strip()
-            if line.startswith("viewer link"):
-                self.viewer = line.split(":  ", 1)[1].strip()
-            if line.startswith("Ctrl-C"):
+            link = (re.findall(r"http://\S+", line) or [""])[-1]  # the links end their lines
+            if "/entry?t=" in link:
+                self.keeper = link
+            elif "/?t=" in link:
+                self.viewer = link
+            if line.startswith("Ctrl-C"):  # in every language
                 break
         assert self.keeper and self.viewer, "".join(self.lines)
         self.base = self.keeper.split("/entry")[0]

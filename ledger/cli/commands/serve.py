@@ -30,13 +30,14 @@ def serve_cmd(
     """Serve a live scoreboard, deal entry and settlement to phones on the same ledger."""
     from ledger.book import actions as book
     from ledger.core.errors import InputError
+    from ledger.core.i18n import _
     from ledger.web.auth import check_key, new_key
     from ledger.web.server import lan_address, serve
 
     key = check_key(token) if token is not None else new_key()
     if lan:
         if host != "127.0.0.1":
-            raise InputError("give --lan or --host, not both")
+            raise InputError(_("give --lan or --host, not both"))
         host = lan_address()
     path = db_path(ctx)[0]
     with open_db(ctx, create=True) as ledger:

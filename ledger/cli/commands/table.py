@@ -257,7 +257,7 @@ def _undo(ledger: Any, s: Any) -> bool:
     from ledger.book import actions as book
     from ledger.present.text import undo_text
 
-    typer.echo(undo_text(book.undo(ledger, s), ledger))
+    typer.echo(undo_text(book.undo(ledger, s), ledger, said=True))
     return _session_or_none(ledger, s.id) is not None
 
 
