@@ -30,7 +30,7 @@ from itertools import groupby
 from operator import attrgetter
 
 from ledger.core.errors import StoreError
-from ledger.storage.rows import DealStatsRow, LiveDealPoints, Mark
+from ledger.storage.cache_rows import DealStatsRow, LiveDealPoints, Mark
 from ledger.storage.store import Ledger
 
 CACHE = "deal_stats"

@@ -31,7 +31,8 @@ from ledger.core.i18n import N_, _, ngettext
 from ledger.core.phrase import Phrase, local, said
 from ledger.core.rules import RuleSet, rules_from_dict
 from ledger.core.scoring import Deal, score_deal
-from ledger.storage.rows import CachedFlow, CachedTotal, PointsRow, RawEntry, RawPoints
+from ledger.storage.raw_rows import CachedFlow, CachedTotal, RawEntry, RawPoints
+from ledger.storage.rows import PointsRow
 from ledger.storage.schema import POINT_COLUMNS, schema_item
 from ledger.storage.store import Ledger
 

@@ -68,8 +68,10 @@ class CheckResult:
 def parse_claims(claims: Sequence[str], seats: Sequence[str]) -> dict[str, list[int]]:
     """``NAME=TOTAL`` or ``NAME=T1,T2,...`` per player (names as in ``bigtwo deal``).
 
-    >>> parse_claims(["ann=81", "Ben=0,3,40"], ["Ann", "Ben", "Cat"])
-    {'Ann': [81], 'Ben': [0, 3, 40]}
+    >>> parse_claims(["ann=81", "Ben=40"], ["Ann", "Ben", "Cat"])
+    {'Ann': [81], 'Ben': [40]}
+    >>> parse_claims(["ann=0,12,81", "Ben=0,3,40"], ["Ann", "Ben", "Cat"])
+    {'Ann': [0, 12, 81], 'Ben': [0, 3, 40]}
     """
     if not claims:
         raise InputError(_("give the sheet's totals: NAME=TOTAL for each player, e.g. {example}")

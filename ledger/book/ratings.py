@@ -24,7 +24,7 @@ from operator import attrgetter
 from typing import Any
 
 from ledger.core.errors import StoreError
-from ledger.storage.rows import RatingDeal, StoredRating
+from ledger.storage.cache_rows import RatingDeal, StoredRating
 from ledger.storage.store import Ledger
 
 CACHE = "ratings"

@@ -5,12 +5,9 @@ session's net points into money at that session's stake, then adds money (never
 points) across sessions.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from ledger.core.errors import InputError
 from ledger.core.i18n import N_, _
@@ -31,8 +28,7 @@ from ledger.storage.store import Ledger
 NO_SESSIONS = N_("the ledger has no sessions yet; start one with bigtwo session start")
 
 
-@dataclass
-class PlayerLine:
+class PlayerLine(NamedTuple):
     name: str
     deals: int = 0
     wins: int = 0
@@ -45,17 +41,12 @@ class PlayerLine:
                 "fried": self.fried, "penalty": self.penalty, "net": self.net}
 
 
-@dataclass
-class Standings:
+class Standings(NamedTuple):
     scope: str
     sessions: list[SessionRow]
     players: list[PlayerLine]
-    teams: list[PlayerLine] = field(default_factory=list)
-    session_ids: list[int] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        if not self.session_ids:
-            self.session_ids = [s.id for s in self.sessions]
+    teams: list[PlayerLine]
+    session_ids: list[int]
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -101,17 +92,15 @@ def _sorted(lines: list[PlayerLine]) -> list[PlayerLine]:
 
 
 def standings(ledger: Ledger, sessions: list[SessionRow]) -> Standings:
-    lines: dict[str, PlayerLine] = {}
+    sums: dict[str, list[int]] = {}  # deals, wins, fried, penalty, net
     for s in sessions:  # seat order first, so ties read in seat order within a session
         for name in s.seats:
-            lines.setdefault(name, PlayerLine(name))
-    for _sid, name, deals, wins, fried, penalty, net in ledger.totals.by_session([s.id for s in sessions]):
-        line = lines.setdefault(name, PlayerLine(name))
-        line.deals += deals
-        line.wins += wins
-        line.fried += fried
-        line.penalty += penalty
-        line.net += net
+            sums.setdefault(name, [0, 0, 0, 0, 0])
+    for _sid, name, *counts in ledger.totals.by_session([s.id for s in sessions]):
+        total = sums.setdefault(name, [0, 0, 0, 0, 0])
+        for i, count in enumerate(counts):
+            total[i] += count
+    lines = {name: PlayerLine(name, *total) for name, total in sums.items()}
     teams: list[PlayerLine] = []
     if len(sessions) == 1 and sessions[0].teams:
         for members in teams_of(sessions[0].seats):
@@ -124,7 +113,8 @@ def standings(ledger: Ledger, sessions: list[SessionRow]) -> Standings:
                 )
             )
     scope = f"session {sessions[0].id}" if len(sessions) == 1 else "all sessions"
-    return Standings(scope, sessions, _sorted(list(lines.values())), _sorted(teams))
+    return Standings(scope, sessions, _sorted(list(lines.values())), _sorted(teams),
+                     [s.id for s in sessions])
 
 
 def standings_all(ledger: Ledger) -> Standings:
@@ -133,7 +123,7 @@ def standings_all(ledger: Ledger) -> Standings:
     if not ids:
         raise InputError(_(NO_SESSIONS))
     lines = [PlayerLine(*row) for row in ledger.totals.by_player()]
-    return Standings("all sessions", [], _sorted(lines), session_ids=ids)
+    return Standings("all sessions", [], _sorted(lines), [], ids)
 
 
 # --- settlement ---------------------------------------------------------------
@@ -143,8 +133,7 @@ def standings_all(ledger: Ledger) -> Standings:
 WINNER_PAID = ("pay-the-winner", "ranked")
 
 
-@dataclass
-class Working:
+class Working(NamedTuple):
     """The hand-checkable arithmetic of one session's settlement."""
 
     session: SessionRow
@@ -172,8 +161,7 @@ class Working:
         return out
 
 
-@dataclass
-class Settlement:
+class Settlement(NamedTuple):
     currency: str
     nets: dict[str, Decimal]
     pairwise: list[Payment]
@@ -183,7 +171,7 @@ class Settlement:
     coin: Decimal | None = None  # settle --round: nets and payments in whole coins
     exact_nets: dict[str, Decimal] | None = None  # the nets before rounding to the coin
 
-    def rounded(self, coin: Decimal) -> Settlement:
+    def rounded(self, coin: Decimal) -> "Settlement":
         """The same settlement paid in whole coins: nets by largest remainder (still
         summing to zero), the fewest payments planned over the rounded nets.  Pair by
         pair stays exact: it is what each pair owes, the working behind the nets."""
@@ -192,7 +180,7 @@ class Settlement:
         if q is not None and q.as_tuple().exponent < coin.as_tuple().exponent:  # type: ignore[operator]
             nets = {k: v.quantize(q) for k, v in nets.items()}  # 30 HKD shown 30.00, as elsewhere
         ordered = dict(sorted(nets.items(), key=lambda kv: (-kv[1], kv[0])))
-        return replace(self, nets=ordered, payments=payment_plan(ordered), coin=coin,
+        return self._replace(nets=ordered, payments=payment_plan(ordered), coin=coin,
                        exact_nets=dict(self.nets))
 
     def remainder(self) -> dict[str, Decimal]:

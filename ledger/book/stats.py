@@ -34,7 +34,8 @@ from ledger.book.money import (
 from ledger.core.errors import InputError
 from ledger.core.i18n import _
 from ledger.core.settlement import format_amount, quantum, round_amount
-from ledger.storage.rows import DealStatsRow, SessionRow
+from ledger.storage.cache_rows import DealStatsRow
+from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
 
 REGULAR_SHARE = 4  # a regular plays in at least 1/4 of the deals

@@ -12,15 +12,12 @@ editing a preset later never changes recorded history.
 ((1, 1), (11, 2), (13, 3))
 """
 
-from __future__ import annotations
-
 import json
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, get_args
 
 from ledger.core.errors import InputError, RuleError
 from ledger.core.i18n import N_, _
@@ -61,8 +58,7 @@ MAX_HAND = 26  # two players splitting a whole pack
 MAX_LOSERS = 3  # four players at most
 
 
-@dataclass(frozen=True)
-class RuleSet:
+class RuleSet(NamedTuple):
     """Everything that decides a deal's points.  See docs/scoring.md."""
 
     name: str
@@ -80,7 +76,7 @@ class RuleSet:
     mode: Mode = "cards"
     place_points: tuple[int, ...] = (0, 1, 2, 3)
     # Play options (docs/plays.md), kept as validated plain data; see ledger.core.plays.
-    plays: tuple[tuple[str, Any], ...] = field(default=())
+    plays: tuple[tuple[str, Any], ...] = ()
     # Who deals and who leads the next deal (docs/at-the-table.md); see ledger.core.dealer.
     next_deal: NextDeal = "rotate"
     next_lead: NextLead = "winner"
@@ -131,21 +127,21 @@ class RuleSet:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready form; ``rules_from_dict(r.to_dict()) == r``."""
         data: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "tiers":
+        for key in self._fields:
+            value: Any = getattr(self, key)
+            if key == "tiers":
                 value = [list(t) for t in value]
-            elif f.name == "plays":
+            elif key == "plays":
                 value = dict(value)
             elif isinstance(value, tuple):
                 value = list(value)
-            data[f.name] = value
+            data[key] = value
         return data
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False)
 
-    def play_rules(self) -> PlayRules:
+    def play_rules(self) -> "PlayRules":
         """The play options as :class:`ledger.core.plays.PlayRules` (unnamed ones at their defaults)."""
         from ledger.core.plays import PlayRules
 
@@ -225,7 +221,7 @@ BASED_ON = N_("based on {base}; this file sets {keys}")
 
 # --- validation -----------------------------------------------------------
 
-OPTION_KEYS = tuple(f.name for f in fields(RuleSet))
+OPTION_KEYS = RuleSet._fields
 FILE_KEYS = (*OPTION_KEYS, "base", "fry_threshold")
 
 
@@ -331,7 +327,7 @@ def rules_from_mapping(
         # The base's description speaks of the base's rules (its tiers, its extras): a file
         # that changes them gets a description saying what it is, never the stale one.
         values["description"] = BASED_ON.format(base=base.name, keys=", ".join(changed))
-    rules = replace(base, **values)
+    rules = base._replace(**values)
     if rules.points_per_unit not in (1, 2):
         raise RuleError(_(
             "{origin}: rule 'rank_payments' {payments} would make tied losers "
@@ -450,8 +446,8 @@ def load_rules(spec: str) -> RuleSet:
             spec=spec, reason=exc)) from None
     rules = rules_from_mapping(data, origin=_("rule file {spec}").format(spec=spec))
     if "name" not in data:
-        rules = replace(rules, name=path.stem)
+        rules = rules._replace(name=path.stem)
     try:
-        return replace(rules, name=clean_name(rules.name, N_("rule name")))
+        return rules._replace(name=clean_name(rules.name, N_("rule name")))
     except InputError as exc:
         raise RuleError(_("rule file {spec}: {reason}").format(spec=spec, reason=exc)) from None

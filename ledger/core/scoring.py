@@ -14,12 +14,10 @@ then the penalty transfers (assist, missed call), then net points (pairwise
 {'North': 33, 'East': -3, 'West': -22, 'South': -8}
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal, TypeGuard, get_args
+from types import MappingProxyType
+from typing import Any, Literal, NamedTuple, TypeGuard, get_args
 
 from ledger.core.errors import InputError
 from ledger.core.i18n import _
@@ -38,13 +36,17 @@ MULTI_CARD_FINISHES = ("quads", "straight-flush")  # five cards: never an assist
 TWOS_IN_PACK = 4
 
 
-@dataclass(frozen=True)
-class Deal:
+# The default of a fact nobody stated: an empty mapping that cannot be changed (one,
+# shared by every Deal that leaves the fact out).
+NOTHING: Mapping[str, Any] = MappingProxyType({})
+
+
+class Deal(NamedTuple):
     """The facts of one deal, as entered at the table (see docs/scoring.md)."""
 
-    cards: Mapping[str, int] = field(default_factory=dict)
-    twos: Mapping[str, int] = field(default_factory=dict)
-    bombs: Mapping[str, int] = field(default_factory=dict)
+    cards: Mapping[str, int] = NOTHING
+    twos: Mapping[str, int] = NOTHING
+    bombs: Mapping[str, int] = NOTHING
     finish: Finish | None = None
     assist: str | None = None
     missed_call: bool = False
@@ -53,7 +55,7 @@ class Deal:
     order: tuple[str, ...] | None = None
     shootout: str | None = None
     # Cards typed for a loser instead of a count ("2S 2H 5D"): kept as entered.
-    hands: Mapping[str, str] = field(default_factory=dict)
+    hands: Mapping[str, str] = NOTHING
 
     def to_dict(self) -> dict[str, Any]:
         """Compact JSON-ready facts: only what was said."""
@@ -74,8 +76,8 @@ class Deal:
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Deal:
-        known = {f for f in cls.__dataclass_fields__}
+    def from_dict(cls, data: Mapping[str, Any]) -> "Deal":
+        known = set(cls._fields)
         unknown = set(data) - known
         if unknown:
             raise InputError(_("unknown deal fact(s): {facts}").format(facts=", ".join(sorted(unknown))))
@@ -94,8 +96,7 @@ class Deal:
         return next(name for name, c in self.cards.items() if c == 0)
 
 
-@dataclass(frozen=True)
-class DealScore:
+class DealScore(NamedTuple):
     """Derived points of one deal.  ``net`` sums to zero.
 
     In teams mode ``net`` is the team's net for each member (a member's money

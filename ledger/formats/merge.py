@@ -28,7 +28,8 @@ from ledger.core.errors import LedgerError
 from ledger.core.i18n import N_, _, ngettext
 from ledger.core.phrase import Phrase, local
 from ledger.core.rules import RuleSet, rules_from_dict
-from ledger.storage.rows import ImportedEntry, PointsRow, PointsTuple, SessionRow, StoredEntry
+from ledger.storage.raw_rows import ImportedEntry, StoredEntry
+from ledger.storage.rows import PointsRow, PointsTuple, SessionRow
 from ledger.storage.store import Ledger
 
 BATCH_ENTRIES = 2000  # commit after whole sessions once this many entries are written

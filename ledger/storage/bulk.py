@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ledger.storage.codec import now, to_json
-from ledger.storage.rows import ImportedEntry, StoredEntry
+from ledger.storage.raw_rows import ImportedEntry, StoredEntry
 
 if TYPE_CHECKING:
     from ledger.storage.store import Ledger

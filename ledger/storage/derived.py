@@ -14,15 +14,15 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from ledger.storage.rows import (
+from ledger.storage.cache_rows import (
     DealStatsRow,
     LiveDealPoints,
     Mark,
     RatingDeal,
     SessionChange,
     StoredRating,
-    typed,
 )
+from ledger.storage.rows import typed
 
 if TYPE_CHECKING:
     from ledger.storage.store import Ledger

@@ -8,18 +8,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ledger.storage.rows import (
+from ledger.storage.raw_rows import (
     AuditRow,
     CachedFlow,
     CachedTotal,
     CachedTotals,
     Orphan,
-    PointsRow,
     RawEntry,
     RawPoints,
     RawSession,
-    typed,
 )
+from ledger.storage.rows import PointsRow, typed
 
 if TYPE_CHECKING:
     from ledger.storage.store import Ledger

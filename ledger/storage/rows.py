@@ -5,7 +5,10 @@ and a row cannot be changed (``row._replace(...)`` makes a new one).  Long strea
 (the statistics reads, millions of rows over a big ledger) are made with
 :func:`typed`, which builds each named tuple in C (no Python call per row).
 
-Named tuples, not dataclasses: `bigtwo deal` loads this module, and a frozen
+The rows that only the statistics caches, the self-check and bulk import read are
+in :mod:`ledger.storage.cache_rows` and :mod:`ledger.storage.raw_rows`, so that
+`bigtwo deal` does not define them.  Named tuples, not dataclasses: `bigtwo deal`
+loads this module, and a frozen
 dataclass costs ~0.5 ms to define (its methods are generated and compiled) where a
 named tuple costs ~0.1 ms.  For the same reason the annotations are evaluated, not
 postponed (``from __future__ import annotations`` would have each field's type
@@ -81,21 +84,6 @@ class PointsRow(NamedTuple):
 PointsTuple = tuple[str, int, int, int, int, int, int, "str | None"]
 
 
-class ImportedEntry(NamedTuple):
-    """An entry for ``ledger.bulk.import_entries``: its identity, facts and derived points.
-
-    ``facts`` may also be given as the JSON text ``ledger.journal.add_entry`` would write.
-    """
-
-    uuid: str
-    kind: str
-    deal_no: int
-    facts: dict[str, Any] | str | None
-    points: Sequence[PointsTuple]
-    created_at: str | None = None
-
-
-
 # --- totals (ledger.totals) ---
 
 
@@ -159,157 +147,3 @@ class DealNet(NamedTuple):
     deal_no: int
     player: str
     net: int
-
-
-# --- derived caches (ledger.derived) ---
-
-
-class Mark(NamedTuple):
-    """How far a derived cache has taken in the entries, and by which code version."""
-
-    last_entry_id: int
-    version: str
-
-
-class SessionChange(NamedTuple):
-    """A session with new entries, and how many of them are voids or amends."""
-
-    session_id: int
-    corrections: int
-
-
-class LiveDealPoints(NamedTuple):
-    """One player's own points in the current version of one deal."""
-
-    session_id: int
-    deal_no: int
-    player_id: int
-    wins: int
-    cards: int
-    penalty: int
-    net: int
-    assist: str | None
-
-
-class DealStatsRow(NamedTuple):
-    """The cached deal statistics of one player in one session (``deal_stats``)."""
-
-    session_id: int
-    player_id: int
-    deals: int
-    assists: int
-    worst_net: int | None
-    worst_deal: int | None
-    win_lead: int
-    win_tail: int
-    win_max: int
-    loss_lead: int
-    loss_tail: int
-    loss_max: int
-    cards_hist: str | None  # JSON; None when read without the distributions
-    penalty_hist: str | None
-
-
-class RatingDeal(NamedTuple):
-    """One player's result in the current version of one deal, for the ratings."""
-
-    entry_id: int
-    player_id: int
-    wins: int
-    cards: int
-    order: str | None  # the finishing order as JSON, when the deal has one
-
-
-class StoredRating(NamedTuple):
-    """A player's cached skill rating."""
-
-    player_id: int
-    mu: float
-    sigma: float
-    deals: int
-
-
-# --- raw reads for the self-check and the audit log (ledger.inspection) ---
-
-
-class Orphan(NamedTuple):
-    """A row that belongs to nothing, and what it points to that is missing."""
-
-    row: str
-    problem: str
-
-
-class RawSession(NamedTuple):
-    """A session as stored: its rules JSON unparsed, its seated players in seat order."""
-
-    id: int
-    rules: str
-    teams: bool
-    seats: tuple[str, ...]
-
-
-class RawEntry(NamedTuple):
-    """An entry as stored: its facts JSON unparsed."""
-
-    id: int
-    seq: int
-    kind: str
-    deal_no: int
-    facts: str | None
-
-
-class RawPoints(NamedTuple):
-    """A points row filed under a session, with the entry it belongs to."""
-
-    entry_id: int
-    points: PointsRow
-
-
-class CachedTotal(NamedTuple):
-    """What ``session_totals`` holds for one player in one session."""
-
-    session_id: int
-    player: str
-    deals: int
-    wins: int
-    fried: int
-    cards: int
-    penalty: int
-    net: int
-
-
-class CachedFlow(NamedTuple):
-    """What ``session_flows`` holds for one player and winner in one session."""
-
-    session_id: int
-    player: str
-    payee: str
-    net: int
-
-
-class CachedTotals(NamedTuple):
-    totals: list[CachedTotal]
-    flows: list[CachedFlow]
-
-
-class AuditRow(NamedTuple):
-    """One line of the audit log; ``detail`` is JSON."""
-
-    id: int
-    at: str
-    action: str
-    session_id: int | None
-    entry_id: int | None
-    detail: str
-
-
-# --- bulk import (ledger.bulk) ---
-
-
-class StoredEntry(NamedTuple):
-    """An entry already in the ledger, as an import compares it (facts as stored JSON)."""
-
-    session_id: int
-    kind: str
-    deal_no: int
-    facts: str | None

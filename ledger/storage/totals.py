@@ -14,7 +14,6 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ledger.storage.derived import LIVE_UPTO
 from ledger.storage.rows import (
     DealNet,
     MoneyGroup,
@@ -114,6 +113,8 @@ class Totals:
 
     def deal_nets(self, session_id: int, bucket: int) -> list[DealNet]:
         """Each player's net over a session's live deals, ``bucket`` deals at a time."""
+        from ledger.storage.derived import LIVE_UPTO  # the caches' module: not on the deal path
+
         return list(typed(DealNet, self.conn.execute(
             f"""SELECT MAX(e.deal_no), p.name, SUM(q.net)
                 FROM entries e JOIN points q ON q.entry_id = e.id

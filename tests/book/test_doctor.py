@@ -17,7 +17,8 @@ from ledger.book import doctor
 from ledger.core.rules import load_preset
 from ledger.core.scoring import Deal
 from ledger.formats import samples
-from ledger.storage.rows import PointsRow, RawEntry, RawPoints
+from ledger.storage.raw_rows import RawEntry, RawPoints
+from ledger.storage.rows import PointsRow
 from ledger.storage.store import open_ledger
 
 GUARDS = [(t, op) for t in ("entries", "points", "audit", "player_events") for op in ("update", "delete")]

@@ -4,7 +4,6 @@ live deal's facts, whatever was voided, amended, undone or renamed."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from decimal import Decimal
 
 from helpers import to_deal
@@ -43,7 +42,7 @@ def evenings(draw):
 @given(evenings())
 def test_next_turn_from_the_last_deal_is_the_turn_over_every_deal(tmp_path_factory, evening) -> None:
     next_deal, next_lead, deals, steps = evening
-    rules = replace(load_preset("classic"), next_deal=next_deal, next_lead=next_lead)
+    rules = load_preset("classic")._replace(next_deal=next_deal, next_lead=next_lead)
     with open_ledger(tmp_path_factory.mktemp("turn") / "l.db") as ledger:
         s = book.start_session(ledger, SEATS, rules, Decimal("1"), "HKD", None, False)
         assert book.next_turn(ledger, s) == by_every_deal(ledger, s.id)  # before any deal

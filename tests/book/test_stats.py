@@ -12,7 +12,7 @@ from history_ledger import add_session, build
 
 from ledger.book import digest, ratings, stats
 from ledger.formats import samples
-from ledger.storage.rows import RatingDeal
+from ledger.storage.cache_rows import RatingDeal
 from ledger.storage.store import open_ledger
 
 

@@ -107,3 +107,77 @@ def test_deal_does_not_load_the_card_parser(tmp_path: Path) -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["0", "True", "False"]
+
+
+# What `bigtwo deal` may load of ours: recording a deal and printing the standings and
+# who deals next.  A new module on this path (or an old one pulled back in) fails here;
+# docs/performance.md says what each costs.  Keep it short.
+DEAL_MODULES = {
+    "ledger", "ledger.cli", "ledger.cli.app", "ledger.cli.common", "ledger.cli.sessions",
+    "ledger.core", "ledger.core.errors", "ledger.core.i18n", "ledger.core.text",
+    "ledger.core.rule_values", "ledger.core.rules", "ledger.core.scoring",
+    "ledger.core.deal_line", "ledger.core.dealer", "ledger.core.settlement",
+    "ledger.book", "ledger.book.actions", "ledger.book.reports", "ledger.book.clock",
+    "ledger.storage", "ledger.storage.rows", "ledger.storage.store", "ledger.storage.codec",
+    "ledger.storage.errors", "ledger.storage.schema", "ledger.storage.journal",
+    "ledger.storage.players", "ledger.storage.totals",
+    "ledger.present", "ledger.present.text", "ledger.present.fit",
+}
+# Dataclasses defined by those modules: each costs ~0.3-0.5 ms to create (its methods
+# are generated and compiled); records that are never changed are named tuples (~0.1 ms).
+DEAL_DATACLASSES = {"ledger.core.dealer.Cut", "ledger.core.deal_line.DealArgs"}
+
+DEAL_PROBE = """
+import dataclasses, json, sys
+import typer.main
+built = []
+make = typer.main.get_command_from_info
+def counting(*args, **kwargs):  # Typer passes command_info by name
+    built.append((args[0] if args else kwargs["command_info"]).name)
+    return make(*args, **kwargs)
+typer.main.get_command_from_info = counting
+from typer.testing import CliRunner
+from ledger.cli.app import app
+r = CliRunner().invoke(app, ["--db", sys.argv[1], "deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8"])
+assert r.exit_code == 0, r.output
+ours = sorted(m for m in sys.modules if m == "ledger" or m.startswith("ledger."))
+classes = sorted(f"{c.__module__}.{c.__name__}" for m in ours for c in vars(sys.modules[m]).values()
+                 if isinstance(c, type) and c.__module__ == m and dataclasses.is_dataclass(c))
+print(json.dumps({"modules": ours, "dataclasses": classes, "built": built}))
+"""
+
+
+def deal_probe(tmp_path: Path) -> dict[str, list[str]]:
+    db = tmp_path / "probe.db"
+    subprocess.run([sys.executable, "-m", "ledger", "--db", str(db), "session", "start",
+                    "--players", "Ann,Ben,Cat,Dan"], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", DEAL_PROBE, str(db)],
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def test_deal_loads_only_its_own_modules(tmp_path: Path) -> None:
+    probe = deal_probe(tmp_path)
+    assert set(probe["modules"]) <= DEAL_MODULES, set(probe["modules"]) - DEAL_MODULES
+    assert set(probe["dataclasses"]) <= DEAL_DATACLASSES, probe["dataclasses"]
+
+
+def test_deal_builds_only_the_deal_command(tmp_path: Path) -> None:
+    """The root's commands are made into click commands when named (LazyTyper): `deal`
+    builds `deal`, not the ~16 commands and groups of ledger.cli.app."""
+    assert deal_probe(tmp_path)["built"] == ["deal"]
+
+
+def test_every_root_command_is_still_listed_and_reachable() -> None:
+    import typer
+
+    from ledger.cli.app import app
+    from ledger.cli.commands import LAZY
+
+    root = typer.main.get_command(app)
+    ctx = typer.Context(root)  # type: ignore[arg-type]
+    names = root.list_commands(ctx)  # type: ignore[attr-defined]
+    assert names[:3] == ["deal", "amend", "void"] and names[-len(LAZY):] == list(LAZY)
+    assert len(names) == len(set(names))
+    for name in names:
+        assert root.get_command(ctx, name) is not None, name  # type: ignore[attr-defined]

@@ -344,3 +344,35 @@ def test_a_phone_in_hong_kong_gets_the_page_in_chinese(browser: Any, server: Ser
         page.wait_for_function("document.querySelectorAll('#live .deals tr.deal').length === 0")
         assert [e["live"] for e in cli_json(ledger_path, "log")][-2:] == [False, False]
         context.close()
+
+
+def test_undoing_the_end_of_a_session_says_so_and_dates_are_local(browser: Any, server: Server,
+                                                                  ledger_path: Path) -> None:
+    """Undo on an ended session's page reopens it (the page reloads) and still says what
+    it took back; the history dates the session in the viewer's zone and language."""
+    start(ledger_path, name="星期五", players=CJK_NAMES)
+    bigtwo(ledger_path, "deal", "陳大文=0", "李小明=3", "Cat=11", "Dan=8")
+    bigtwo(ledger_path, "session", "end")
+    context = browser.new_context(viewport={"width": 360, "height": 780}, is_mobile=True,
+                                  has_touch=True, bypass_csp=True, locale="zh-CN",
+                                  timezone_id="America/Los_Angeles")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(server.keeper)
+    page.wait_for_selector("#undo")
+    assert page.locator("#entry").count() == 0 and "第 1 场已结束" in page.locator("main").inner_text()
+    page.locator("#undo").tap()
+    page.wait_for_selector("#entry")  # reopened: the form is back
+    page.wait_for_selector("#preview .ok")
+    assert page.locator("#preview .ok").inner_text() == "已撤回：结束第 1 场；这场重新开放。"
+    assert cli_json(ledger_path, "session", "list")[0]["ended_at"] is None
+    page.goto(server.base + "/history")
+    stamp = page.locator("time").first
+    started = stamp.get_attribute("datetime")
+    assert started is not None
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    local = datetime.fromisoformat(started).astimezone(ZoneInfo("America/Los_Angeles"))
+    assert stamp.inner_text() == f"{local.year}年{local.month}月{local.day}日"
+    context.close()

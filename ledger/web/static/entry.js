@@ -67,6 +67,7 @@
   const undo = document.getElementById("undo");
   if (undo) {
     undo.addEventListener("click", async () => {
+      window.bigtwoBusy = true;  // live.js waits with a reload until the note is kept
       try {
         const data = await post("/api/undo");
         const text = undoneText(data.undo);
@@ -76,12 +77,18 @@
         show(text);
         document.dispatchEvent(new CustomEvent("bigtwo:undone", { detail: data }));
       } catch (e) { show(e.message, true); }
+      finally {
+        window.bigtwoBusy = false;
+        if (window.bigtwoReload) window.location.reload();
+      }
     });
   }
-  try {
-    const kept = sessionStorage.getItem(NOTE);
-    if (kept) { sessionStorage.removeItem(NOTE); show(kept); }
-  } catch (e) { /* private mode */ }
+  function showKept() {
+    try {
+      const kept = sessionStorage.getItem(NOTE);
+      if (kept) { sessionStorage.removeItem(NOTE); show(kept); }
+    } catch (e) { /* private mode */ }
+  }
 
   document.addEventListener("click", async (event) => {
     const button = event.target.closest("[data-void]");
@@ -92,7 +99,7 @@
     catch (e) { show(e.message, true); }
   });
 
-  if (!form) return;
+  if (!form) { showKept(); return; }
   const seats = JSON.parse(form.dataset.seats);
   const mode = form.dataset.mode;
   const hand = Number(form.dataset.hand);
@@ -308,4 +315,5 @@
   });
 
   reset();
+  showKept();  // after reset(), which writes its own hint there
 })();

@@ -23,7 +23,9 @@
       const session = data.session === null ? "" : String(data.session);
       const ended = data.ended ? "1" : "";
       if (view === "entry" && (session !== shownSession || ended !== (live.dataset.ended || ""))) {
-        window.location.reload();  // another session: the form's seats and rules change
+        // another session, or it ended or reopened: the form's seats and rules change
+        if (window.bigtwoBusy) window.bigtwoReload = true;  // after the undo's note is kept
+        else window.location.reload();
         return;
       }
       shownSession = session;
