@@ -294,7 +294,7 @@ def _league(ctx: typer.Context, by: str, json_out: bool) -> None:
     from ledger.present.text import dumps, signed, table
 
     if by not in ("month", "year"):
-        raise InputError(f"--by takes month or year, not {by!r}")
+        raise InputError(_("--by takes month or year, not {value!r}").format(value=by))
     width = 7 if by == "month" else 4
     with open_db(ctx) as ledger:
         periods: dict[str, list[Any]] = {}
@@ -302,7 +302,7 @@ def _league(ctx: typer.Context, by: str, json_out: bool) -> None:
             if s.deals:
                 periods.setdefault(local_day(s.started_at)[:width], []).append(s)
         if not periods:
-            raise InputError("no deals recorded yet: nothing to put in a league table")
+            raise InputError(_("no deals recorded yet: nothing to put in a league table"))
         out: list[dict[str, Any]] = []
         for period, group in periods.items():
             st = reports.standings(ledger, group)
@@ -352,9 +352,10 @@ def settle_cmd(
 
     share_formats = ("table", "text", "markdown", "png")
     if fmt not in share_formats:
-        raise InputError(f"unknown --format {fmt!r}; choose from {', '.join(share_formats)}")
+        raise InputError(_("unknown --format {value!r}; choose from {formats}").format(
+            value=fmt, formats=", ".join(share_formats)))
     if out is not None and fmt != "png":
-        raise InputError("--out is for --format png")
+        raise InputError(_("--out is for --format png"))
     coin = None
     if round_to is not None:
         from ledger.core.settlement import parse_coin
@@ -425,7 +426,7 @@ def _demo(path: str, kept: bool) -> None:
     with open_ledger(path) as ledger:
         sessions = samples.load_file(ledger, samples.samples_dir() / "evening.toml")
         s = sessions[0]
-        typer.echo(f"demo ledger: {path}")
+        typer.echo(_("demo ledger: {path}").format(path=path))
         typer.echo(session_title(s))
         typer.echo("")
         typer.echo(standings_text(reports.standings(ledger, [s])))
@@ -439,9 +440,10 @@ def _demo(path: str, kept: bool) -> None:
         chart = Path(path).resolve().with_name(f"{Path(path).stem}-net.png")
         plots.plot(ledger, stats.select(ledger, s.id, False), "net", chart)
         typer.echo("")
-        typer.echo(f"plot: {chart}")
+        typer.echo(_("plot: {path}").format(path=chart))
         if not kept:
-            typer.echo("(a temporary folder, removed now; keep it with bigtwo demo --keep)")
+            typer.echo(_("(a temporary folder, removed now; keep it with bigtwo demo --keep)"))
+
 
 
 def main() -> None:

@@ -482,8 +482,10 @@ def all_when_no_current(ledger: Any, session: int | None, all_sessions: bool) ->
         return all_sessions
     if ledger.journal.get_setting(book.CURRENT_KEY) is not None or not ledger.journal.session_ids():
         return False
-    typer.echo("no current session: showing all sessions (--all); pick one with "
-               "bigtwo session use ID", err=True)
+    from ledger.core.i18n import _
+
+    typer.echo(_("no current session: showing all sessions (--all); pick one with bigtwo session "
+                 "use ID"), err=True)
     return True
 
 
@@ -493,6 +495,9 @@ def scope_sessions(ledger: Any, session: int | None, all_sessions: bool) -> list
     from ledger.book import reports
 
     if all_sessions and session is not None:
-        raise InputError("give --session ID or --all, not both")
+        from ledger.core.i18n import _
+
+        raise InputError(_("give --session ID or --all, not both"))
     current = None if all_sessions else book.current_session(ledger, session)
+
     return reports.pick_sessions(ledger, current, all_sessions)

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from ledger.book import actions as book
 from ledger.core import i18n
 from ledger.core.errors import InputError, LedgerError, LedgerMoved, StoreError
-from ledger.core.i18n import _
+from ledger.core.i18n import N_, _
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger, moved_problem, open_ledger
 from ledger.web import data
@@ -130,7 +130,7 @@ class Site:
         except StoreError:
             self.check_file()  # gone between the look and the open
             raise
-        ledger.holder = "this server"
+        ledger.holder = N_("this server")  # translated in LedgerMoved's message
         if self.cfg.identity is not None:
             if ledger.identity != self.cfg.identity:  # swapped between the look and the open
                 ledger.close()

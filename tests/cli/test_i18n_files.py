@@ -227,7 +227,17 @@ CASES: dict[str, Case] = {
         lambda t: ["redeal-check", "3D 4S"],
         "error: a hand as dealt has 13 cards, not 2: type all of them, e.g. "
         "\"3D 4S 7H JC QD 5C 6C 8C 9C 10S 3S 4S 5S\""),
+    "export of one session and all": (
+        lambda t: ["export", "--all", "--session", "1"],
+        "error: give --session ID or --all, not both"),
+    "a league by the week": (
+        lambda t: ["standings", "--by", "week"],
+        "error: --by takes month or year, not 'week'"),
+    "settle in an unknown format": (
+        lambda t: ["settle", "--format", "pdf"],
+        "error: unknown --format 'pdf'; choose from table, text, markdown, png"),
     "an unknown chart": (
+
         lambda t: ["plot", "--kind", "pie"],
         "error: unknown plot kind 'pie'; choose from net, timeline, sessions, distribution, rates, "
         "rating"),
@@ -372,3 +382,39 @@ def test_doctor_backup_and_restore_report_in_chinese(evening, tmp_path, lang, ok
     restored = evening.ok("--lang", lang, "restore", str(backup)).splitlines()
     assert len(restored) == 2 and all(CJK.search(line) for line in restored)
     assert all(untranslated(line, tmp_path) == [] for line in restored)
+
+
+@pytest.mark.parametrize("lang", ["zh_Hant", "zh_Hans"])
+def test_the_table_loop_tells_each_bad_line_in_chinese(evening, lang):
+    before = ledger_state(evening)
+    result = evening("--lang", lang, "table", input="frobnicate\nvoid x\nstandings now\n")
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert len(lines) == 4 and all(line.startswith("error: ") for line in lines[:3])
+    for line in lines:
+        assert CJK.search(line), line
+        assert untranslated(line, Path("/nowhere")) == [], line
+    assert CJK.search(result.stdout.split("\n\n")[0].splitlines()[-1])  # the evening's summary
+    assert ledger_state(evening) == before
+    english = evening("--lang", "en", "table", input="frobnicate\nvoid x\n")
+    assert english.stderr.splitlines()[1:] == [
+        "error: line 2: void needs a deal number: void N, e.g. void 3",
+        "2 lines failed and changed nothing"]
+
+
+def test_a_ledger_moved_away_is_told_in_chinese(tmp_path):
+    from ledger.core import i18n
+    from ledger.core.errors import LedgerMoved
+    from ledger.storage.store import open_ledger
+
+    path = tmp_path / "ledger-moved.db"
+    with open_ledger(path) as ledger:
+        path.rename(tmp_path / "elsewhere.db")
+        i18n.choose("zh_Hans")
+        try:
+            with pytest.raises(LedgerMoved) as moved:
+                ledger.check_same_file()
+        finally:
+            i18n.choose(None)
+    assert str(moved.value) == (f"账本 {path} 已不是此命令打开的那个文件：它已被删除或移走；"
+                                "已停止，最后这次修改未保存")

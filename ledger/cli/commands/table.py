@@ -14,7 +14,7 @@ from typing import Any
 import typer
 
 from ledger.cli.common import SessionOpt, db_path, open_db
-from ledger.core.i18n import _
+from ledger.core.i18n import _, ngettext
 
 
 def register(app: typer.Typer) -> None:
@@ -47,7 +47,8 @@ def table_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
         if s.ended_at is not None:
-            raise InputError(f"session {s.id} ended at {s.ended_at}; start a new session to play on")
+            raise InputError(_("session {id} ended at {at}; start a new session to play on").format(
+                id=s.id, at=s.ended_at))
         typer.echo(session_title(s))
         typer.echo(_("one line per deal (e.g. {example}); help, undo, amend N, void N, log, "
                      "standings, settle, quit").format(example=_example(s.seats)))
@@ -68,19 +69,22 @@ def table_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
                         typer.echo(f"error: {shown(str(exc))}", err=True)
                     else:  # a file: say where, and fail at the end
                         failed += 1
-                        typer.echo(f"error: line {read.number}: {shown(str(exc))}", err=True)
+                        typer.echo("error: " + _("line {number}: {problem}").format(
+                            number=read.number, problem=shown(str(exc))), err=True)
                 except KeyboardInterrupt:  # Ctrl-C while a line was carried out: rolled back
                     if not interactive:
                         raise
-                    typer.echo("\n(interrupted: that line changed nothing)")
+                    typer.echo("\n" + _("(interrupted: that line changed nothing)"))
         finally:
             read.close()
         gone = _session_or_none(ledger, s.id)
         if gone is not None:
             typer.echo(_summary(ledger, gone))
     if failed:
-        typer.echo(f"{failed} line{'s' if failed != 1 else ''} failed and changed nothing",
+        typer.echo(ngettext("{count} line failed and changed nothing",
+                            "{count} lines failed and changed nothing", failed).format(count=failed),
                    err=True)
+
         raise typer.Exit(1)
 
 
@@ -166,7 +170,6 @@ def _session_or_none(ledger: Any, session_id: int) -> Any:
 
 def _summary(ledger: Any, s: Any) -> str:
     from ledger.book import reports
-    from ledger.core.i18n import ngettext
     from ledger.present.text import settlement_text, standings_text
 
     if not s.deals:
@@ -198,14 +201,18 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
         import difflib
 
         close = difflib.get_close_matches(command, COMMANDS, n=1, cutoff=0.6)
-        hint = f"did you mean {close[0]}? " if close else ""
-        raise InputError(
-            f"unknown command {words[0]!r}: {hint}the commands are "
-            f"{', '.join(COMMANDS[:-1])}; a deal is e.g. {_example(s.seats)} (type help)"
-        )
+        values = {"command": words[0], "commands": ", ".join(COMMANDS[:-1]),
+                  "example": _example(s.seats)}
+        if close:
+            raise InputError(_("unknown command {command!r}: did you mean {close}? the commands "
+                               "are {commands}; a deal is e.g. {example} (type help)").format(
+                                   close=close[0], **values))
+        raise InputError(_("unknown command {command!r}: the commands are {commands}; a deal is "
+                           "e.g. {example} (type help)").format(**values))
     if command in BARE:
         if len(words) > 1:
-            raise InputError(f"{command} takes nothing after it; type help for the line forms")
+            raise InputError(_("{command} takes nothing after it; type help for the line forms")
+                             .format(command=command))
         if command in ("quit", "exit"):
             return False
         if command == "help":
@@ -221,25 +228,26 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
             from ledger.present.fit import screen_width
 
             typer.echo(log_text(entries, live, screen_width(), s.seats, undos)
-                       if entries else "no entries yet")
+                       if entries else _("no entries yet"))
         else:
             return _undo(ledger, s)
         return True
     if command in ("amend", "void"):
         parts = line.split(None, 2)
         if len(parts) < 2 or not parts[1].removeprefix("-").isdigit():
-            form = "amend N followed by the deal, e.g. amend 3 " + _example(s.seats) \
-                if command == "amend" else "void N, e.g. void 3"
-            raise InputError(f"{command} needs a deal number: {form}")
+            if command == "amend":
+                raise InputError(_("amend needs a deal number: amend N followed by the deal, e.g. "
+                                   "amend 3 {example}").format(example=_example(s.seats)))
+            raise InputError(_("void needs a deal number: void N, e.g. void 3"))
         number = int(parts[1])
         if command == "void":
             if len(parts) > 2 and not parts[2].lstrip().startswith("#"):
-                raise InputError("void takes only the deal number, e.g. void 3")
+                raise InputError(_("void takes only the deal number, e.g. void 3"))
             typer.echo(after_deal_text(ledger, s, book.void_deal(ledger, s, number)))
         else:
             if len(parts) < 3:
-                raise InputError(f"amend {number} needs the corrected deal, e.g. "
-                                 f"amend {number} {_example(s.seats)}")
+                raise InputError(_("amend {number} needs the corrected deal, e.g. amend {number} "
+                                   "{example}").format(number=number, example=_example(s.seats)))
             deal = parse_deal_line(parts[2], s.seats, book.session_rules(s))
             typer.echo(after_deal_text(ledger, s, book.amend_deal(ledger, s, number, deal),
                                        "amended deal"))
