@@ -73,6 +73,21 @@ def test_tables_align_in_every_language(evening, lang, args, tables):
         assert all(word in out for word in WORDS[lang])
 
 
+# One word for a deal in each script (鋪 in Hong Kong, 局 in the Mainland): the title's
+# count and the table's column agree, and the Simplified catalog never says 铺.
+DEAL_WORD = {"zh_Hant": ("鋪", "鋪數"), "zh_Hans": ("局", "局数")}
+
+
+@pytest.mark.parametrize("lang", ["zh_Hant", "zh_Hans"])
+def test_one_word_for_a_deal_in_each_script(evening, lang):
+    word, column = DEAL_WORD[lang]
+    deals = max(p["deals"] for p in json.loads(evening.ok("standings", "--json"))["players"])
+    title, header = evening.ok("--lang", lang, "standings").splitlines()[:2]
+    assert title.endswith(f"{deals} {word}") and column in header.split()
+    po = (ROOT / "ledger" / "locale" / "zh_Hans" / "LC_MESSAGES" / "bigtwo.po").read_text()
+    assert "铺" not in po
+
+
 @pytest.mark.parametrize("lang", ["zh_Hant", "zh_Hans"])
 def test_forty_columns_in_chinese(evening, monkeypatch, lang):
     from ledger.present.text import width
