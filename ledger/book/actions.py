@@ -183,8 +183,10 @@ def use_session(ledger: Ledger, session_id: int) -> SessionRow:
 
 def end_session(ledger: Ledger, session: SessionRow) -> SessionRow:
     if session.ended_at is not None:
+        from ledger.book.clock import local_minute
+
         raise InputError(_("session {id} already ended at {at}").format(
-            id=session.id, at=session.ended_at))
+            id=session.id, at=local_minute(session.ended_at)))
     with ledger.writing():
         ledger.journal.end_session(session.id)
     return ledger.journal.session(session.id)
@@ -242,9 +244,12 @@ def score(session: SessionRow, deal: Deal) -> DealScore:
 
 def record_deal(ledger: Ledger, session: SessionRow, deal: Deal) -> Recorded:
     if session.ended_at is not None:
+        from ledger.book.clock import local_minute
+
         raise InputError(_(
             "session {id} ended at {at}; start a new session to record more deals (corrections "
-            "with void/amend are still allowed)").format(id=session.id, at=session.ended_at))
+            "with void/amend are still allowed)").format(id=session.id,
+                                                         at=local_minute(session.ended_at)))
     result = score(session, deal)
     with ledger.writing():
         deal_no = ledger.journal.next_deal_no(session.id)

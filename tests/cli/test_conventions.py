@@ -140,3 +140,19 @@ def test_standings_by_month_and_year_is_a_league_table(cli, tmp_path: Path) -> N
     text = cli.ok("standings", "--by", "month")
     assert text.startswith("2025-01\nplayer") and "sessions" in text
     assert "month or year" in cli.fails("standings", "--by", "week", code=2)
+
+
+def test_an_ended_session_is_told_in_local_time(cli, monkeypatch) -> None:
+    monkeypatch.setenv("TZ", "Asia/Hong_Kong")
+    cli.ok("session", "start", *FOUR)
+    cli.ok("deal", "0", "1", "2", "3")
+    cli.ok("session", "end")
+    ended = json.loads(cli.ok("session", "list", "--json"))[0]["ended_at"]
+    from ledger.book.clock import local_minute
+
+    shown = local_minute(ended)  # "YYYY-MM-DD HH:MM" in Hong Kong, not the stored ISO UTC
+    for args in (["session", "end"], ["deal", "0", "1", "2", "3"]):
+        err = cli.fails(*args)
+        assert f"ended at {shown}" in err and ended not in err and err.count("\n") == 1
+    result = cli("table", input="0 1 2 3\n")
+    assert f"ended at {shown};" in result.output and result.exit_code != 0

@@ -47,8 +47,10 @@ def table_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
         if s.ended_at is not None:
+            from ledger.book.clock import local_minute
+
             raise InputError(_("session {id} ended at {at}; start a new session to play on").format(
-                id=s.id, at=s.ended_at))
+                id=s.id, at=local_minute(s.ended_at)))
         typer.echo(session_title(s))
         typer.echo(_("one line per deal (e.g. {example}); help, undo, amend N, void N, log, "
                      "standings, settle, quit").format(example=_example(s.seats)))
