@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ledger.core.i18n import N_, _
+
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
@@ -23,9 +25,11 @@ CJK_FONTS = (
 )
 EMOJI_FONTS = ("Noto Emoji", "Symbola", "Segoe UI Symbol")  # outline fonts Agg can draw
 BASE_FONT = "DejaVu Sans"
-NO_CJK_FONT = ("plot: no installed font draws Chinese characters, so they show as boxes; "
-               "install one, e.g. apt-get install fonts-noto-cjk (Debian/Ubuntu), "
-               "dnf install google-noto-sans-cjk-fonts (Fedora) or Noto Sans CJK from fonts.google.com")
+NO_CJK_FONT = N_("{what}: no installed font draws Chinese characters, so they show as boxes; "
+                  "install one, e.g. apt-get install fonts-noto-cjk (Debian/Ubuntu), "
+                  "dnf install google-noto-sans-cjk-fonts (Fedora) or Noto Sans CJK from fonts.google.com")
+NO_GLYPH_FONT = N_("{what}: no installed font draws {chars}, shown as a box "
+                   "(an outline emoji font such as Noto Emoji or Symbola would)")
 
 
 def installed_fonts(wanted: Sequence[str]) -> list[str]:
@@ -101,11 +105,9 @@ class Fonts:
 
     def say(self) -> None:
         if not self.has_cjk and any(_is_cjk(ch) for ch in self.missing):
-            line = NO_CJK_FONT.replace("plot:", f"{self.what}:", 1)
+            line = _(NO_CJK_FONT).format(what=self.what)
         else:
-            shown = "".join(sorted(self.missing))
-            line = (f"{self.what}: no installed font draws {shown!r}, shown as a box "
-                    "(an outline emoji font such as Noto Emoji or Symbola would)")
+            line = _(NO_GLYPH_FONT).format(what=self.what, chars=repr("".join(sorted(self.missing))))
         if self.notice is not None:
             self.notice(line)
         else:

@@ -74,11 +74,11 @@ def default_path(kind: str, scope: stats.Scope, folder: Path | None = None) -> P
 
 def check_out(path: Path) -> Path:
     if path.suffix.lower() not in FORMATS:
-        raise InputError(
-            f"cannot write a plot to {path}: give a file ending in {', '.join(FORMATS)}"
-        )
+        raise InputError(_("cannot write a plot to {path}: give a file ending in {formats}").format(
+            path=path, formats=", ".join(FORMATS)))
     if not path.parent.is_dir():
-        raise InputError(f"cannot write a plot to {path}: the folder {path.parent} does not exist")
+        raise InputError(_("cannot write a plot to {path}: the folder {folder} does not exist").format(
+            path=path, folder=path.parent))
     return path
 
 
@@ -441,7 +441,8 @@ def plot(ledger: Ledger, scope: stats.Scope, kind: str, out: Path,
     ``notice`` hears about a long one-time catch-up of the rating cache.
     """
     if kind not in CHARTS:
-        raise InputError(f"unknown plot kind {kind!r}; choose from {', '.join(KINDS)}")
+        raise InputError(_("unknown plot kind {kind!r}; choose from {kinds}").format(
+            kind=kind, kinds=", ".join(KINDS)))
     check_out(out)
     with Fonts(notice):
         save(draw(ledger, scope, kind, notice), out, out.suffix.lower())
@@ -465,4 +466,5 @@ def save(figure: Figure, out: Path, suffix: str) -> None:
     try:
         figure.savefig(out, format=suffix[1:], metadata=_METADATA[suffix])
     except OSError as exc:
-        raise InputError(f"cannot write a plot to {out}: {exc.strerror or exc}") from None
+        raise InputError(_("cannot write a plot to {path}: {reason}").format(
+            path=out, reason=exc.strerror or exc)) from None

@@ -80,9 +80,11 @@ def card(st: Settlement, out: Path, notice: Callable[[str], None] | None = None)
     from ledger.present import fonts, plots
 
     if out.suffix.lower() != ".png":
-        raise InputError(f"cannot write a settlement card to {out}: give a file ending in .png")
+        raise InputError(_("cannot write a settlement card to {path}: give a file ending in .png").format(
+            path=out))
     if not out.parent.is_dir():
-        raise InputError(f"cannot write a settlement card to {out}: the folder {out.parent} does not exist")
+        raise InputError(_("cannot write a settlement card to {path}: the folder {folder} does not exist")
+                         .format(path=out, folder=out.parent))
     import matplotlib
 
     matplotlib.use("Agg")

@@ -241,6 +241,18 @@ CASES: dict[str, Case] = {
         lambda t: ["plot", "--kind", "pie"],
         "error: unknown plot kind 'pie'; choose from net, timeline, sessions, distribution, rates, "
         "rating"),
+    "a chart to a GIF": (
+        lambda t: ["plot", "--out", str(t / "c.gif")],
+        "error: cannot write a plot to {t}/c.gif: give a file ending in .png, .svg, .pdf"),
+    "a chart into a missing folder": (
+        lambda t: ["plot", "--out", str(t / "gone" / "c.png")],
+        "error: cannot write a plot to {t}/gone/c.png: the folder {t}/gone does not exist"),
+    "a settlement card to a JPEG": (
+        lambda t: ["settle", "--format", "png", "--out", str(t / "s.jpg")],
+        "error: cannot write a settlement card to {t}/s.jpg: give a file ending in .png"),
+    "a settlement card into a missing folder": (
+        lambda t: ["settle", "--format", "png", "--out", str(t / "gone" / "s.png")],
+        "error: cannot write a settlement card to {t}/gone/s.png: the folder {t}/gone does not exist"),
 }
 
 

@@ -114,6 +114,26 @@ def test_without_a_cjk_font_one_line_says_how_to_get_one(monkeypatch, ledger_pat
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             plots.plot(ledger, stats.select(ledger, s.id, False), "net", tmp_path / "c.png", heard.append)
-    assert heard == [fonts.NO_CJK_FONT]
+    assert heard == [fonts.NO_CJK_FONT.format(what="plot")]
     assert "apt-get install fonts-noto-cjk" in heard[0]
     assert not [w for w in caught if "Glyph" in str(w.message)]
+
+
+@pytest.mark.parametrize(("lang", "cjk_word", "glyph_word"), [
+    ("zh_Hant", "中文", "格仔"), ("zh_Hans", "中文", "方框")])
+def test_the_missing_font_notice_speaks_the_interface_language(monkeypatch, lang, cjk_word,
+                                                               glyph_word) -> None:
+    from ledger.core import i18n
+
+    heard: list[str] = []
+    with i18n.using(lang):
+        no_cjk = fonts.Fonts(heard.append, what="settle")
+        no_cjk.has_cjk, no_cjk.missing = False, {"陳"}
+        no_cjk.say()
+        no_emoji = fonts.Fonts(heard.append, what="plot")
+        no_emoji.has_cjk, no_emoji.missing = True, {"🐉"}
+        no_emoji.say()
+    assert heard[0].startswith("settle：") and cjk_word in heard[0], heard
+    assert "apt-get install fonts-noto-cjk" in heard[0]
+    assert heard[1].startswith("plot：") and "'🐉'" in heard[1] and glyph_word in heard[1], heard
+    assert "no installed font" not in "".join(heard)
