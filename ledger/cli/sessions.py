@@ -68,12 +68,12 @@ def session_list(
         return
     rows = [
         ["*" if str(s.id) == current else "", s.id, local_day(s.started_at), s.name, ", ".join(s.seats),
-         s.rules_name, f"{s.stake} {s.currency}", s.deals, "ended" if s.ended_at else "open"]
+         s.rules_name, f"{s.stake} {s.currency}", s.deals, _("ended") if s.ended_at else _("open")]
         for s in sessions
     ]
-    typer.echo(table(rows, ["current", "id", "date", "name", "players", "rules", "stake", "deals",
-                            "status"],
-                     align_right=False))
+    headers = [_("current"), _("id"), _("date"), _("name"), _("players"), _("rules"), _("stake"),
+               _("deals"), _("status")]
+    typer.echo(table(rows, headers, align_right=False))
 
 
 @session_app.command("show")

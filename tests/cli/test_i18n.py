@@ -5,8 +5,10 @@ tables in every language, and JSON that is the same in every language."""
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -71,6 +73,25 @@ def test_tables_align_in_every_language(evening, lang, args, tables):
     assert_aligned(out, expect_tables=tables)
     if args == ["standings"]:
         assert all(word in out for word in WORDS[lang])
+
+
+@pytest.mark.parametrize("lang", ["zh_Hant", "zh_Hans"])
+@pytest.mark.parametrize("args", [a for a, _ in REPORTS], ids=[" ".join(a) for a, _ in REPORTS])
+def test_every_table_heading_and_status_is_chinese(evening, lang, args):
+    evening.ok("session", "start", "--players", "Ann,Ben,Cat,Dan")
+    evening.ok("session", "end")
+    evening.ok("session", "use", "1")
+    lines = evening.ok("--lang", lang, *args).splitlines()
+    headings = [line for line, under in itertools.pairwise(lines)
+                if under.startswith("---")]
+    assert headings, lines
+    # Allowed: the currency, UTC, the players' own names (head to head) and the rating's
+    # symbols mu and sigma (TrueSkill's names for them).
+    allowed = {"HKD", "UTC", "Ann", "Ben", "Cat", "Dan", "Jos", "Dragon", "sigma"}
+    english = [w for line in headings for w in re.findall(r"[A-Za-z]{3,}", line) if w not in allowed]
+    assert english == [], headings
+    if args == ["session", "list"]:
+        assert not re.search(r"\b(open|ended)\b", "\n".join(lines)), lines
 
 
 # One word for a deal in each script (鋪 in Hong Kong, 局 in the Mainland): the title's
