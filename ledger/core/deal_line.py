@@ -121,7 +121,7 @@ def build_deal(args: DealArgs, seats: Sequence[str], rules: RuleSet | None = Non
             raise InputError(_("{item!r}: write NAME=CARDS for every player, e.g. {example}").format(
                 item=item,
                 example=" ".join(f"{s}={0 if i == 0 else 5}" for i, s in enumerate(seats))))
-        player = match_player(name, seats, "cards")
+        player = match_player(name, seats, _("cards"))
         if player in cards:
             raise InputError(_("{player} is given cards more than once").format(player=player))
         if value.strip().isdigit():

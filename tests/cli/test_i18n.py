@@ -236,3 +236,13 @@ def test_compare_answers_in_chinese_and_its_json_stays_english(cli):
     assert cli.ok("--lang", "zh_Hant", *args, "--json") == english
     err = cli.fails("--lang", "zh_Hant", "compare", "2S 2H 3D", "KH KD", code=2)
     assert err == "error: 出牌 A（'2S 2H 3D'）：3♦ 2♥ 2♠ 唔出得：三張牌一定要係三條\n"
+
+
+@pytest.mark.parametrize("lang", ["zh_Hant", "zh_Hans"])
+def test_an_unseated_name_in_a_deal_is_told_without_an_english_word(evening, lang):
+    before = evening.ok("log", "--json")
+    err = evening.fails("--lang", lang, "deal", "陳大文=0", "李小明=3", "Zed=4", "🐉Dragon=8")
+    assert err.startswith("error: 剩牌：'Zed' ") and err.count("\n") == 1, err
+    assert "cards" not in err
+    assert evening.ok("log", "--json") == before
+    assert evening.fails("--lang", "en", "deal", "陳大文=0", "Zed=4").startswith("error: cards: 'Zed' ")
