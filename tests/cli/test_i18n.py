@@ -199,7 +199,7 @@ def test_common_mistakes_are_told_in_chinese(evening):
     err = evening.fails("--lang", "zh_Hant", "stats", "--player", "陳大民")
     assert err == "error: 帳簿入面冇叫 '陳大民' 嘅玩家；你係咪想寫 '陳大文'？\n"
     err = evening.fails("--lang", "zh_Hans", "deal", "陳大民=0", "李小明=3", f"{JOSE}=11", "🐉Dragon=8")
-    assert err.startswith("error: cards：'陳大民' 不在桌上") and "你是不是想写 '陳大文'？" in err
+    assert err.startswith("error: 剩牌：'陳大民' 不在桌上") and "你是不是想写 '陳大文'？" in err
     err = evening.fails("--lang", "zh_Hant", "settle", "--round", "0")
     assert err.startswith("error: --round '0' 唔啱") and err.count("\n") == 1
 
