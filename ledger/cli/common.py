@@ -35,11 +35,18 @@ def localize(command: Any) -> None:
 
         typer.core._ = _  # Typer's own headings ("Options", "Commands") go through gettext
         _help_in_columns()
+        from ledger.cli.cjk_help import install, joined
+        from ledger.cli.cjk_help import short_help as shorten
+
+        install()  # help wrapped by terminal columns, between Chinese characters too
     for obj in [command, *getattr(command, "params", [])]:
         for attr in _HELP_ATTRS:
             english = obj.__dict__.setdefault(f"_en_{attr}", getattr(obj, attr, None))
             if isinstance(english, str) and english:
-                setattr(obj, attr, _(english))
+                setattr(obj, attr, _(english) if lang == "en" else joined(_(english)))
+    if "short_help" in command.__dict__ and command.__dict__.get("_en_short_help") is None:
+        # no short help of its own: the framework cuts the help, by characters and spaces
+        command.short_help = None if lang == "en" or not command.help else shorten(command.help)
     if "_bigtwo_usage" not in command.__dict__:  # the framework's own words, once per command
         command._bigtwo_usage = True
         command.format_usage = _usage(command)
