@@ -320,8 +320,13 @@ async def body(request: Request) -> dict[str, Any]:
         return {}
     try:
         value = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise InputError(_("the request body is not JSON: {problem}").format(problem=exc)) from None
+    except json.JSONDecodeError as exc:  # Python's words, as the import of a file says them
+        problem = _("line {line} column {column}: {problem}").format(
+            line=exc.lineno, column=exc.colno, problem=_(exc.msg))
+        raise InputError(_("the request body is not JSON: {problem}").format(problem=problem)) from None
+    except (ValueError, UnicodeDecodeError):
+        raise InputError(_("the request body is not JSON: {problem}").format(
+            problem=_("not UTF-8 text"))) from None
     if not isinstance(value, dict):
         raise InputError(_("the request body must be a JSON object, e.g. {example}").format(
             example='{"line": "Ann=0 Ben=3 Cat=11 Dan=8"}'))

@@ -275,6 +275,10 @@ def test_api_errors_are_in_the_pages_language(client) -> None:
     assert viewer.status_code == 403 and viewer.json()["error"] == "观看链接只读；记分员链接才能写入"
     big = client.post("/api/deal", content=b"x" * 20000, headers=zh)
     assert big.status_code == 413 and big.json()["error"] == "請求內容大過 16384 位元組"
+    broken = client.post("/api/deal", content=b'{"line": }', headers=zh).json()["error"]
+    assert broken == "請求內容唔係 JSON：第 1 行第 10 欄：應該有一個值"
+    hans = client.post("/api/deal", content=b"\xff", headers={**KEEP, "accept-language": "zh-CN"})
+    assert hans.json()["error"] == "请求内容不是 JSON：不是 UTF-8 文本"
     plot = client.get("/plot/pie.svg", headers=zh).json()["error"]
     assert "'pie'" in plot and "圖" in plot and not english_words(plot.split("：")[0].replace("'pie'", ""))
 
