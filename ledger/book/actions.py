@@ -39,7 +39,7 @@ def check_player_names(players: Sequence[str]) -> list[str]:
     names = []
     for raw in players:
         if not str(raw).strip():
-            raise InputError(_("a player name is empty; give names like --players Ann,Ben,Cat,Dan"))
+            raise InputError(_("a player name is empty; write a name such as Ann or 陳大文"))
         name = clean_name(raw)
         # Quotes are allowed (O'Brien): a deal names players as NAME=CARDS words, and a
         # typed line (table, sample files) can quote them like a shell: "O'Brien=0".

@@ -118,7 +118,7 @@ def test_undo_takes_back_the_latest_action_first(cli):
     (("player", "rename", "陳大民", "X"),
      "error: no player named '陳大民' in this ledger; did you mean '陳大文'?"),
     (("player", "rename", "Ann", " "),
-     "error: a player name is empty; give names like --players Ann,Ben,Cat,Dan"),
+     "error: a player name is empty; write a name such as Ann or 陳大文"),
     (("player", "rename", "Ann", "A\x07b"), "error: player name 'A\\x07b' contains a control"),
     (("player", "rename", "Ann", "ben"),
      "error: the name 'ben' is taken by player 'Ben'; to make them one player: "
