@@ -91,14 +91,20 @@ def wrapper_class(base: Any) -> Any:
 
 
 def install() -> None:
-    """Make the framework wrap help with :func:`wrapper_class` (idempotent)."""
+    """Make the framework measure help by terminal columns (so ``--players <文字>`` lines
+    up with the options below it) and wrap it with :func:`wrapper_class` (idempotent)."""
     try:
-        from typer._click import _textwrap  # type: ignore[import-not-found,unused-ignore]
+        from typer._click import _compat, _textwrap, formatting  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
-        from click import _textwrap  # type: ignore[import-not-found,no-redef,unused-ignore]
+        from click import _compat, _textwrap, formatting  # type: ignore[import-not-found,no-redef,unused-ignore]
     base: Any = _textwrap.TextWrapper
     if getattr(base, "_bigtwo_columns", False):
         return
+
+    def term_len(x: str) -> int:
+        return width(_compat.strip_ansi(x))
+
+    formatting.term_len = term_len
     wrapper = wrapper_class(base)
     wrapper._bigtwo_columns = True
     setattr(_textwrap, "TextWrapper", wrapper)  # noqa: B010 (the framework's own module)

@@ -34,11 +34,10 @@ def localize(command: Any) -> None:
         import typer.core
 
         typer.core._ = _  # Typer's own headings ("Options", "Commands") go through gettext
-        _help_in_columns()
         from ledger.cli.cjk_help import install, joined
         from ledger.cli.cjk_help import short_help as shorten
 
-        install()  # help wrapped by terminal columns, between Chinese characters too
+        install()  # help measured and wrapped by terminal columns, between Chinese characters
     for obj in [command, *getattr(command, "params", [])]:
         for attr in _HELP_ATTRS:
             english = obj.__dict__.setdefault(f"_en_{attr}", getattr(obj, attr, None))
@@ -56,21 +55,6 @@ def localize(command: Any) -> None:
                 param.display_type_rich = _type_label(param.display_type_rich)
     for sub in getattr(command, "commands", {}).values():
         localize(sub)
-
-
-def _help_in_columns() -> None:
-    """Help lines up by terminal columns, not characters, once an option's first column
-    holds Chinese (``--players <文字>``): the formatter measures with our ``width``."""
-    try:
-        from typer._click import _compat, formatting  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        from click import _compat, formatting  # type: ignore[import-not-found,no-redef,unused-ignore]
-    from ledger.present.text import width
-
-    def term_len(x: str) -> int:
-        return width(_compat.strip_ansi(x))
-
-    formatting.term_len = term_len
 
 
 def _usage(command: Any) -> Any:
