@@ -66,3 +66,19 @@ def write_sheet(path: Path, deals: int, seed: int = 7) -> dict[str, int]:
         day += 1
     path.write_text("\n".join(lines) + "\n", "utf-8")
     return dict(Counter(g.session.uuid for g in read_sheet(lines)))
+
+
+JOSE = "Jose\u0301"
+"""José typed with a combining accent (decomposed): one name with the composed José."""
+CJK_SEATS = ["陳大文", "李小明", JOSE, "🐉Dragon"]
+"""A Hong Kong table: Chinese names, a decomposed accent and an emoji."""
+CJK_DEALS = (("0", "3", "11", "8"), ("5", "0", "2", "13"), ("9", "1", "0", "4"))
+
+
+def chinese_evening(cli, deals: int = 3):
+    """A session of :data:`CJK_SEATS` at 0.5 HKD a point with the first ``deals`` deals."""
+    cli.ok("session", "start", "--players", ",".join(CJK_SEATS), "--stake", "0.5",
+           "--currency", "HKD")
+    for cards in CJK_DEALS[:deals]:
+        cli.ok("deal", *cards)
+    return cli

@@ -14,12 +14,11 @@ import sys
 
 import pytest
 from aligned import assert_aligned
-from helpers import ROOT
+from helpers import CJK_SEATS, JOSE, ROOT, chinese_evening
 
 from ledger.core import i18n
 
-JOSE = "Jose\u0301"
-SEATS = ["陳大文", "李小明", JOSE, "🐉Dragon"]
+SEATS = CJK_SEATS
 LANGS = ["en", "zh_Hant", "zh_Hans"]
 
 
@@ -54,11 +53,7 @@ def test_the_catalog_check_fails_on_a_missing_translation(tmp_path, monkeypatch)
 
 @pytest.fixture
 def evening(cli):
-    cli.ok("session", "start", "--players", ",".join(SEATS), "--stake", "0.5", "--currency", "HKD")
-    cli.ok("deal", "0", "3", "11", "8")
-    cli.ok("deal", "5", "0", "2", "13")
-    cli.ok("deal", "9", "1", "0", "4")
-    return cli
+    return chinese_evening(cli)
 
 
 WORDS = {"en": ("player", "net"), "zh_Hant": ("玩家", "淨分"), "zh_Hans": ("玩家", "净分")}

@@ -9,14 +9,14 @@ from decimal import Decimal
 
 import pytest
 from aligned import assert_aligned
+from helpers import CJK_SEATS, chinese_evening
 from hypothesis import given
 from hypothesis import strategies as st
 
 from ledger.core.settlement import payment_plan, round_to_coin
 from ledger.present.text import width
 
-JOSE = "Jose\u0301"
-SEATS = ["陳大文", "李小明", JOSE, "🐉Dragon"]
+SEATS = CJK_SEATS
 COINS = [Decimal(c) for c in ("1", "5", "10", "0.5", "0.05", "0.01", "0.2", "2")]
 
 
@@ -40,11 +40,7 @@ def test_rounded_nets_are_whole_coins_and_sum_to_zero(nets, coin):
 
 @pytest.fixture
 def evening(cli):
-    cli.ok("session", "start", "--players", ",".join(SEATS), "--stake", "0.5", "--currency", "HKD")
-    cli.ok("deal", "0", "3", "11", "8")
-    cli.ok("deal", "5", "0", "2", "13")
-    cli.ok("deal", "9", "1", "0", "4")
-    return cli
+    return chinese_evening(cli)
 
 
 def test_round_json_carries_coin_and_whole_coin_payments(evening):

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 from aligned import assert_aligned, columns
+from helpers import CJK_SEATS, JOSE
 
 from ledger.present.text import quick_table, width
 
-JOSE = "Jose\u0301"  # typed decomposed; stored NFC
-SEATS = ["陳大文", "李小明", JOSE, "🐉Dragon"]
+SEATS = CJK_SEATS  # José typed decomposed; stored NFC
 
 
 def test_width_counts_terminal_columns() -> None:
