@@ -378,7 +378,8 @@ def undo_marks(ledger: Ledger, session_id: int) -> dict[int, int]:
 
 
 if TYPE_CHECKING:
-    from ledger.book.undo import Undone, UndoPreview
+    from ledger.book.undo import Undone as Undone
+    from ledger.book.undo import UndoPreview as UndoPreview
 
 
 def undo(ledger: Ledger, session: SessionRow, *, session_start: bool = True,

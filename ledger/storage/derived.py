@@ -49,8 +49,8 @@ class Derived:
     def last_entry_id(self) -> int:
         """The id of the latest deal entry (the caches follow deals; a session's own
         actions change no statistic)."""
-        return self.conn.execute(
-            "SELECT COALESCE(MAX(id), 0) FROM entries WHERE seq IS NOT NULL").fetchone()[0]
+        return int(self.conn.execute(
+            "SELECT COALESCE(MAX(id), 0) FROM entries WHERE seq IS NOT NULL").fetchone()[0])
 
     def mark(self, name: str) -> Mark | None:
         """How far the derived cache ``name`` has taken in the entries (None: never built)."""
