@@ -165,7 +165,7 @@ def next_turn(seats: Sequence[str], rules: RuleSet, deals: Sequence[Deal]) -> Tu
 
     >>> rules = RuleSet("rotating")
     >>> next_turn(["Ann", "Ben", "Cat"], rules, [Deal(cards={"Ann": 4, "Ben": 0, "Cat": 2})])
-    Turn(dealers=('Ben',), leader='Ben', opener='3♦')
+    Turn(dealers=('Ben',), leader='Ben', opener='3♦', leaders=())
     """
     return next_turn_after(seats, rules, len(deals), deals[-1] if deals else None)
 
@@ -175,7 +175,7 @@ def next_turn_after(seats: Sequence[str], rules: RuleSet, count: int, last: Deal
 
     >>> last = Deal(cards={"Ann": 4, "Ben": 0, "Cat": 2})
     >>> next_turn_after(["Ann", "Ben", "Cat"], RuleSet("rotating"), 1, last)
-    Turn(dealers=('Ben',), leader='Ben', opener='3♦')
+    Turn(dealers=('Ben',), leader='Ben', opener='3♦', leaders=())
     """
     opener = opening_card(rules)
     if last is None or count == 0:
