@@ -210,7 +210,6 @@ def op_board(ledger: Ledger, args: Args) -> dict[str, Any]:
         "facts": deal_facts(s),
         "deals": deals_list(ledger, s),
         "undo": undo_preview_dict(ledger, s),
-        "last_entry_id": ledger.derived.last_entry_id(),
     }
 
 
