@@ -207,7 +207,7 @@ async def _plain(send: Send, status: int, message: str) -> None:
 # --- the app ------------------------------------------------------------------------------
 
 
-def create_app(cfg: Config) -> Guard:
+def create_app(cfg: Config) -> Any:
     """The ASGI app for ``cfg`` (tests use it with Starlette's TestClient)."""
     from starlette.exceptions import HTTPException
 
@@ -255,7 +255,12 @@ def create_app(cfg: Config) -> Guard:
         },
     )
     app.state.site = site
-    return Guard(app, cfg.body_limit, cfg.allowed_hosts, cfg.lang or i18n.language())
+    guarded = Guard(app, cfg.body_limit, cfg.allowed_hosts, cfg.lang or i18n.language())
+    if cfg.origins:  # the offline app's origin may call the API (ledger/web/cors.py)
+        from ledger.web.cors import Cors
+
+        return Cors(guarded, cfg.origins)
+    return guarded
 
 
 __all__ = ["create_app"]

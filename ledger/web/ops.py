@@ -186,12 +186,16 @@ def op_session(ledger: Ledger, args: Args) -> dict[str, Any]:
             "last_entry_id": ledger.derived.last_entry_id()}
 
 
-def deals_list(ledger: Ledger, s: SessionRow) -> list[dict[str, Any]]:
-    """Every live deal, newest first: number, the uuid of its live entry, facts, net."""
+BOARD_DEALS = 10  # the board's last deals; the log op has them all
+
+
+def deals_list(ledger: Ledger, s: SessionRow, last: int | None = BOARD_DEALS) -> list[dict[str, Any]]:
+    """The last live deals, newest first: number, the uuid of its live entry, facts, net."""
     from ledger.core.deal_line import facts_text
 
+    live = ledger.journal.live_deals(s.id)
     out = []
-    for e in reversed(ledger.journal.live_deals(s.id)):
+    for e in reversed(live if last is None else live[-last:]):
         net: dict[str, int] = {}
         for p in ledger.journal.deal_points(s.id, e.deal_no):
             net[p.player] = net.get(p.player, 0) + p.net

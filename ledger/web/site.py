@@ -62,6 +62,7 @@ class Config:
     body_limit: int = BODY_LIMIT
     poll: float = 0.1
     lang: str | None = None  # the page's language when the browser asks for none we have
+    origins: list[str] = field(default_factory=list)  # --allow-origin: the offline app's
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -36,6 +36,14 @@ def serve_cmd(
     new_token: Annotated[bool, typer.Option(
         "--new-token", help="Make a new scorekeeper token and keep it (the old links stop working).",
     )] = False,
+    cert: Annotated[str | None, typer.Option(
+        "--cert", metavar="FILE", help="Serve HTTPS with this certificate (PEM; with --key).")] = None,
+    key: Annotated[str | None, typer.Option(
+        "--key", metavar="FILE", help="The certificate's private key (PEM; with --cert).")] = None,
+    allow_origin: Annotated[list[str] | None, typer.Option(
+        "--allow-origin", metavar="ORIGIN",
+        help="Let the installed app at ORIGIN (e.g. https://club.example.org) call the API; repeatable.",
+    )] = None,
 ) -> None:
     """Serve a live scoreboard, deal entry and settlement to phones on the same ledger."""
     from ledger.book import actions as book
@@ -52,5 +60,11 @@ def serve_cmd(
     with open_db(ctx, create=True) as ledger:
         if session is not None:
             book.current_session(ledger, session)  # an unknown session is refused up front
+    if (cert is None) != (key is None):
+        raise InputError(_("HTTPS needs both --cert FILE and --key FILE"))
+    from ledger.web.cors import check_origin
+
+    origins = [check_origin(o) for o in allow_origin or ()]
     found = choose(path, token, token_file, new_token)
-    serve(path, host, port, session, found.key, typer.echo, note=said(found))
+    serve(path, host, port, session, found.key, typer.echo, note=said(found),
+          tls=(cert, key) if cert and key else None, origins=origins)
