@@ -17,6 +17,7 @@ from ledger.core.i18n import N_
 
 if TYPE_CHECKING:
     from ledger.cli.lazy import LazyTyper
+    from ledger.storage.store import Ledger
 
 DB_ENV = "BIGTWO_DB"
 APP_NAME = "bigtwo-ledger"
@@ -37,7 +38,7 @@ def localize(command: Any) -> None:
     if lang != "en":
         import typer.core
 
-        typer.core._ = _  # Typer's own headings ("Options", "Commands") go through gettext
+        typer.core._ = _  # type: ignore[attr-defined]  # Typer's own headings ("Options", "Commands") go through gettext
         from ledger.cli.cjk_help import install, joined
         from ledger.cli.cjk_help import short_help as shorten
 
@@ -300,7 +301,7 @@ def db_path(ctx: typer.Context) -> tuple[str, bool]:
     return str(default_db_path()), True
 
 
-def open_db(ctx: typer.Context, create: bool = False):
+def open_db(ctx: typer.Context, create: bool = False) -> Ledger:
     """Open the ledger.  Only commands that add something (``create``) make a new file:
     a command that fails on a missing ledger leaves no empty ledger behind."""
     from ledger.storage.store import open_ledger
