@@ -36,16 +36,25 @@ class Drawer:
         self._pool: ProcessPoolExecutor | None = None
         self.waiting = 0
 
+    def _started(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # spawn: a fresh interpreter, not a fork of this one with its threads and locks
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    def warm(self) -> None:
+        """Start the drawing process now and have it import matplotlib, so the first chart
+        a page shows does not wait for either (``bigtwo serve`` calls it at start)."""
+        self._started().submit(warm_job)
+
     async def draw(self, job: Any, *args: Any) -> bytes:
         if self.waiting >= QUEUE:
             raise Busy(_("the server is drawing {count} pictures already; try again in a moment").format(
                 count=self.waiting))
-        if self._pool is None:
-            # spawn: a fresh interpreter, not a fork of this one with its threads and locks
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        pool = self._started()
         self.waiting += 1
         try:
-            kind, value = await asyncio.get_running_loop().run_in_executor(self._pool, job, *args)
+            kind, value = await asyncio.get_running_loop().run_in_executor(pool, job, *args)
         finally:
             self.waiting -= 1
         if kind == "error":  # a LedgerError in the child: its status and message
@@ -64,6 +73,17 @@ class Drawn(LedgerError):
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
+
+
+def warm_job() -> None:
+    """In the drawing process: the imports every picture needs."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot
+
+    import ledger.present.plots
+    import ledger.present.share  # noqa: F401
 
 
 def _picture(paint: Any, fmt: str) -> bytes:

@@ -165,6 +165,7 @@ def serve(db: str, host: str, port: int, session_id: int | None, key: str,
     cfg = Config(db=db, tokens=tokens, session_id=session_id, identity=file_identity(db),
                  allowed_hosts=sorted(hosts), poll=poll, origins=list(origins or ()))
     app = create_app(cfg)
+    app.starlette.state.site.drawer.warm()  # charts ready by the time a page asks
     keeper, viewer = links(base, tokens)
     where = (_("session {id}").format(id=session_id) if session_id is not None
              else _("the current session"))
