@@ -77,13 +77,10 @@ class Drawn(LedgerError):
 
 def warm_job() -> None:
     """In the drawing process: the imports every picture needs."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot
-
-    import ledger.present.plots
     import ledger.present.share  # noqa: F401
+    from ledger.present import plots
+
+    plots.preload()
 
 
 def _picture(paint: Any, fmt: str) -> bytes:
