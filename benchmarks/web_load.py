@@ -6,7 +6,7 @@
 Starts ``bigtwo serve`` on a free port of 127.0.0.1 (loopback only) over a fresh
 ledger, opens ``--viewers`` server-sent-event streams on ``/events/scoreboard`` (the
 scoreboard page's own feed: the rendered HTML of every change), then ``--writers``
-clients each post ``--deals`` deals to ``/api/deal``, one after another with
+clients each post ``--deals`` deals to ``/api/record``, one after another with
 ``--gap`` seconds between them.  It reports
 
 - the p50/p95/max time from sending a POST until *every* viewer has received a
@@ -34,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 KEY = "benchmark-key-0123456789"
@@ -128,7 +129,8 @@ async def poster(base: str, deals: int, gap: float, seat: int,
             cards = [str(1 + (i + seat + k) % 12) for k in range(4)]
             cards[seat % 4] = "0"
             t0 = time.perf_counter()
-            answer = await client.post("/api/deal", json={"line": " ".join(cards)})
+            answer = await client.post("/api/record", json={"session": 1, "line": " ".join(cards)},
+                                       headers={"Idempotency-Key": str(uuid.uuid4())})
             t1 = time.perf_counter()
             answer.raise_for_status()
             sent.append((t0, t1, answer.json()["deal"]))

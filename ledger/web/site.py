@@ -26,6 +26,7 @@ from ledger.web.auth import COOKIE, KEEPER, Tokens
 HERE = Path(__file__).parent
 BODY_LIMIT = 16 * 1024  # bytes; a deal line or a new session is far smaller
 MAX_LINE = 2000
+READ_THREADS = 4
 SECURITY_HEADERS = [
     (b"content-security-policy",
      b"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -85,6 +86,11 @@ class Site:
         # Writes from this server queue here rather than in SQLite's busy handler, whose
         # sleeps grow to 100 ms; the command line still waits on SQLite's lock as always.
         self.write_lock = threading.Lock()
+        # Reads (standings, history, a log) run in their own few threads, so however many
+        # viewers ask at once the writes' threads are never queued behind them.
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.read_pool = ThreadPoolExecutor(READ_THREADS, thread_name_prefix="bigtwo-read")
         if cfg.identity is None:
             cfg.identity = file_identity(cfg.db)
         self._watch: Ledger | None = None
@@ -98,6 +104,12 @@ class Site:
         self.env.globals["_"] = translate
         self.env.globals["ngettext"] = translate_n
         self.env.globals["pays"] = pays
+
+    async def run_read(self, work: Any) -> Any:
+        """``work()`` in a read thread (never one a write is waiting for)."""
+        import asyncio
+
+        return await asyncio.get_running_loop().run_in_executor(self.read_pool, work)
 
     def replaced(self) -> bool:
         return self.moved() is not None
@@ -183,6 +195,7 @@ class Site:
         return (ledger.derived.last_entry_id(), current, sid, ended, len(ledger.journal.session_ids()))
 
     def close(self) -> None:
+        self.read_pool.shutdown(wait=False, cancel_futures=True)
         if self._watch is not None:
             self._watch.close()
             self._watch = None

@@ -164,9 +164,10 @@ def test_the_viewer_link_cannot_write(browser: Any, server: Server, ledger_path:
     assert viewer.get_by_role("link", name="Enter").count() == 0
     answer = viewer.goto(server.base + "/entry")
     assert answer is not None and answer.status == 403
-    status = viewer.evaluate("""async () => (await fetch('/api/deal', {method: 'POST',
-        headers: {'content-type': 'application/json'},
-        body: JSON.stringify({line: '0 3 11 8'})})).status""")
+    status = viewer.evaluate("""async () => (await fetch('/api/record', {method: 'POST',
+        headers: {'content-type': 'application/json',
+                  'idempotency-key': '5f0c1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b'},
+        body: JSON.stringify({session: 1, line: '0 3 11 8'})})).status""")
     assert status == 403
     assert cli_json(ledger_path, "log") == []
     viewer.context.close()

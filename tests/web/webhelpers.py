@@ -19,6 +19,13 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def keyed(headers: dict[str, str]) -> dict[str, str]:
+    """``headers`` with a new idempotency key (one write, never sent before)."""
+    import uuid
+
+    return {**headers, "Idempotency-Key": str(uuid.uuid4())}
+
+
 def ledger_bytes(path: Path) -> bytes:
     """The ledger file and its write-ahead log, byte for byte."""
     out = b""
