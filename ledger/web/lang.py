@@ -175,11 +175,14 @@ WORDS = {
     "working_teams": N_("Working (teams)"),
     "formula": N_("Σs = {sum}, net = Σs − {n}·s"),
     "working_pairwise_note": N_("s is each player's penalty total; money is net × {stake} {currency}."),
-    "working_teams_note": N_("s is each team's penalty total; money is net × {stake} {currency}, split in half."),
+    "working_teams_note": N_("s is each team's penalty total; money "
+                             "is net × {stake} {currency}, split in half."),
     "working_winner": N_("Pay the winner"),
-    "working_winner_note": N_("Each loser pays each deal's winner their penalty, at {stake} {currency} a point."),
+    "working_winner_note": N_("Each loser pays each deal's winner "
+                              "their penalty, at {stake} {currency} a point."),
     "working_ranked": N_("Ranked: losers pay the winner by rank of cards left"),
-    "working_ranked_note": N_("Each deal's losers pay the winner by their rank of cards left; a point is {stake} {currency}."),
+    "working_ranked_note": N_("Each deal's losers pay the winner by their "
+                              "rank of cards left; a point is {stake} {currency}."),
     "team": N_("Team"),
     "net_points": N_("net points"),
     "penalty_s": N_("penalty s"),
@@ -194,7 +197,8 @@ WORDS = {
     "all_square": N_("All square."),
     "pays": N_("{payer} pays {payee}"),
     "share": N_("Share"),
-    "no_share_sheet": N_("This page is not a secure (https) page, so the phone's share sheet is not offered: copy the text or download the image."),
+    "no_share_sheet": N_("This page is not a secure (https) page, so the phone's "
+                         "share sheet is not offered: copy the text or download the image."),
     "copy_text": N_("Copy text"),
     "copied": N_("Copied"),
     "download_image": N_("Download image"),
@@ -204,7 +208,8 @@ WORDS = {
     "new_table": N_("New table"),
     "no_tables": N_("No sessions yet."),
     "deals_count": N_("{n} deals"),
-    "keeper_note": N_("One scorekeeper link writes to every table of this server; the viewer link only reads. Starting a new table moves nobody else's page."),
+    "keeper_note": N_("One scorekeeper link writes to every table of this server; the "
+                      "viewer link only reads. Starting a new table moves nobody else's page."),
     "viewer_note": N_("This is the viewer link: it shows the tables but cannot record."),
     "viewer_cannot_start": N_("The viewer link cannot start a session; ask the scorekeeper."),
     "same_as_last": N_("Same players and rules as last time"),

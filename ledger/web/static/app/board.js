@@ -41,6 +41,7 @@ export function boardScreen(app, sid, fixNo) {
   let fixing = fixNo;
   let entry = null;   // the entry's DOM, built once per screen and updated in place
   let parts = {};
+  let scoresBox = null;
   let asked = 0;
   let previewTimer = null;
 
@@ -304,7 +305,7 @@ export function boardScreen(app, sid, fixNo) {
   }
 
   function paintScores() {
-    if (parts.scores) clear(parts.scores, ...scores());
+    if (scoresBox) clear(scoresBox, ...scores());
     if (entry) parts.title.textContent = fixing !== null ? t("fix_deal", { n: fixing }) : t("deal_n", { n: nextNo() });
   }
 
@@ -319,7 +320,7 @@ export function boardScreen(app, sid, fixNo) {
     const s = board.session;
     if (fixing !== null && !(board.deals || []).some((d) => d.deal === fixing)) fixing = null;
     if (fixing !== null) draft = draftOf(board.deals.find((d) => d.deal === fixing).facts || {}, s.players);
-    parts.scores = h("div", { id: "scores" });
+    scoresBox = h("div", { id: "scores" });
     const head = h("header", { class: "session" },
       h("h1", {}, sessionTitle(s)),
       h("p", { class: "meta" }, s.players.join(" · "), h("br"),
@@ -331,7 +332,7 @@ export function boardScreen(app, sid, fixNo) {
         h("button", { type: "button", class: "button", on: { click: reopen } }, t("reopen")),
         h("a", { class: "button primary", href: "#/start" }, t("new_session"))) : null) : null;
     // The keeper's entry comes first: it is what the phone is for during a deal.
-    const board_ = h("section", { class: "card" }, head, parts.scores);
+    const board_ = h("section", { class: "card" }, head, scoresBox);
     clear(main, ended, canEnter() ? [buildEntry(), board_] : board_);
     paintScores();
     if (canEnter()) {

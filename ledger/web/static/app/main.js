@@ -91,6 +91,7 @@ function parseHash() {
 }
 
 async function route() {
+  root.dataset.route = "loading";
   const [first, second, third, fourth] = parseHash();
   const main = document.getElementById("main");
   app.bar();
@@ -134,6 +135,7 @@ async function route() {
       error && error.retry ? t("unreachable") : (error && error.message) || String(error))));
   }
   main.focus({ preventScroll: true });
+  root.dataset.route = "shown";
 }
 
 function markTabs(screen) {
