@@ -17,7 +17,7 @@ from starlette.responses import (
 )
 
 from ledger.core import i18n
-from ledger.core.errors import InputError
+from ledger.core.errors import InputError, LedgerError
 from ledger.core.i18n import _
 from ledger.web import engine
 from ledger.web.auth import KEEPER
@@ -81,35 +81,82 @@ async def api_op(request: Request) -> Response:
 
 
 async def api_events(request: Request) -> Response:
-    """A JSON change feed for scripts: ``{"version", "last_entry_id", "session"}``."""
+    """The live feed (server-sent events; docs/serve.md, "The live feed").
+
+    ``?session=ID``: a ``change`` event ``{"version", "session", "board"}`` with that
+    session's board (the ``board`` op's JSON) now and at every change of it — built once
+    per change however many phones listen, and the same bytes for each.  Without a
+    session: ``{"version", "last_entry_id"}`` at every change of the ledger (the table
+    picker's cue).  Either ends with a ``problem`` event ``{"status", "message"}`` when the
+    ledger is moved away.  The token travels as a header: the app reads the stream with
+    ``fetch``, not ``EventSource`` (which sends no headers)."""
     need_read(request)
     site = site_of(request)
     site.check_file()
     feed: Feed = request.app.state.feed
+    args = op_args(request)
+    engine.check_args("events", args)  # session only
+    session = args.get("session")
+    if session is not None:
+        if isinstance(session, str):
+            raise InputError(_("session {sid!r} is not a session number").format(sid=session))
 
-    async def stream() -> AsyncIterator[bytes]:
-        seen = -1
-        yield b"retry: 1000\n\n"
-        while not feed.stopping:
-            if feed.version != seen:
-                seen = feed.version
-                mark = feed.mark or ()
-                if mark and mark[0] == "moved":  # the ledger is gone: say why, then stop
-                    problem = site.moved()
-                    message = mark[1] if problem is None else site.moved_message(problem)
-                    text = json.dumps({"error": message}, ensure_ascii=False)
-                    yield f"event: problem\ndata: {text}\n\n".encode()
-                    return
-                sid = mark[2] if len(mark) > 2 else None
-                payload = {"version": seen, "last_entry_id": mark[0] if len(mark) > 1 else None,
-                           "session": None if sid is None else int(sid)}
-                yield f"event: change\ndata: {json.dumps(payload)}\n\n".encode()
-            elif not await feed.wait(seen):
-                if await request.is_disconnected():
-                    return
-                yield b": ping\n\n"
+        def exists() -> None:
+            with site.reading() as ledger:
+                engine.call(ledger, "session", {"session": session})  # 404 before the stream
 
-    return sse(stream())
+        await site.run_read(exists)
+    return sse(events(request, site, feed, session))
+
+
+def problem_event(site: Any, feed: Feed) -> bytes | None:
+    mark = feed.mark or ()
+    if not (mark and mark[0] == "moved"):
+        return None
+    found = site.moved()
+    message = mark[1] if found is None else site.moved_message(found)
+    text = json.dumps({"status": 503, "message": message, "error": message}, ensure_ascii=False)
+    return f"event: problem\ndata: {text}\n\n".encode()
+
+
+async def events(request: Request, site: Any, feed: Feed, session: int | None) -> AsyncIterator[bytes]:
+    seen = -1
+    sent: str | None = None
+    yield b"retry: 1000\n\n"
+    while not feed.stopping:
+        if feed.version != seen:
+            seen = feed.version
+            gone = problem_event(site, feed)
+            if gone is not None:  # the ledger is gone: say why, then stop
+                yield gone
+                return
+            if session is None:
+                payload = json.dumps({"version": seen, "last_entry_id": (feed.mark or (None,))[0]})
+                yield f"event: change\nid: {seen}\ndata: {payload}\n\n".encode()
+                continue
+            try:
+                seen, board = await feed.shared(("board", session), lambda: board_text(site, session),
+                                                site.run_read)
+            except LedgerError as exc:
+                found = engine.error_dict(exc)
+                text = json.dumps({**found, "error": found["message"]}, ensure_ascii=False)
+                yield f"event: problem\ndata: {text}\n\n".encode()
+                return
+            if board != sent:  # another table's change leaves this one's phones alone
+                sent = board
+                yield (f'event: change\nid: {seen}\ndata: {{"version":{seen},"session":{session},'
+                       f'"board":{board}}}\n\n').encode()
+        elif not await feed.wait(seen):
+            if await request.is_disconnected():
+                return
+            yield b": ping\n\n"
+
+
+def board_text(site: Any, session: int) -> str:
+    """The board of ``session`` as compact JSON (in a read thread)."""
+    with site.reading() as ledger:
+        board = engine.call(ledger, "board", {"session": session})
+    return json.dumps(board, ensure_ascii=False, separators=(",", ":"))
 
 
 def sse(stream: AsyncIterator[bytes]) -> StreamingResponse:

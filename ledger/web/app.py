@@ -229,7 +229,7 @@ def create_app(cfg: Config) -> Guard:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-            site.close()
+            site.shutdown()
 
     routes = [
         Route("/", app_page),

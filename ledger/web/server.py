@@ -94,7 +94,7 @@ def links(base: str, tokens: Tokens) -> tuple[str, str]:
     return f"{base}/entry?t={tokens.key}", f"{base}/?t={tokens.viewer}"
 
 
-def banner(db: str, where: str, keeper: str, viewer: str, colour: bool) -> str:
+def banner(db: str, where: str, keeper: str, viewer: str, colour: bool, note: str | None = None) -> str:
     keeper_qr, viewer_qr = qr_lines(keeper), qr_lines(viewer)
     width = len(keeper_qr[0])
     if colour:  # black modules on white, whatever the terminal's own colours
@@ -106,6 +106,7 @@ def banner(db: str, where: str, keeper: str, viewer: str, colour: bool) -> str:
         _("bigtwo serve: ledger {path}, {where}").format(path=db, where=where),
         _("scorekeeper link (can write; keep it to yourself): {link}").format(link=keeper),
         _("viewer link (read only; share it with the table):  {link}").format(link=viewer),
+        *([note] if note else []),
         "",
         heading,
         *side_by_side(keeper_qr, viewer_qr),
@@ -124,7 +125,7 @@ def columns(text: str) -> int:
 
 def serve(db: str, host: str, port: int, session_id: int | None, key: str,
           echo: Callable[[str], None], *, poll: float = 0.1, ready: Callable[[str], None] | None = None,
-          **uvicorn_options: Any) -> None:
+          note: str | None = None, **uvicorn_options: Any) -> None:
     """Serve ``db`` until Ctrl-C (or SIGTERM)."""
     import uvicorn
 
@@ -145,9 +146,11 @@ def serve(db: str, host: str, port: int, session_id: int | None, key: str,
     keeper, viewer = links(base, tokens)
     where = (_("session {id}").format(id=session_id) if session_id is not None
              else _("the current session"))
-    echo(banner(db, where, keeper, viewer, colour=sys.stdout.isatty()))
+    echo(banner(db, where, keeper, viewer, colour=sys.stdout.isatty(), note=note))
+    from ledger.web.protocol import GuardedH11
+
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                            timeout_graceful_shutdown=1, **uvicorn_options)
+                            timeout_graceful_shutdown=1, http=GuardedH11, **uvicorn_options)
     server = _make_server(config, app)
     if ready is not None:
         ready(base)

@@ -16,7 +16,7 @@ from starlette.requests import Request
 
 from ledger.book import actions as book
 from ledger.core import i18n
-from ledger.core.errors import InputError, LedgerError, LedgerMoved, StoreError
+from ledger.core.errors import InputError, LedgerMoved, StoreError
 from ledger.core.i18n import N_, _
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger, moved_problem, open_ledger
@@ -91,6 +91,9 @@ class Site:
         from concurrent.futures import ThreadPoolExecutor
 
         self.read_pool = ThreadPoolExecutor(READ_THREADS, thread_name_prefix="bigtwo-read")
+        from ledger.web.drawing import Drawer
+
+        self.drawer = Drawer()
         if cfg.identity is None:
             cfg.identity = file_identity(cfg.db)
         self._watch: Ledger | None = None
@@ -186,16 +189,17 @@ class Site:
             self.close()
             return ("moved", str(exc))
         ledger = self._watch
-        current = ledger.journal.get_setting(book.CURRENT_KEY)
-        sid = self.session_id if self.session_id is not None else current
-        ended = None
-        if sid is not None:
-            with contextlib.suppress(LedgerError):
-                ended = ledger.journal.session(int(sid)).ended_at
-        return (ledger.derived.last_entry_id(), current, sid, ended, len(ledger.journal.session_ids()))
+        # Every commit by any other connection (a phone's write, a deal typed in the
+        # terminal, an end or reopen) changes data_version: one cheap query a poll.
+        return (ledger.derived.last_entry_id(), ledger.derived.data_version())
+
+    def shutdown(self) -> None:
+        """The server stops: the watcher's ledger, the read threads, the drawing process."""
+        self.close()
+        self.read_pool.shutdown(wait=False, cancel_futures=True)
+        self.drawer.close()
 
     def close(self) -> None:
-        self.read_pool.shutdown(wait=False, cancel_futures=True)
         if self._watch is not None:
             self._watch.close()
             self._watch = None

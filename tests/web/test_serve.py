@@ -16,8 +16,9 @@ from web.conftest import start
 from web.webhelpers import KEY, Server, bearer, bigtwo, cli_json, keyed
 
 
-def read_events(url: str, token: str, want: int, found: list[dict], ready: threading.Event) -> None:
-    with httpx.stream("GET", url, headers=bearer(token), timeout=10) as events:
+def read_events(url: str, token: str, want: int, found: list[dict], ready: threading.Event,
+                wait: float = 10) -> None:
+    with httpx.stream("GET", url, headers=bearer(token), timeout=wait) as events:
         ready.set()
         for line in events.iter_lines():
             if line.startswith("data:"):
@@ -179,7 +180,33 @@ def test_the_json_change_feed(db: Path) -> None:
         bigtwo(db, "deal", "陳大文=0", "Ben=3", "Cat=11", "Dan=8")
         reader.join(10)
         assert [f["last_entry_id"] for f in found] == [0, 1]
-        assert found[1]["session"] == 1
+    finally:
+        server.stop()
+
+
+def test_the_live_feed_of_one_table(ledger_path: Path) -> None:
+    """``/api/events?session=ID``: that table's board now and after each of its changes;
+    another table's deal sends it nothing."""
+    start(ledger_path, name="first")
+    start(ledger_path, name="second", players=["Ann", "Bob", "Cy", "Di"])
+    server = Server(ledger_path)
+    try:
+        found: list[dict] = []
+        ready = threading.Event()
+        reader = threading.Thread(target=read_events, daemon=True, args=(
+            server.base + "/api/events?session=1", server.viewer_token, 2, found, ready, 60))
+        reader.start()
+        assert ready.wait(10)
+        time.sleep(0.3)
+        bigtwo(ledger_path, "deal", "--session", "2", "Ann=0", "Bob=3", "Cy=11", "Di=8")
+        time.sleep(0.5)
+        assert len(found) == 1 and found[0]["board"]["next_deal"] == 1
+        bigtwo(ledger_path, "deal", "--session", "1", "陳大文=0", "Ben=3", "Cat=11", "Dan=8")
+        reader.join(60)
+        assert [f["session"] for f in found] == [1, 1]
+        assert found[1]["board"]["next_deal"] == 2 and found[1]["board"]["deals"][0]["deal"] == 1
+        missing = httpx.get(server.base + "/api/events?session=999", headers=bearer(KEY))
+        assert missing.status_code == 404
     finally:
         server.stop()
 

@@ -50,11 +50,12 @@ def bigtwo(db: Path, *args: str, check: bool = True) -> subprocess.CompletedProc
 class Server:
     """``bigtwo serve --port 0`` in a child process, as a user starts it."""
 
-    def __init__(self, db: Path, key: str = KEY, *extra: str) -> None:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"}
+    def __init__(self, db: Path, key: str | None = KEY, *extra: str,
+                 env: dict[str, str] | None = None) -> None:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200", **(env or {})}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "ledger", "--db", str(db), "serve", "--port", "0",
-             "--token", key, *extra],
+             *(["--token", key] if key is not None else []), *extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
         )
         self.lines: list[str] = []
