@@ -154,7 +154,12 @@ class Phone:
         return self.page.get_by_role("button", name=self.w("Record deal"), exact=True)
 
     def record_on_screen(self) -> None:
-        box = self.record_button().bounding_box()
+        button = self.record_button()
+        try:
+            button.wait_for(state="visible", timeout=5000)
+        except Exception:
+            raise AssertionError("Record is not shown: " + self.page.locator("body").inner_text()) from None
+        box = button.bounding_box()
         assert box is not None, "Record is not shown"
         width, height = self.size
         assert box["y"] >= 0 and box["y"] + box["height"] <= height, (box, self.size)
