@@ -207,7 +207,7 @@ WORDS = {
     "tables": N_("Tables"),
     "new_table": N_("New table"),
     "no_tables": N_("No sessions yet."),
-    "deals_count": N_("{n} deals"),
+    "deals_count": N_("deals: {n}"),
     "keeper_note": N_("One scorekeeper link writes to every table of this server; the "
                       "viewer link only reads. Starting a new table moves nobody else's page."),
     "viewer_note": N_("This is the viewer link: it shows the tables but cannot record."),
@@ -230,7 +230,7 @@ WORDS = {
     "sessions": N_("Sessions"),
     "sessions_axis": N_("session"),
     "points_n": N_("{n} points"),
-    "player_summary": N_("{n} sessions · {points} points in all"),
+    "player_summary": N_("sessions: {n} · points in all: {points}"),
     "chart_player": N_("{name}'s points, session by session, and the running total"),
 }
 
