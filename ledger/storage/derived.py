@@ -47,7 +47,7 @@ class Derived:
         self.conn = ledger.conn
 
     def last_entry_id(self) -> int:
-        return self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM entries").fetchone()[0]
+        return int(self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM entries").fetchone()[0])
 
     def data_version(self) -> int:
         """SQLite's ``PRAGMA data_version``: it changes whenever another connection (this
