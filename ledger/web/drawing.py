@@ -50,7 +50,7 @@ class Drawer:
             self.waiting -= 1
         if kind == "error":  # a LedgerError in the child: its status and message
             raise Drawn(value[0], value[1])
-        return value
+        return bytes(value)
 
     def close(self) -> None:
         if self._pool is not None:

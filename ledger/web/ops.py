@@ -52,7 +52,7 @@ def _int(args: Args, key: str) -> int:
 def _bool(args: Args, key: str) -> bool:
     value = args.get(key, False)
     if value in ("true", "false"):
-        return value == "true"
+        return bool(value == "true")
     if not isinstance(value, bool):
         raise InputError(_('"{key}" must be true or false').format(key=key))
     return value
