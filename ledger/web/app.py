@@ -38,6 +38,7 @@ from ledger.web.pages import (
     share_text,
     start_page,
 )
+from ledger.web.shell import api_access, api_words, app_page
 from ledger.web.site import HERE, SECURITY_HEADERS, Config, Refused, Site, TooLarge, site_of
 
 # --- errors ------------------------------------------------------------------------------
@@ -231,8 +232,10 @@ def create_app(cfg: Config) -> Any:
             site.shutdown()
 
     routes = [
-        Route("/", live_page("scoreboard.html", "scoreboard")),
-        Route("/entry", live_page("entry.html", "entry", keeper_only=True)),
+        Route("/", app_page),
+        Route("/entry", app_page),
+        Route("/api/words", api_words),
+        Route("/api/access", api_access),
         Route("/settle", live_page("settle.html", "settle")),
         Route("/start", start_page),
         Route("/history", history_page),

@@ -149,34 +149,38 @@ def test_writes_need_the_scorekeeper_token(client, db: Path) -> None:
     assert ledger_bytes(db) == before
 
 
-def test_only_the_entry_page_offers_fixes(client) -> None:
+def test_the_app_page_carries_no_data(client) -> None:
+    """``/`` and ``/entry`` are the phone app's one static page for every link: the
+    ledger's data comes only through the API, with a token."""
     assert deal(client, EVENING[0]).status_code == 200
-    assert "data-void" in client.get("/entry", headers=KEEP).text
-    for path in ("/", "/history/session/1", "/settle"):  # a past session cannot be fixed from here
-        assert "data-void" not in client.get(path, headers=KEEP).text, path
+    for path in ("/", "/entry", f"/entry?t={KEY}"):
+        page = client.get(path)
+        assert page.status_code == 200 and "陳大文" not in page.text, path
+        assert '<script type="module" src="/static/app/main.js">' in page.text
 
 
 def test_reads_need_a_token(client) -> None:
     for path in ("/api/standings?session=1", "/api/settle?session=1", "/api/session?session=1",
-                 "/api/log?session=1", "/api/board?session=1", "/api/sessions", "/", "/settle",
+                 "/api/log?session=1", "/api/board?session=1", "/api/sessions", "/api/access", "/settle",
                  "/history", "/share/settle.txt"):
         assert client.get(path).status_code == 401, path
         assert client.get(path, headers=VIEW).status_code == 200, path
-    assert client.get("/entry", headers=VIEW).status_code == 403
+    assert client.get("/api/access", headers=VIEW).json() == {"level": "viewer"}
+    assert client.get("/api/access", headers=KEEP).json() == {"level": "keeper"}
     assert client.get("/events/entry", headers=VIEW).status_code == 403
 
 
 def test_link_token_becomes_a_strict_httponly_cookie(client) -> None:
-    answer = client.get(f"/entry?t={KEY}", follow_redirects=False)
+    answer = client.get(f"/settle?t={KEY}", follow_redirects=False)
     assert answer.status_code == 303
-    assert answer.headers["location"] == "/entry"
+    assert answer.headers["location"] == "/settle"
     cookie = answer.headers["set-cookie"].lower()
     assert "httponly" in cookie and "samesite=strict" in cookie
-    assert client.get("/?t=wrong-token-000000000", follow_redirects=False).status_code == 403
+    assert client.get("/settle?t=wrong-token-000000000", follow_redirects=False).status_code == 403
 
 
 def test_cookie_writes_need_this_servers_origin(client, db: Path) -> None:
-    client.get(f"/entry?t={KEY}")
+    client.get(f"/settle?t={KEY}")
     before = ledger_bytes(db)
     assert deal(client, EVENING[0], headers={}).status_code == 403  # no Origin
     assert deal(client, EVENING[0], headers={"origin": "http://evil.example"}).status_code == 403
@@ -184,7 +188,7 @@ def test_cookie_writes_need_this_servers_origin(client, db: Path) -> None:
     answer = deal(client, EVENING[0], headers={"origin": "http://testserver"})
     assert answer.status_code == 200 and answer.json()["deal"] == 1
     client.cookies.clear()
-    client.get(f"/?t={viewer_token(KEY)}")
+    client.get(f"/settle?t={viewer_token(KEY)}")
     assert deal(client, EVENING[1], headers={"origin": "http://testserver"}).status_code == 403
 
 
@@ -213,10 +217,10 @@ def test_session_name_is_shown_as_text(ledger_path: Path) -> None:
     app = create_app(Config(db=str(ledger_path), tokens=Tokens.from_key(KEY)))
     with TestClient(app) as c:
         assert deal(c, "'<b>x</b>'=0 Ben=3 Cat=11 Dan=8").status_code == 200
-        for path in ("/", "/settle", "/history", "/history/session/1", f"/entry?t={KEY}"):
+        for path in ("/settle", "/history", "/history/session/1"):
             html = c.get(path, headers=KEEP).text
             assert "<script>alert" not in html and "<b>x</b>" not in html, path
-            assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html or path == f"/entry?t={KEY}"
+            assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
         with c.stream("GET", "/events/scoreboard", headers=VIEW) as events:
             for line in events.iter_lines():
                 if line.startswith("data:"):
@@ -321,7 +325,7 @@ READS = ["/api/standings?session=1", "/api/settle?session=1", "/api/session?sess
          "/api/log?session=1", "/api/board?session=1", "/api/sessions", "/api/preview?session=1&line=0",
          "/plot/net.svg", "/share/settle.txt", "/share/settle.png", "/events/scoreboard",
          "/api/events"]
-PAGES = ["/", "/entry", "/settle", "/start", "/history", "/history/session/1"]
+PAGES = ["/settle", "/start", "/history", "/history/session/1"]
 
 
 def test_a_ledger_moved_away_is_refused_and_never_recreated(client, db: Path, tmp_path: Path) -> None:

@@ -94,7 +94,7 @@ def words_json(html: str) -> dict[str, str]:
 
 # Words on the page that are data, not interface: players, the session's name, currency
 # and rule set names, the language switcher's own "English", the brand and file type.
-DATA = {*PLAYERS, "Friday", "HKD", "PTS", "bigtwo", "English", "PNG", "HTTP",
+DATA = {*PLAYERS, "Friday", "HKD", "PTS", "bigtwo", "English", "PNG", "HTTP", "serve", "Wi", "Fi", "https",
         *(part for name in preset_names() for part in name.split("-"))}
 
 
@@ -127,7 +127,7 @@ def test_the_order_of_the_sources() -> None:
 
 def test_query_sets_a_cookie_that_later_pages_follow(client_for) -> None:
     client = client_for()
-    page = client.get("/?lang=zh_Hans", headers=KEEP)
+    page = client.get("/settle?lang=zh_Hans", headers=KEEP)
     assert page.status_code == 200
     assert f"{COOKIE}=zh_Hans" in page.headers["set-cookie"]
     assert "Path=/" in page.headers["set-cookie"]
@@ -141,29 +141,30 @@ def test_query_sets_a_cookie_that_later_pages_follow(client_for) -> None:
     # And the API's messages follow it too.
     bad = client.post("/api/record", content=b"{", headers=KEEP)
     assert bad.status_code == 400 and bad.json()["error"].startswith("请求内容不是 JSON")
-    back = client.get("/?lang=en", headers={**KEEP, **HK})
+    back = client.get("/settle?lang=en", headers={**KEEP, **HK})
     assert visible(back.text)[0] == "en" and "Score" in visible(back.text)[1]
 
 
 def test_accept_language_then_the_servers_language(client_for, monkeypatch) -> None:
     client = client_for()
-    assert visible(client.get("/", headers={**KEEP, **HK}).text)[0] == "zh-Hant-HK"
-    assert visible(client.get("/", headers={**KEEP, "accept-language": "zh-CN"}).text)[0] == "zh-Hans-CN"
-    assert visible(client.get("/", headers={**KEEP, "accept-language": "fr"}).text)[0] == "en"
+    assert visible(client.get("/settle", headers={**KEEP, **HK}).text)[0] == "zh-Hant-HK"
+    cn = {**KEEP, "accept-language": "zh-CN"}
+    assert visible(client.get("/settle", headers=cn).text)[0] == "zh-Hans-CN"
+    assert visible(client.get("/settle", headers={**KEEP, "accept-language": "fr"}).text)[0] == "en"
     # Nothing from the browser: the language bigtwo serve was started with.
     served = client_for("zh_Hant")
-    page = served.get("/", headers={**KEEP, "accept-language": "fr, de;q=0.5"})
+    page = served.get("/settle", headers={**KEEP, "accept-language": "fr, de;q=0.5"})
     assert visible(page.text)[0] == "zh-Hant-HK"
-    assert visible(served.get("/", headers={**KEEP, "accept-language": "en"}).text)[0] == "en"
+    assert visible(served.get("/settle", headers={**KEEP, "accept-language": "en"}).text)[0] == "en"
     # No --lang: BIGTWO_LANG (or the locale) as on the command line.
     monkeypatch.setenv("BIGTWO_LANG", "zh_Hans")
     from_env = client_for(None)
-    assert visible(from_env.get("/", headers=KEEP).text)[0] == "zh-Hans-CN"
+    assert visible(from_env.get("/settle", headers=KEEP).text)[0] == "zh-Hans-CN"
 
 
 def test_an_unknown_language_is_one_clear_400(client_for, db: Path) -> None:
     client = client_for()
-    page = client.get("/?lang=fr", headers={**KEEP, **HK})
+    page = client.get("/settle?lang=fr", headers={**KEEP, **HK})
     assert page.status_code == 400
     lang, text = visible(page.text)
     assert lang == "zh-Hant-HK" and "唔識 'fr' 呢種語言" in text and "zh_Hans" in text
@@ -192,7 +193,7 @@ def evening(client: Any, session: int = 1) -> None:
                        headers=keyed(KEEP)).status_code == 200
 
 
-PAGES = ["/", "/entry", "/settle", "/history", "/history/session/1",
+PAGES = ["/settle", "/history", "/history/session/1",
          "/history/player/%E9%99%B3%E5%A4%A7%E6%96%87", "/start", "/nowhere"]
 
 
@@ -224,24 +225,21 @@ def test_every_page_has_no_english_words(ledger_path: Path, client_for, rules: s
             assert all(not english_words(v) for v in words_json(page.text).values())
         seen[path] = text
     # A viewer's refusal, and the page of an ended session (with its undo button).
-    refused = client.get("/entry", headers=VIEW)
+    refused = client.get("/start", headers=VIEW)
     assert refused.status_code == 403 and not english_words(visible(refused.text)[1])
     assert client.post("/api/end", json={"session": 2}, headers=keyed(KEEP)).status_code == 200
-    ended = visible(client.get("/entry", headers=KEEP).text)[1]
+    ended = visible(client.get("/settle", headers=KEEP).text)[1]
     assert not english_words(ended), ended
-    labels = {"zh_Hant": ("計分", "埋數", "撤回上一步", "陳大文"),
-              "zh_Hans": ("计分", "结算", "撤回上一步", "陳大文")}
-    assert all(word in seen["/entry"] for word in labels[lang])
+    labels = {"zh_Hant": ("計分", "埋數", "陳大文"), "zh_Hans": ("计分", "结算", "陳大文")}
+    assert all(word in seen["/settle"] for word in labels[lang])
 
 
 def test_english_pages_are_english(client) -> None:
     evening(client)
-    for path in ("/", "/entry", "/settle", "/history", "/start"):
+    for path in ("/settle", "/history", "/start"):
         lang, text = visible(client.get(path, headers=KEEP).text)
         text = text.replace("陳大文", "").replace("繁體", "").replace("简体", "")  # names, switcher
         assert lang == "en" and not re.search(r"[\u4e00-\u9fff]", text)
-    entry = visible(client.get("/entry", headers=KEEP).text)[1]
-    assert "Undo last action" in entry and "Undo last deal" not in entry
 
 
 def test_every_script_word_is_translated() -> None:
@@ -398,10 +396,11 @@ def test_bigtwo_serve_in_chinese(db: Path) -> None:
         text = "".join(served.lines)
         assert "記分員連結（可以寫；自己收好）：http://" in text and "觀看連結" in text
         assert "bigtwo serve：帳簿" in text and "Ctrl-C 停止伺服器。" in text
-        page = httpx.get(served.viewer, follow_redirects=True, headers={"accept-language": "fr"})
-        assert visible(page.text)[0] == "zh-Hant-HK"
-        english = httpx.get(served.viewer, follow_redirects=True, headers={"accept-language": "en"})
-        assert visible(english.text)[0] == "en"
+        token = {"authorization": "Bearer " + served.viewer_token}
+        page = httpx.get(served.base + "/api/words", headers={**token, "accept-language": "fr"})
+        assert page.json()["html_lang"] == "zh-Hant-HK"
+        english = httpx.get(served.base + "/api/words", headers={**token, "accept-language": "en"})
+        assert english.json()["html_lang"] == "en"
     finally:
         code, out = served.stop()
     assert code == 0 and "已停止" in out

@@ -36,7 +36,9 @@ def test_serve_prints_links_and_qr_and_stops_on_ctrl_c(db: Path) -> None:
         assert KEY not in server.viewer and server.viewer.startswith("http://127.0.0.1:")
         assert "█" in text  # the QR codes
         answer = httpx.get(server.viewer, follow_redirects=True)  # the viewer link as printed
-        assert answer.status_code == 200 and "Friday" in answer.text
+        assert answer.status_code == 200 and "/static/app/main.js" in answer.text  # the app
+        board = httpx.get(server.base + "/api/board?session=1", headers=bearer(server.viewer_token))
+        assert board.status_code == 200 and board.json()["session"]["name"] == "Friday"
         assert httpx.post(server.base + "/api/undo", json={"session": 1},
                           headers=keyed(bearer(server.viewer_token))).status_code == 403
     finally:
