@@ -43,13 +43,6 @@ from ledger.web.ops import (
     op_void,
 )
 
-
-class KeyReused(InputError):
-    """The same idempotency key with a different request (HTTP 422)."""
-
-    status = 422
-
-
 # --- errors ------------------------------------------------------------------------
 
 # "…; see: bigtwo session list", "… (see: bigtwo log)" and their translations: until each
@@ -123,7 +116,9 @@ def check_args(op: str, args: Args) -> None:
 def call(ledger: Ledger, op: str, args: Args) -> dict[str, Any]:
     """Run ``op`` with ``args`` on ``ledger``: the op's JSON answer, or a LedgerError.
 
-    A write needs ``key`` (the uuid of the entry, made where the action was taken)."""
+    A write needs ``key``: the uuid of the entry it writes, made where the action was
+    taken; the book writes a repeat once and answers it from the entry already there,
+    and refuses the same key for another action (KeyReused, 422)."""
     found = READS.get(op) or WRITES.get(op)
     if found is None:
         raise NotFound(_("no op {op!r}; the ops are: {ops}").format(
@@ -131,33 +126,8 @@ def call(ledger: Ledger, op: str, args: Args) -> dict[str, Any]:
     check_args(op, args)
     if op not in WRITES:
         return found(ledger, args)
-    key = key_of(args)
-    body = _canonical(op, args)
-    memo = _MEMO.setdefault(ledger.path, {})
-    seen = memo.get(key)
-    if seen is not None:
-        if seen[0] != body:
-            raise KeyReused(_("the idempotency key {key} was used for another request; make a new "
-                              "key for each action").format(key=key))
-        return seen[1]
-    answer = found(ledger, args)
-    memo[key] = (body, answer)
-    while len(memo) > MEMO_SIZE:
-        memo.pop(next(iter(memo)))
-    return answer
-
-
-# Until the book takes the key as the entry's uuid (contract A), a repeat is answered from
-# here: the first answer, for this process's lifetime.
-MEMO_SIZE = 10_000
-_MEMO: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {}
-
-
-def _canonical(op: str, args: Args) -> str:
-    import json
-
-    return json.dumps([op, {k: v for k, v in args.items() if k != "key"}], sort_keys=True,
-                      ensure_ascii=False, default=str)
+    key_of(args)  # checked before anything else
+    return found(ledger, args)
 
 
 def language() -> str:

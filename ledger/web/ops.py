@@ -154,23 +154,17 @@ def entry_answer(ledger: Ledger, s: SessionRow, entry: EntryRow, score: Any) -> 
 
 
 def undo_preview_dict(ledger: Ledger, s: SessionRow) -> dict[str, Any] | None:
-    """What ``undo`` would take back now (None: nothing), as :func:`op_undo` says it."""
+    """What ``undo`` would take back now (None: nothing), as :func:`op_undo` says it:
+    the book's :class:`~ledger.book.undo.UndoPreview` with its facts as deal lines."""
     from ledger.core.deal_line import facts_text
-    from ledger.storage import undo as marks
 
     s = ledger.journal.session(s.id)
-    if s.ended_at is not None and marks.last_session_event(ledger, s.id) == "session.end":
-        return {"action": "session end", "session": s.id, "deal": None, "line": None, "back": None}
-    entries = ledger.journal.entries(s.id)
-    stack = book._undo_stack(ledger, s.id, entries)
-    if not stack:
+    preview = book.undo_preview(ledger, s, session_start=False)
+    if preview is None:
         return None
-    target = stack[-1]
-    earlier = [e for e in entries if e.deal_no == target.deal_no and e.seq < target.seq]
-    before = earlier[-1].facts if earlier else None
-    return {"action": target.kind, "session": s.id, "deal": target.deal_no, "uuid": target.uuid,
-            "line": facts_text(target.facts, s.seats) if target.facts else None,
-            "back": facts_text(before, s.seats) if before else None}
+    return {**preview.to_dict(), "uuid": preview.target,
+            "line": facts_text(preview.facts, s.seats) if preview.facts else None,
+            "back": facts_text(preview.restored, s.seats) if preview.restored else None}
 
 
 # --- reads ------------------------------------------------------------------------------
@@ -292,19 +286,20 @@ def op_undo_preview(ledger: Ledger, args: Args) -> dict[str, Any]:
 
 def op_record(ledger: Ledger, args: Args) -> dict[str, Any]:
     s = session_of(ledger, args)
-    recorded = book.record_deal(ledger, s, parse_line(args, s))
+    recorded = book.record_deal(ledger, s, parse_line(args, s), entry_uuid=key_of(args))
     return entry_answer(ledger, s, recorded.entry, recorded.score)
 
 
 def op_amend(ledger: Ledger, args: Args) -> dict[str, Any]:
     s = session_of(ledger, args)
-    recorded = book.amend_deal(ledger, s, deal_no_of(ledger, s, args), parse_line(args, s))
+    recorded = book.amend_deal(ledger, s, deal_no_of(ledger, s, args), parse_line(args, s),
+                                entry_uuid=key_of(args))
     return entry_answer(ledger, s, recorded.entry, recorded.score)
 
 
 def op_void(ledger: Ledger, args: Args) -> dict[str, Any]:
     s = session_of(ledger, args)
-    recorded = book.void_deal(ledger, s, deal_no_of(ledger, s, args))
+    recorded = book.void_deal(ledger, s, deal_no_of(ledger, s, args), entry_uuid=key_of(args))
     return entry_answer(ledger, s, recorded.entry, None)
 
 
@@ -313,7 +308,7 @@ def op_undo(ledger: Ledger, args: Args) -> dict[str, Any]:
     from ledger.core.deal_line import facts_text
 
     s = session_of(ledger, args)
-    undone = book.undo(ledger, s, session_start=False)
+    undone = book.undo(ledger, s, session_start=False, entry_uuid=key_of(args))
     out: dict[str, Any] = (
         {"session": s.id, "kind": undone.action} if undone.recorded is None
         else entry_answer(ledger, s, undone.recorded.entry, undone.recorded.score))
@@ -363,27 +358,18 @@ def op_start(ledger: Ledger, args: Args) -> dict[str, Any]:
     stake = parse_stake(_text(args, "stake", required=False, limit=40) or "1")
     currency = parse_currency(_text(args, "currency", required=False, limit=20) or "PTS")
     name = _text(args, "name", required=False)
+    # The key is the session's uuid; its start entry's uuid is made from it (storage).
     s = book.start_session(ledger, players, rules, stake, currency, name or None,
-                           _bool(args, "teams"))
+                           _bool(args, "teams"), session_uuid=key_of(args))
     return op_session(ledger, {"session": s.id})
 
 
 def op_end(ledger: Ledger, args: Args) -> dict[str, Any]:
-    s = book.end_session(ledger, session_of(ledger, args))
+    s = book.end_session(ledger, session_of(ledger, args), entry_uuid=key_of(args))
     return op_session(ledger, {"session": s.id})
 
 
 def op_reopen(ledger: Ledger, args: Args) -> dict[str, Any]:
     """An ended session takes deals again."""
-    from ledger.storage import undo as marks
-
-    s = session_of(ledger, args)
-    with ledger.writing():
-        s = ledger.journal.session(s.id)
-        if s.ended_at is None:
-            raise InputError(_("session {id} is open; only an ended session can be reopened").format(
-                id=s.id))
-        marks.reopen_session(ledger, s)
+    s = book.reopen_session(ledger, session_of(ledger, args), entry_uuid=key_of(args))
     return op_session(ledger, {"session": s.id})
-
-

@@ -41,7 +41,7 @@ def test_a_retried_write_is_one_deal_with_the_first_answer(client, db: Path) -> 
     before = ledger_bytes(db)
     other = client.post("/api/record", json={"session": 1, "line": "陳大文=1 Ben=0 Cat=11 Dan=8"},
                         headers={**KEEP, "Idempotency-Key": key})
-    assert other.status_code == 422 and "another request" in other.json()["message"]
+    assert other.status_code == 422 and "used already" in other.json()["message"]
     assert ledger_bytes(db) == before
     # Every write needs a key; a fresh one is a fresh deal.
     bare = client.post("/api/record", json={"session": 1, "line": LINE}, headers=KEEP)
