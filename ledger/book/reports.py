@@ -9,8 +9,9 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any, NamedTuple
 
+from ledger.book.scope import NO_SESSIONS
 from ledger.core.errors import InputError
-from ledger.core.i18n import N_, _
+from ledger.core.i18n import _
 from ledger.core.scoring import teams_of
 from ledger.core.settlement import (
     Payment,
@@ -24,8 +25,6 @@ from ledger.core.settlement import (
 )
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
-
-NO_SESSIONS = N_("the ledger has no sessions yet; start one with bigtwo session start")
 
 
 class PlayerLine(NamedTuple):
@@ -71,16 +70,6 @@ def log_dicts(ledger: Ledger, session: SessionRow) -> list[dict[str, Any]]:
                for e in ledger.journal.entries(session.id)]
     seated = {pid for _t, _n, pid in ledger.journal.seat_names(session.id)}
     return entries + event_dicts(ledger, seated)
-
-
-def pick_sessions(ledger: Ledger, session: SessionRow | None, all_sessions: bool) -> list[SessionRow]:
-    if all_sessions:
-        sessions = ledger.journal.sessions()
-        if not sessions:
-            raise InputError(_(NO_SESSIONS))
-        return sessions
-    assert session is not None
-    return [session]
 
 
 def team_name(members: Sequence[str]) -> str:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ledger.book import digest, stats
 from ledger.book.money import session_nets
+from ledger.book.scope import Scope, day_of
 from ledger.core.errors import InputError
 from ledger.core.i18n import N_, _, ngettext
 from ledger.core.scoring import teams_of
@@ -57,18 +58,18 @@ def colour(player_id: int) -> str:
     return PALETTE[(player_id - 1) % len(PALETTE)]
 
 
-def default_kind(scope: stats.Scope) -> str:
+def default_kind(scope: Scope) -> str:
     return "net" if len(scope.sessions) == 1 else "timeline"
 
 
-def default_path(kind: str, scope: stats.Scope, folder: Path | None = None) -> Path:
+def default_path(kind: str, scope: Scope, folder: Path | None = None) -> Path:
     """``bigtwo-net-session-3.png``, ``bigtwo-timeline-all.png``, ... in the current folder."""
     if len(scope.sessions) == 1:
         where = f"session-{scope.sessions[0].id}"
     elif scope.everything:
         where = "all"
     else:
-        where = f"{stats.day_of(scope.sessions[0])}-to-{stats.day_of(scope.sessions[-1])}"
+        where = f"{day_of(scope.sessions[0])}-to-{day_of(scope.sessions[-1])}"
     return (folder or Path.cwd()) / f"bigtwo-{kind}-{where}.png"
 
 
@@ -118,7 +119,7 @@ class Canvas:
     """What a chart function gets: the open ledger, the scope, and a blank figure."""
 
     ledger: Ledger
-    scope: stats.Scope
+    scope: Scope
     figure: Figure
     ids: dict[str, int]
     notice: Callable[[str], None] | None = None
@@ -188,7 +189,7 @@ def _net(c: Canvas) -> None:
     every = _(" (summed every {n} deals)").format(n=bucket) if bucket > 1 else ""
     name = f' "{s.name}"' if s.name else ""
     _finish(ax, _("Session {id}{name}, {date}: cumulative net points").format(
-                id=s.id, name=name, date=stats.day_of(s)),
+                id=s.id, name=name, date=day_of(s)),
             _("deal") + every, _("net points"))
 
 
@@ -196,7 +197,7 @@ def _timeline(c: Canvas) -> None:
     label, money = c.unit()
     by_day: dict[str, dict[str, float]] = {}
     for session, values in stats.chart_values(c.ledger, c.scope, money):
-        day = by_day.setdefault(stats.day_of(session), {})
+        day = by_day.setdefault(day_of(session), {})
         for name, v in values.items():
             day[name] = day.get(name, 0.0) + v
     running: dict[str, float] = {}
@@ -237,13 +238,13 @@ def group_results(
     period that gives at most ``limit`` groups): (period or None, {group: {player: value}})."""
     period = None
     if len(rows) > limit:
-        days = {stats.day_of(s) for s, _v in rows}
+        days = {day_of(s) for s, _v in rows}
         for period in ("week", "month", "quarter", "year"):
             if len({period_of(date.fromisoformat(d), period) for d in days}) <= limit:
                 break
     groups: dict[str, dict[str, float]] = {}
     for s, values in rows:
-        day = stats.day_of(s)
+        day = day_of(s)
         key = period_of(date.fromisoformat(day), period) if period else f"#{s.id} {day}"
         group = groups.setdefault(key, {})
         for name, v in values.items():
@@ -434,7 +435,7 @@ CHARTS: dict[str, Callable[[Canvas], None]] = {
 }
 
 
-def plot(ledger: Ledger, scope: stats.Scope, kind: str, out: Path,
+def plot(ledger: Ledger, scope: Scope, kind: str, out: Path,
          notice: Callable[[str], None] | None = None) -> Path:
     """Draw chart ``kind`` of ``scope`` into ``out`` (.png, .svg or .pdf).
 
@@ -449,7 +450,7 @@ def plot(ledger: Ledger, scope: stats.Scope, kind: str, out: Path,
     return out
 
 
-def draw(ledger: Ledger, scope: stats.Scope, kind: str,
+def draw(ledger: Ledger, scope: Scope, kind: str,
          notice: Callable[[str], None] | None = None) -> Figure:
     """The figure of chart ``kind``, not yet written anywhere (tests measure its artists)."""
     import matplotlib

@@ -21,7 +21,7 @@ APP = "bigtwo-ledger"
 POINT_COLUMNS = ("deals", "wins", "fried", "cards", "penalty", "net")
 
 # Adding a migration below?  Bump this too (a test checks they agree).
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 APPLICATION_ID = 0x42324C47  # "B2LG": marks the file as a bigtwo ledger
 
 
@@ -230,6 +230,29 @@ def migrations() -> Migrations:
                SELECT o.id, t.name, c.canon, o.name, o.typed_name
                FROM own o JOIN canon c ON c.id = o.id JOIN own t ON t.id = c.canon"""
         )
+
+    @migrations(name="m006_seasons")
+    def m006_seasons(db: Database) -> None:
+        """Named seasons (``bigtwo season add``), append-only (ledger/storage/seasons.py).
+
+        A season is a name and a range of dates; adding the name again gives it new dates
+        from then on, and removing it is a row of kind ``remove``.  The latest row of a
+        name (by ``created_at``, then ``uuid``) says what it is now.
+        """
+        db.execute(
+            """CREATE TABLE seasons (
+                id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('add', 'remove')),
+                name TEXT NOT NULL, key TEXT NOT NULL, since TEXT, until TEXT,
+                CHECK (kind = 'remove' OR since IS NOT NULL OR until IS NOT NULL),
+                CHECK (since IS NULL OR until IS NULL OR since <= until)) STRICT"""
+        )
+        db.execute("CREATE INDEX idx_seasons_key ON seasons (key, created_at, uuid)")
+        for op in ("UPDATE", "DELETE"):
+            db.execute(
+                f"CREATE TRIGGER seasons_no_{op.lower()} BEFORE {op} ON seasons "
+                "BEGIN SELECT RAISE(ABORT, 'seasons are append-only'); END"
+            )
 
     return migrations
 

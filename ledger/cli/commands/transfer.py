@@ -11,7 +11,16 @@ from typing import Annotated, Any
 
 import typer
 
-from ledger.cli.common import AllOpt, JsonOpt, SessionOpt, open_db, scope_sessions
+from ledger.cli.common import (
+    AllOpt,
+    JsonOpt,
+    SeasonOpt,
+    SessionOpt,
+    SinceOpt,
+    UntilOpt,
+    chosen_scope,
+    open_db,
+)
 from ledger.core.i18n import _, ngettext
 
 PROGRESS_MIN_ENTRIES = 1000  # one session smaller than this imports without a bar
@@ -37,6 +46,9 @@ def export_cmd(
     ctx: typer.Context,
     session: SessionOpt = None,
     all_sessions: AllOpt = False,
+    since: SinceOpt = None,
+    until: UntilOpt = None,
+    season: SeasonOpt = None,
     fmt: Annotated[
         ExportFormat,
         typer.Option("--format", help="json: lossless, for bigtwo import; csv: one row per "
@@ -50,7 +62,7 @@ def export_cmd(
     from ledger.formats import exchange as transfer
 
     with open_db(ctx) as ledger:
-        sessions = scope_sessions(ledger, session, all_sessions)
+        sessions = chosen_scope(ledger, session, all_sessions, since, until, season).sessions
         writer = transfer.export_json if fmt is ExportFormat.json else transfer.export_csv
 
         def write(f: Any) -> int:
