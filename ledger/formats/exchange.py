@@ -384,16 +384,28 @@ def check_importable(path: Path) -> None:
     raise InputError(_("{name} is empty: not a bigtwo export or score sheet").format(name=path.name))
 
 
+def check_fry(path: Path, fmt: str | None, fry: int) -> None:
+    """Refuse ``import --fry N`` for a file it does not fit, before the ledger is opened."""
+    from ledger.formats.sheet_import import sheet_format
+
+    if (fmt or detect_format(path)) == "json":
+        raise InputError(_("--fry is for big-two-stats sheets, not a JSON export"))
+    sheet_format(path, path.name, fry)
+
+
 def import_file(ledger: Ledger, path: Path, fmt: str | None = None,
-                start_progress: Callable[[int, int], Progress | None] | None = None) -> ImportReport:
+                start_progress: Callable[[int, int], Progress | None] | None = None,
+                fry: int | None = None) -> ImportReport:
     """Import a JSON export or a score sheet; conflicts are in the report (the rest is written)."""
     origin = path.name
     try:
         check_importable(path)
         kind = fmt or detect_format(path)
         if kind == "json":
+            if fry is not None:
+                check_fry(path, kind, fry)
             return import_json(ledger, path, origin, start_progress)
-        return import_sheet(ledger, path, origin, start_progress)
+        return import_sheet(ledger, path, origin, start_progress, fry)
     except OSError as exc:
         raise InputError(_("cannot read {path}: {reason}").format(
             path=path, reason=os_reason(exc))) from None

@@ -81,12 +81,18 @@ def export_cmd(
 
 def import_cmd(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(help="A JSON export or a big-two-scorer score sheet.",
+    file: Annotated[Path, typer.Argument(help="A JSON export, or a score sheet of big-two-scorer "
+                                              "or big-two-stats.",
                                          metavar="FILE")],
     fmt: Annotated[
         ImportFormat | None,
         typer.Option("--format", help="json or sheet (default: json if the file starts with {, "
                                       "else a score sheet)."),
+    ] = None,
+    fry: Annotated[
+        int | None,
+        typer.Option("--fry", metavar="N", help="The fry threshold of a big-two-stats sheet "
+                                               "(dates as yyyymmdd lines): 1 to 12, default 10."),
     ] = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -96,6 +102,8 @@ def import_cmd(
     from ledger.present.text import dumps
 
     transfer.check_importable(file)  # before the ledger is opened (or created)
+    if fry is not None:
+        transfer.check_fry(file, None if fmt is None else fmt.value, fry)
     with ExitStack() as stack:
 
         def start_progress(sessions: int, entries: int) -> Any:
@@ -108,7 +116,8 @@ def import_cmd(
             return bar.update
 
         ledger = stack.enter_context(open_db(ctx, create=True))
-        report = transfer.import_file(ledger, file, None if fmt is None else fmt.value, start_progress)
+        report = transfer.import_file(ledger, file, None if fmt is None else fmt.value, start_progress,
+                                      fry)
     if json_out:
         typer.echo(dumps(report.to_dict()))
     else:
