@@ -334,6 +334,9 @@ def settle_cmd(
             st = reports.settle_all(ledger)
         else:
             st = reports.settle(ledger, scope.sessions)
+        from ledger.book.owed import with_payments
+
+        st = with_payments(ledger, st, scope)
     if coin is not None:
         st = st.rounded(coin)
     if json_out:

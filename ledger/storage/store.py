@@ -4,6 +4,7 @@ Everything else is a part bound to the connection, the way sqlite-utils binds
 ``db.table(...)``, built on first use:
 
 - ``ledger.journal``: players, sessions and their append-only entries (journal.py);
+- ``ledger.payments``: payments between players, append-only (payments.py);
 - ``ledger.seasons``: named ranges of dates, append-only (seasons.py);
 - ``ledger.totals``: standings and settlement sums (totals.py);
 - ``ledger.derived``: caches for history and statistics (derived.py);
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     from ledger.storage.derived import Derived
     from ledger.storage.inspection import Inspection
     from ledger.storage.journal import Journal
+    from ledger.storage.payments import Payments
     from ledger.storage.players import Players
     from ledger.storage.seasons import Seasons
     from ledger.storage.totals import Totals
@@ -121,6 +123,12 @@ class Ledger:
         from ledger.storage.players import Players
 
         return Players(self)
+
+    @cached_property
+    def payments(self) -> Payments:
+        from ledger.storage.payments import Payments
+
+        return Payments(self)
 
     @cached_property
     def seasons(self) -> Seasons:

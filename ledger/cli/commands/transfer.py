@@ -62,11 +62,16 @@ def export_cmd(
     from ledger.formats import exchange as transfer
 
     with open_db(ctx) as ledger:
-        sessions = chosen_scope(ledger, session, all_sessions, since, until, season).sessions
-        writer = transfer.export_json if fmt is ExportFormat.json else transfer.export_csv
+        scope = chosen_scope(ledger, session, all_sessions, since, until, season)
+        sessions = scope.sessions
 
         def write(f: Any) -> int:
-            return writer(ledger, sessions, f)
+            if fmt is ExportFormat.csv:
+                return transfer.export_csv(ledger, sessions, f)
+            from ledger.formats.payments_io import exported_rows
+
+            return transfer.export_json(ledger, sessions, f,
+                                        exported_rows(ledger, sessions, scope.everything, scope.range))
 
         if out is None:
             write(sys.stdout)
