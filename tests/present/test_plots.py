@@ -129,8 +129,10 @@ def test_thin_keeps_ends_and_limit():
 
 
 def test_colours_are_stable_per_player():
-    assert plots.colour(1) == plots.colour(1 + len(plots.PALETTE))
-    assert len({plots.colour(i) for i in range(1, 11)}) == 10
+    from ledger.core.palette import COLOURS, DISTINCT
+
+    assert plots.colour(1) == plots.colour(1 + DISTINCT)
+    assert len({plots.colour(i) for i in range(1, len(COLOURS) + 1)}) == len(COLOURS)
 
 
 def test_plotting_module_is_not_imported_by_the_cli():

@@ -99,6 +99,9 @@ def import_cmd(
         typer.Option("--fry", metavar="N", help="The fry threshold of a big-two-stats sheet "
                                                "(dates as yyyymmdd lines): 1 to 12, default 10."),
     ] = None,
+    standings: Annotated[bool, typer.Option(
+        "--standings", help="Then print the standings of the sessions in the file, as "
+                            "big-two-scorer prints its table.")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Import a JSON export or a score sheet; importing it again adds nothing."""
@@ -123,10 +126,19 @@ def import_cmd(
         ledger = stack.enter_context(open_db(ctx, create=True))
         report = transfer.import_file(ledger, file, None if fmt is None else fmt.value, start_progress,
                                       fry)
+        table = None
+        if standings and report.session_ids:
+            from ledger.book import reports
+
+            table = reports.standings(ledger, [ledger.journal.session(i) for i in report.session_ids])
     if json_out:
-        typer.echo(dumps(report.to_dict()))
+        typer.echo(dumps({**report.to_dict(), **({"standings": table.to_dict()} if table else {})}))
     else:
         typer.echo(report.summary())
+        if table is not None:
+            from ledger.present.text import standings_text
+
+            typer.echo(standings_text(table))
     if report.conflicts:
         raise ImportConflict(report.conflict_text())
 
