@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from ledger.book.scope import NO_SESSIONS
 from ledger.core.errors import InputError
 from ledger.core.i18n import _
 from ledger.core.scoring import teams_of
@@ -72,6 +71,12 @@ def log_dicts(ledger: Ledger, session: SessionRow) -> list[dict[str, Any]]:
     return entries + event_dicts(ledger, seated)
 
 
+def _no_sessions() -> str:
+    from ledger.book.scope import NO_SESSIONS  # not at the top: bigtwo deal loads this module
+
+    return NO_SESSIONS
+
+
 def team_name(members: Sequence[str]) -> str:
     return "+".join(members)
 
@@ -110,7 +115,7 @@ def standings_all(ledger: Ledger) -> Standings:
     """Standings over every session, summed in SQL (fast on a decade of play)."""
     ids = ledger.journal.session_ids()
     if not ids:
-        raise InputError(_(NO_SESSIONS))
+        raise InputError(_(_no_sessions()))
     lines = [PlayerLine(*row) for row in ledger.totals.by_player()]
     return Standings("all sessions", [], _sorted(lines), [], ids)
 
@@ -292,7 +297,7 @@ def settle_all(ledger: Ledger, working_limit: int = WORKING_LIMIT) -> Settlement
     """
     currencies = sorted(set(ledger.totals.currencies()))
     if not currencies:
-        raise InputError(_(NO_SESSIONS))
+        raise InputError(_(_no_sessions()))
     if len(currencies) > 1:
         raise InputError(_("these sessions use different currencies ({currencies}); settle "
                            "each with --session ID").format(currencies=", ".join(currencies)))
