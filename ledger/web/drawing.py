@@ -108,14 +108,14 @@ def plot_job(db: str, identity: tuple[int, int] | None, lang: str, session: int 
 
     with i18n.using(lang):
         try:
-            from ledger.book import stats
+            from ledger.book.scope import select
             from ledger.present import plots
 
             with _open(db, identity) as ledger:
                 if session is not None:
-                    scope = stats.select(ledger, session, False)
+                    scope = select(ledger, session, False)
                 else:
-                    scope = stats.select(ledger, None, True, player=player, default_all=True)
+                    scope = select(ledger, None, True, player=player, default_all=True)
                 return "bytes", _picture(lambda out: plots.plot(ledger, scope, kind, out), fmt)
         except LedgerError as exc:
             return "error", _status(exc)

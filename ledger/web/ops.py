@@ -233,11 +233,12 @@ def op_settle(ledger: Ledger, args: Args) -> dict[str, Any]:
 
 def op_history(ledger: Ledger, args: Args) -> dict[str, Any]:
     from ledger.book import stats
+    from ledger.book.scope import select
 
     player = _text(args, "player", required=False, limit=200)
     if not ledger.journal.session_ids():
         return {"sessions": []}
-    scope = stats.select(ledger, None, True, player=player, default_all=True)
+    scope = select(ledger, None, True, player=player, default_all=True)
     return {"sessions": [r.to_dict() for r in reversed(stats.history(ledger, scope))]}
 
 

@@ -102,6 +102,7 @@ async def history_page(request: Request) -> Response:
     if isinstance(who, Response):
         return who
     from ledger.book import stats
+    from ledger.book.scope import select
 
     site = site_of(request)
 
@@ -109,7 +110,7 @@ async def history_page(request: Request) -> Response:
         with site.reading() as ledger:
             if not ledger.journal.session_ids():
                 return []
-            scope = stats.select(ledger, None, True, default_all=True)
+            scope = select(ledger, None, True, default_all=True)
             return list(reversed(stats.history(ledger, scope)))
 
     return page("history.html", request, who, rows=await run_in_threadpool(work))
@@ -136,13 +137,14 @@ async def player_page(request: Request) -> Response:
         return who
     from ledger.book import stats
     from ledger.book.money import money_text
+    from ledger.book.scope import select
 
     site = site_of(request)
     name = request.path_params["name"]
 
     def work() -> dict[str, Any]:
         with site.reading() as ledger:
-            scope = stats.select(ledger, None, True, player=name, default_all=True)
+            scope = select(ledger, None, True, player=name, default_all=True)
             st = stats.build(ledger, scope, name)
             rows = list(reversed(stats.history(ledger, scope)))
             line = next((p for p in st.players if p.name == name), None)
