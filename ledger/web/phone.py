@@ -1,0 +1,85 @@
+"""The engine inside the phone: what the Pyodide Web Worker of the offline app calls.
+
+The worker (``static/app/engine-worker-thread.js``) keeps the ledger file in
+Pyodide's in-memory file system and copies every change to the browser's origin
+private file system (OPFS) before it answers; this module opens the ledger there
+and answers the same ops as the hub, through the same :func:`ledger.web.engine.call`
+— no second scoring path.  It imports only the pure engine (runs in Pyodide), never
+starlette, uvicorn, jinja2, segno or matplotlib.
+
+Answers are JSON text both ways, so nothing but strings crosses into JavaScript:
+
+>>> import json, tempfile, os
+>>> phone = Phone(os.path.join(tempfile.mkdtemp(), "bigtwo.db"))
+>>> json.loads(phone.answer("sessions", "{}", "en"))
+{'ok': {'sessions': []}}
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ledger.core import i18n
+from ledger.core.errors import InputError, LedgerError
+from ledger.core.i18n import N_, _
+from ledger.storage.store import Ledger, open_ledger
+
+# Words the offline app says beyond the phone app's own (ledger/web/lang.py).
+OFFLINE_WORDS = {
+    "engine_loading": N_("Starting the scorekeeper on this phone…"),
+    "engine_failed": N_("The scorekeeper could not start on this phone: {reason}"),
+    "storage_refused": N_("This browser did not promise to keep the ledger: it may clear it when "
+                          "space runs low. Export the ledger now and then to keep a copy."),
+    "other_tab": N_("The ledger is open in another tab or window of this app; close it there."),
+}
+
+
+class Phone:
+    """The open ledger of this phone and the ops the app sends it."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.ledger: Ledger = open_ledger(path, create_folder=True)
+        self.ledger.holder = N_("the app")
+        # The worker copies the main file only: every write is checkpointed into it
+        # before the copy (docs/offline.md, "Durability").
+        self.checkpoint()
+
+    def checkpoint(self) -> None:
+        """Move the write-ahead log into the main file and empty it."""
+        self.ledger.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def answer(self, op: str, args_json: str, lang: str) -> str:
+        """``{"ok": answer}`` or ``{"error": {"status", "message"}}`` as JSON text, with
+        ``"changed": true`` when the op wrote to the ledger (the worker then saves it)."""
+        from ledger.web import engine
+
+        conn = self.ledger.conn
+        before = conn.total_changes
+        found = i18n.normalize(lang) if lang else None
+        reply: dict[str, Any]
+        with i18n.using(found or "en"):
+            try:
+                args = json.loads(args_json)
+                if not isinstance(args, dict):
+                    raise InputError(_("the arguments must be a JSON object"))
+                reply = {"ok": words() if op == "words" else engine.call(self.ledger, op, args)}
+            except LedgerError as exc:
+                reply = {"error": engine.error_dict(exc)}
+        if conn.total_changes != before:
+            self.checkpoint()
+            reply["changed"] = True
+        return json.dumps(reply, ensure_ascii=False, default=str)
+
+
+def words() -> dict[str, Any]:
+    """The app's words in the current language, with the offline app's own."""
+    from ledger.core.i18n import _
+    from ledger.web import lang
+
+    here = i18n.language()
+    found = lang.words()
+    found.update({key: _(text) for key, text in OFFLINE_WORDS.items()})
+    return {"lang": here, "html_lang": lang.HTML_LANG.get(here, "en"), "languages": lang.NATIVE,
+            "words": found}
