@@ -99,3 +99,54 @@ def test_an_evening_offline_then_the_browser_killed_after_saved_keeps_every_deal
     assert len(sessions) == 1
     assert sorted(d["deal"] for d in board["deals"]) == list(range(1, len(EVENING) + 1))
     assert comparable(board) == comparable(laptop_evening(Path(tmp_path), EVENING))
+
+
+def test_the_phones_export_imported_by_bigtwo_import_gives_the_same_standings_and_settlement(site, tmp_path):
+    import subprocess
+    import sys
+
+    from playwright.sync_api import sync_playwright
+
+    from ledger.storage.store import open_ledger
+    from ledger.web import engine
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
+        try:
+            page = browser.new_context().new_page()
+            page.goto(site.url + "harness.html")
+            wait_ready(page)
+            session = call(page, "start", start_args())["id"]
+            for line in EVENING:
+                call(page, "record", {"key": key(), "session": session, "line": line})
+            call(page, "void", {"key": key(), "session": session, "deal": 2})
+            phone_board = call(page, "board", {"session": session})
+            phone_settle = call(page, "settle", {"session": session, "round": "0.5"})
+            exported = page.evaluate("(s) => window.engine.exportLedger(s)", session)
+            again = page.evaluate("([k, f]) => window.engine.importFile(k, f)",
+                                  [key(), {"text": exported["text"], "name": exported["name"]}])
+        finally:
+            browser.close()
+    assert again["entries_added"] == 0  # its own export: everything already there
+    file = tmp_path / exported["name"]
+    file.write_text(exported["text"], encoding="utf-8")
+    laptop = tmp_path / "laptop.db"
+    for _ in range(2):  # the second import adds nothing: merged by uuid
+        subprocess.run([sys.executable, "-m", "ledger", "--db", str(laptop), "import", str(file)],
+                       check=True, capture_output=True, text=True)
+    with open_ledger(laptop) as ledger:
+        sid = engine.call(ledger, "sessions", {})["sessions"][0]["id"]
+        laptop_board = engine.call(ledger, "board", {"session": sid})
+        laptop_settle = engine.call(ledger, "settle", {"session": sid, "round": "0.5"})
+    assert laptop_board["standings"] == phone_board["standings"]
+    assert len(laptop_board["deals"]) == len(phone_board["deals"])
+    for key_ in ("session",):
+        laptop_settle.pop(key_, None)
+        phone_settle.pop(key_, None)
+    assert json_roundtrip(laptop_settle) == json_roundtrip(phone_settle)
+
+
+def json_roundtrip(value):
+    import json
+
+    return json.loads(json.dumps(value, default=str))

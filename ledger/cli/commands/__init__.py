@@ -20,7 +20,7 @@ LAZY: dict[str, str] = {
     "export": "transfer", "import": "transfer", "check": "transfer",
     "doctor": "care", "backup": "care", "restore": "care",
     "stats": "history", "history": "history", "plot": "history",
-    "serve": "serve", "player": "players",
+    "serve": "serve", "player": "players", "app": "app_site",
 }
 FEATURES: tuple[str, ...] = tuple(dict.fromkeys(LAZY.values()))
 
