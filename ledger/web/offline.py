@@ -11,6 +11,7 @@ HTTPS host.  Pure file work: no network, no Node, nothing run.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import io
 import json
@@ -27,8 +28,9 @@ STATIC = PACKAGE / "web" / "static"
 ENGINE_PACKAGES = ("core", "storage", "book", "formats", "present")
 # … but not these (matplotlib, fonts) …
 ENGINE_LEFT_OUT = ("present/plots.py", "present/fonts.py", "present/share.py")
-# … and from web/, only the pure engine and what the phone's worker calls.
-ENGINE_WEB = ("__init__.py", "engine.py", "lang.py", "phone.py")
+# … and from web/, the modules that import none of the server's or the CLI's packages
+# (engine.py and its ops, lang.py, phone.py), read from their imports.
+SERVER_ONLY = frozenset({"starlette", "uvicorn", "jinja2", "segno", "matplotlib", "typer", "click"})
 VENDOR_LEFT_OUT = ("README.md", "package.json", "vendor.json")
 
 NAMES = {  # the manifest's name and short name in each language
@@ -53,10 +55,27 @@ def engine_files() -> Iterator[tuple[str, Path]]:
             if (path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
                     and rel not in ENGINE_LEFT_OUT):
                 yield f"ledger/{rel}", path
-    for name in ENGINE_WEB:
-        yield f"ledger/web/{name}", PACKAGE / "web" / name
+    for path in pure_web_modules():
+        yield f"ledger/web/{path.name}", path
     for path in sorted((PACKAGE / "locale").rglob("*.mo")):
         yield f"ledger/{path.relative_to(PACKAGE).as_posix()}", path
+
+
+def pure_web_modules() -> list[Path]:
+    """The modules of ledger/web/ that run in Pyodide: no import of :data:`SERVER_ONLY`
+    anywhere in them (at the top or inside a function)."""
+    found = []
+    for path in sorted((PACKAGE / "web").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.add(node.module.split(".")[0])
+        if not names & SERVER_ONLY:
+            found.append(path)
+    return found
 
 
 def engine_zip() -> bytes:
@@ -141,3 +160,22 @@ def build(folder: Path, extra: dict[str, bytes] | None = None) -> tuple[int, int
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
     return len(files), sum(len(d) for d in files.values())
+
+
+TYPES = {
+    ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+    ".json": "application/json", ".webmanifest": "application/manifest+json",
+    ".wasm": "application/wasm", ".zip": "application/zip", ".whl": "application/zip",
+    ".png": "image/png", ".svg": "image/svg+xml", ".txt": "text/plain; charset=utf-8",
+}
+
+
+@lru_cache(maxsize=1)
+def served() -> dict[str, bytes]:
+    """The site as ``bigtwo serve`` answers it at ``/app/`` (built once per process)."""
+    return site()
+
+
+def content_type(rel: str) -> str:
+    return TYPES.get(Path(rel).suffix, "application/octet-stream")

@@ -4,13 +4,15 @@
 // SQLite runs on Pyodide's in-memory file system; after each write (checkpointed into
 // the main file) the worker hands the file's bytes to save(), which writes only the
 // 4 KiB pages that changed, in two steps that a killed browser cannot tear:
-//   1. the changed pages, the new length and a checksum go to ledger.journal; flush;
-//   2. the pages are written into ledger.db at their places; flush.
-// The write is reported saved after step 2. If the browser dies during step 1, the
-// journal's checksum fails and it is ignored (ledger.db still holds the previous
-// write, whose answer never said saved); during step 2, the next open applies the
-// whole journal again. Cost per write: comparing the file in memory (linear in its
-// size, about 1 ms per MB) plus the changed pages (a deal: a dozen) and two flushes.
+//   1. the changed pages, the new length and a checksum go to ledger.journal; flush —
+//      the write is durable here, and its answer (saved) goes back;
+//   2. the pages are written into ledger.db at their places; flush — right after the
+//      answer, off its path (and always before the next save replaces the journal).
+// If the browser dies during step 1, the journal's checksum fails and it is ignored
+// (ledger.db holds the previous write; this one was never said saved); during or
+// before step 2, the next open applies the whole journal. Cost per write: comparing
+// the file in memory (linear in its size, about 1 ms per MB) plus the changed pages
+// (a deal: a dozen or so) and one flush before the answer, one after.
 
 const PAGE = 4096;
 const MAGIC = 0x42324a31; // "B2J1"
@@ -38,8 +40,20 @@ function samePage(a, b, offset) {
 
 export class Store {
   /** Open (creating) the folder `name` of this origin's private file system. Only one
-   * tab can hold it: a second gets a NoModificationAllowedError. */
-  static async open(name) {
+   * tab can hold it: a second gets a NoModificationAllowedError — after a few tries,
+   * since a page just reloaded or closed lets go of it a moment later. */
+  static async open(name, tries = 20) {
+    for (let i = 1; ; i++) {
+      try {
+        return await Store.openOnce(name);
+      } catch (error) {
+        if (error.name !== "NoModificationAllowedError" || i >= tries) throw error;
+        await new Promise((r) => setTimeout(r, 150));
+      }
+    }
+  }
+
+  static async openOnce(name) {
     const root = await navigator.storage.getDirectory();
     const dir = await root.getDirectoryHandle(name, { create: true });
     const handle = async (file) => (await dir.getFileHandle(file, { create: true })).createSyncAccessHandle();
@@ -60,6 +74,7 @@ export class Store {
     this.db = db;
     this.journal = journal;
     this.image = new Uint8Array(0);
+    this.pending = null;
   }
 
   /** Apply a whole journal left by a write the browser did not finish; drop a torn one. */
@@ -95,15 +110,19 @@ export class Store {
     return bytes.slice();
   }
 
-  /** Make `bytes` (the whole ledger file) durable; returns what it wrote. */
+  /** Make `bytes` (the whole ledger file) durable: the changed pages in the flushed
+   * journal (step 1). Returns what it wrote; apply() (step 2) follows before the next
+   * save, off the answer's path. */
   save(bytes) {
     const started = performance.now();
+    this.apply(); // the previous write's pages into ledger.db before its journal is replaced
+    const applied = performance.now();
     const old = this.image;
     const changed = [];
     for (let offset = 0; offset < bytes.length; offset += PAGE) {
       if (offset >= old.length || !samePage(bytes, old, offset)) changed.push(offset / PAGE);
     }
-    if (!changed.length && bytes.length === old.length) return { pages: 0, bytes: 0, ms: 0 };
+    if (!changed.length && bytes.length === old.length) return { pages: 0, bytes: 0, ms: 0, compare_ms: 0, write_ms: 0 };
     const end = 12 + changed.length * (4 + PAGE);
     const journal = new Uint8Array(end + 4);
     const view = new DataView(journal.buffer);
@@ -113,23 +132,35 @@ export class Store {
     changed.forEach((page, i) => {
       const at = 12 + i * (4 + PAGE);
       view.setUint32(at, page, true);
-      const chunk = bytes.subarray(page * PAGE, page * PAGE + PAGE);
-      journal.set(chunk, at + 4);
+      journal.set(bytes.subarray(page * PAGE, page * PAGE + PAGE), at + 4);
     });
     view.setUint32(end, fnv1a(journal, end), true);
+    const compared = performance.now();
     this.journal.truncate(0);
     this.journal.write(journal, { at: 0 });
-    this.journal.flush();
+    this.journal.flush(); // the commit point: from here the write survives a killed browser
+    this.pending = { bytes, changed };
+    this.image = bytes;
+    const done = performance.now();
+    return { pages: changed.length, bytes: changed.length * PAGE, ms: done - started,
+      apply_ms: applied - started, compare_ms: compared - applied, write_ms: done - compared };
+  }
+
+  /** Step 2: the last saved pages into ledger.db, flushed (the journal stays until the
+   * next save replaces it; opening applies a whole journal again, which changes nothing). */
+  apply() {
+    if (!this.pending) return;
+    const { bytes, changed } = this.pending;
     for (const page of changed) {
       this.db.write(bytes.subarray(page * PAGE, page * PAGE + PAGE), { at: page * PAGE });
     }
     this.db.truncate(bytes.length);
     this.db.flush();
-    this.image = bytes;
-    return { pages: changed.length, bytes: changed.length * PAGE, ms: performance.now() - started };
+    this.pending = null;
   }
 
   close() {
+    this.apply();
     this.db.close();
     this.journal.close();
   }

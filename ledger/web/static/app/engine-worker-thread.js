@@ -57,6 +57,7 @@ Phone(${JSON.stringify(PATH)})
 `);
   mark("open", t1);
   store.save(pyodide.FS.readFile(PATH)); // a new ledger's migrations, or nothing
+  store.apply();
   mark("ready", t0);
   timings.bytes = image.length;
 }
@@ -81,6 +82,7 @@ function run({ id, op, args, lang }) {
   let saved = null;
   if (parsed.changed) saved = store.save(pyodide.FS.readFile(PATH));
   self.postMessage({ id, answer, saved, ms: performance.now() - t0 });
+  if (saved) setTimeout(() => { queue = queue.then(() => store.apply()); }, 0); // step 2, after the answer
 }
 
 // One message at a time, in order: taps made while Pyodide loads wait here.

@@ -39,9 +39,8 @@ function note(text, tone) {
 
 export async function create(options = {}) {
   root.dataset.engine = "loading";
-  const worker = new Worker(options.workerUrl || new URL("./engine-worker-thread.js", import.meta.url),
-    { type: "module" });
   const cache = loadCache();
+  let worker = null;
   const pending = new Map();
   const watchers = new Set();
   let language = "";
@@ -58,7 +57,16 @@ export async function create(options = {}) {
     note(text, tone);
   }
 
-  worker.onmessage = (event) => {
+  function startWorker() {
+    if (worker) return;
+    worker = new Worker(options.workerUrl || new URL("./engine-worker-thread.js", import.meta.url),
+      { type: "module" });
+    worker.onmessage = onMessage;
+    worker.onerror = onError;
+  }
+  startWorker(); // at once: the page draws the kept answers meanwhile
+
+  function onMessage(event) {
     const data = event.data;
     if (data.type === "ready") {
       state = "ready";
@@ -96,14 +104,14 @@ export async function create(options = {}) {
     }
     if (job.op === "words") words = reply.ok.words;
     job.resolve(reply.ok);
-  };
-  worker.onerror = (event) => {
+  }
+  function onError(event) {
     state = "failed";
     root.dataset.engine = "failed";
     say("engine_failed", "The scorekeeper could not start: {reason}", "bad", { reason: event.message || "worker" });
     for (const [, job] of pending) job.reject(new EngineError(event.message || "worker", { status: 503, retry: true }));
     pending.clear();
-  };
+  }
 
   function send(op, args) {
     const cacheKey = op + "|" + language + "|" + JSON.stringify(args || {});
