@@ -1,0 +1,181 @@
+"""The offline phone app as a static site: ``bigtwo app build DIR`` and ``/app`` of ``bigtwo serve``.
+
+The site holds the phone app (``static/app/``), this package's engine as a zip for
+Pyodide (``static/engine.zip``: core, storage, book, formats, present's text parts,
+the rule presets, the catalogs and ``web/engine.py`` — no CLI, no server, no plots),
+the vendored Pyodide and wheels (``static/vendor/``, see scripts/vendor_pyodide.py),
+a web manifest per language and a service worker that caches every file of the site
+(docs/offline.md).  Every path in it is relative, so it works from any folder of any
+HTTPS host.  Pure file work: no network, no Node, nothing run.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import io
+import json
+import re
+import zipfile
+from collections.abc import Iterator
+from functools import lru_cache
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent  # ledger/
+STATIC = PACKAGE / "web" / "static"
+
+# The engine's Python: every module of these packages (their data files too) …
+ENGINE_PACKAGES = ("core", "storage", "book", "formats", "present")
+# … but not these (matplotlib, fonts) …
+ENGINE_LEFT_OUT = ("present/plots.py", "present/fonts.py", "present/share.py")
+# … and from web/, the modules that import none of the server's or the CLI's packages
+# (engine.py and its ops, lang.py, phone.py), read from their imports.
+SERVER_ONLY = frozenset({"starlette", "uvicorn", "jinja2", "segno", "matplotlib", "typer", "click"})
+VENDOR_LEFT_OUT = ("README.md", "package.json", "vendor.json")
+
+NAMES = {  # the manifest's name and short name in each language
+    "en": ("Big Two ledger", "Big Two"),
+    "zh_Hant": ("鋤大D 計分簿", "鋤大D"),
+    "zh_Hans": ("锄大地 记分簿", "锄大地"),
+}
+HTML_LANG = {"en": "en", "zh_Hant": "zh-Hant-HK", "zh_Hans": "zh-Hans"}
+CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
+       "connect-src 'self' https:; img-src 'self' data: blob:; style-src 'self'; "
+       "object-src 'none'; base-uri 'none'; form-action 'none'")
+
+_STAMP = (2020, 1, 1, 0, 0, 0)  # zip entries dated alike: the same tree gives the same bytes
+
+
+def engine_files() -> Iterator[tuple[str, Path]]:
+    """(path inside the zip, file) of everything the phone's Python imports or reads."""
+    yield "ledger/__init__.py", PACKAGE / "__init__.py"
+    for package in ENGINE_PACKAGES:
+        for path in sorted((PACKAGE / package).rglob("*")):
+            rel = path.relative_to(PACKAGE).as_posix()
+            if (path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
+                    and rel not in ENGINE_LEFT_OUT):
+                yield f"ledger/{rel}", path
+    for path in pure_web_modules():
+        yield f"ledger/web/{path.name}", path
+    for path in sorted((PACKAGE / "locale").rglob("*.mo")):
+        yield f"ledger/{path.relative_to(PACKAGE).as_posix()}", path
+
+
+def pure_web_modules() -> list[Path]:
+    """The modules of ledger/web/ that run in Pyodide: no import of :data:`SERVER_ONLY`
+    anywhere in them (at the top or inside a function)."""
+    found = []
+    for path in sorted((PACKAGE / "web").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.add(node.module.split(".")[0])
+        if not names & SERVER_ONLY:
+            found.append(path)
+    return found
+
+
+def engine_zip() -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        for name, path in engine_files():
+            info = zipfile.ZipInfo(name, _STAMP)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, path.read_bytes())
+    return out.getvalue()
+
+
+def manifest(lang: str) -> bytes:
+    name, short = NAMES[lang]
+    return json.dumps({
+        "name": name, "short_name": short, "lang": HTML_LANG[lang], "id": "./",
+        "start_url": f"./?lang={lang}", "scope": "./", "display": "standalone",
+        "background_color": "#ffffff", "theme_color": "#b00020",
+        "icons": [
+            {"src": "static/icons/icon-192.png", "sizes": "192x192", "type": "image/png"},
+            {"src": "static/icons/icon-512.png", "sizes": "512x512", "type": "image/png"},
+            {"src": "static/icon.svg", "sizes": "any", "type": "image/svg+xml"},
+        ],
+    }, ensure_ascii=False, indent=1).encode()
+
+
+def index_html() -> bytes:
+    """The phone app's page with relative paths, the worker engine, the manifest, the
+    service worker's script and a content security policy (no host sends headers)."""
+    page = (STATIC / "app" / "index.html").read_text(encoding="utf-8")
+    page = page.replace('"/static/', '"static/')
+    page = re.sub(r'data-engine-kind="[a-z]+"', 'data-engine-kind="worker"', page)
+    head = (f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
+            '<link rel="manifest" href="manifest.en.webmanifest">\n'
+            '<link rel="apple-touch-icon" href="static/icons/icon-192.png">\n'
+            '<script type="module" src="static/offline/offline.js"></script>\n')
+    return page.replace("<head>\n", "<head>\n" + head, 1).encode()
+
+
+@lru_cache(maxsize=1)
+def _vendor() -> tuple[tuple[str, Path], ...]:
+    found = []
+    for path in sorted((STATIC / "vendor").rglob("*")):
+        if path.is_file() and path.name not in VENDOR_LEFT_OUT:
+            found.append((f"static/{path.relative_to(STATIC).as_posix()}", path))
+    return tuple(found)
+
+
+def site(extra: dict[str, bytes] | None = None) -> dict[str, bytes]:
+    """Every file of the site by its relative path (sw.js last: it lists the others);
+    ``extra`` files (a club's own page, say) are added and cached like the rest."""
+    files: dict[str, bytes] = {"index.html": index_html()}
+    for folder in ("app", "offline", "icons"):
+        for path in sorted((STATIC / folder).rglob("*")):
+            if path.is_file():
+                files[f"static/{path.relative_to(STATIC).as_posix()}"] = path.read_bytes()
+    files["static/icon.svg"] = (STATIC / "icon.svg").read_bytes()
+    files["static/app/index.html"] = index_html()  # never the hub's page inside the site
+    for rel, path in _vendor():
+        files[rel] = path.read_bytes()
+    files["static/engine.zip"] = engine_zip()
+    wheels = sorted(rel.removeprefix("static/") for rel in files if rel.endswith(".whl"))
+    files["static/engine.json"] = json.dumps({"zip": "engine.zip", "wheels": wheels}, indent=1).encode()
+    for lang in NAMES:
+        files[f"manifest.{lang}.webmanifest"] = manifest(lang)
+    files.pop("static/offline/sw.js")
+    files.update(extra or {})
+    listed = ["./", *sorted(files)]
+    version = hashlib.sha256(b"".join(hashlib.sha256(files[f]).digest() for f in sorted(files)))
+    worker = (STATIC / "offline" / "sw.js").read_text(encoding="utf-8")
+    worker = worker.replace('const VERSION = "unbuilt";', f'const VERSION = "{version.hexdigest()[:16]}";', 1)
+    worker = worker.replace("const FILES = [];", f"const FILES = {json.dumps(listed)};", 1)
+    files["sw.js"] = worker.encode()
+    return files
+
+
+def build(folder: Path, extra: dict[str, bytes] | None = None) -> tuple[int, int]:
+    """Write the site into ``folder`` (made if missing); (files, bytes) written."""
+    files = site(extra)
+    for rel, data in files.items():
+        target = folder / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    return len(files), sum(len(d) for d in files.values())
+
+
+TYPES = {
+    ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+    ".json": "application/json", ".webmanifest": "application/manifest+json",
+    ".wasm": "application/wasm", ".zip": "application/zip", ".whl": "application/zip",
+    ".png": "image/png", ".svg": "image/svg+xml", ".txt": "text/plain; charset=utf-8",
+}
+
+
+@lru_cache(maxsize=1)
+def served() -> dict[str, bytes]:
+    """The site as ``bigtwo serve`` answers it at ``/app/`` (built once per process)."""
+    return site()
+
+
+def content_type(rel: str) -> str:
+    return TYPES.get(Path(rel).suffix, "application/octet-stream")

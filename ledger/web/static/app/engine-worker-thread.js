@@ -1,0 +1,100 @@
+// The engine worker: this package's Python engine in Pyodide, in a module Web Worker
+// (Pyodide 314 refuses classic workers). It owns the ledger: SQLite on Pyodide's
+// in-memory file system, every change copied to the origin private file system before
+// the answer goes back (engine-worker-store.js), so an answer to a write means saved.
+//
+// Messages in:  {id, op, args, lang}                 op: an engine op (ledger/web/engine.py) or "words"
+// Messages out: {type: "ready", timings}             once the ledger is open
+//               {type: "failed", reason, name}       the engine cannot start (e.g. another tab holds the ledger)
+//               {id, answer, saved, ms}              answer: JSON text {"ok": …} or {"error": {status, message}}
+
+import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
+import { Store } from "./engine-worker-store.js";
+
+const STATIC = new URL("../", import.meta.url);
+const FOLDER = "bigtwo-ledger";
+const PATH = "/ledger/bigtwo.db";
+const timings = {};
+const mark = (name, since) => { timings[name] = Math.round(performance.now() - since); };
+
+let pyodide = null;
+let phone = null;
+let store = null;
+
+async function bytes(path) {
+  const response = await fetch(new URL(path, STATIC));
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+async function boot() {
+  const t0 = performance.now();
+  const manifest = fetch(new URL("engine.json", STATIC)).then((r) => {
+    if (!r.ok) throw new Error(`engine.json: HTTP ${r.status}`);
+    return r.json();
+  });
+  // The files and the ledger are read while Pyodide starts.
+  const files = manifest.then((m) => Promise.all([bytes(m.zip), ...m.wheels.map((w) => bytes(w))]));
+  const opened = Store.open(FOLDER);
+  opened.catch(() => {}); // reported below, after Pyodide, with the other failures
+  pyodide = await loadPyodide({ indexURL: new URL("vendor/pyodide/", STATIC).href });
+  mark("pyodide", t0);
+  const [zip, ...wheels] = await files;
+  const site = pyodide.runPython("import site; site.getsitepackages()[0]");
+  for (const wheel of wheels) pyodide.unpackArchive(wheel, "wheel", { extractDir: site });
+  pyodide.unpackArchive(zip, "zip", { extractDir: "/engine" });
+  mark("files", t0);
+  store = await opened;
+  const image = store.read();
+  pyodide.FS.mkdirTree("/ledger");
+  if (image.length) pyodide.FS.writeFile(PATH, image);
+  const t1 = performance.now();
+  phone = pyodide.runPython(`
+import sys
+sys.path.insert(0, "/engine")
+from ledger.web.phone import Phone
+Phone(${JSON.stringify(PATH)})
+`);
+  mark("open", t1);
+  store.save(pyodide.FS.readFile(PATH)); // a new ledger's migrations, or nothing
+  store.apply();
+  mark("ready", t0);
+  timings.bytes = image.length;
+}
+
+const ready = boot();
+ready.then(
+  () => self.postMessage({ type: "ready", timings }),
+  (error) => self.postMessage({ type: "failed", reason: String(error && error.message || error),
+    name: error && error.name || "" }),
+);
+
+function run({ id, op, args, lang }) {
+  const t0 = performance.now();
+  let answer;
+  try {
+    answer = phone.answer(op, JSON.stringify(args || {}), lang || "");
+  } catch (error) {
+    // A bug, not a refusal: say it, keep the worker.
+    answer = JSON.stringify({ error: { status: 500, message: String(error && error.message || error) } });
+  }
+  const parsed = JSON.parse(answer);
+  let saved = null;
+  if (parsed.changed) saved = store.save(pyodide.FS.readFile(PATH));
+  self.postMessage({ id, answer, saved, ms: performance.now() - t0 });
+  if (saved) setTimeout(() => { queue = queue.then(() => store.apply()); }, 0); // step 2, after the answer
+}
+
+// One message at a time, in order: taps made while Pyodide loads wait here.
+let queue = Promise.resolve();
+self.onmessage = (event) => {
+  queue = queue.then(async () => {
+    try {
+      await ready;
+    } catch (error) {
+      self.postMessage({ id: event.data.id, failed: String(error && error.message || error) });
+      return;
+    }
+    run(event.data);
+  });
+};

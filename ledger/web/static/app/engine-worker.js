@@ -1,0 +1,187 @@
+// The engine interface (engine.js) inside the phone: the same Python engine as the
+// hub (ledger/web/engine.py), run by Pyodide in a module Web Worker
+// (engine-worker-thread.js) over a ledger kept in this browser.
+//
+// The page never waits for Pyodide to draw: while the engine loads, a read is answered
+// from the last answer to the same read (kept in localStorage), and writes wait in the
+// worker's queue and are recorded, in order, once it is ready. A write's promise
+// resolves only when the worker has made it durable, so "saved" means saved.
+//
+// <html data-engine="loading|ready|failed" data-persist="granted|refused|unknown">
+
+import { EngineError } from "./engine.js";
+
+const CACHE = "bigtwo.offline.answers";
+const CACHED = new Set(["words", "sessions", "board", "log", "settle", "history", "presets", "last_setup"]);
+const root = document.documentElement;
+
+function loadCache() {
+  try { return JSON.parse(localStorage.getItem(CACHE) || "{}") || {}; } catch (e) { return {}; }
+}
+
+function storeCache(cache) {
+  try { localStorage.setItem(CACHE, JSON.stringify(cache)); } catch (e) { /* full or private: no last state */ }
+}
+
+/** A line at the top of the page for what the engine must say itself (storage refused,
+ * the engine failed), in the page's words once they are known. Text, never markup. */
+function note(text, tone) {
+  let box = document.getElementById("offline-note");
+  if (!box) {
+    box = document.createElement("p");
+    box.id = "offline-note";
+    box.className = "banner " + (tone || "");
+    box.setAttribute("role", tone === "bad" ? "alert" : "status");
+    document.body.prepend(box);
+  }
+  box.textContent = text;
+}
+
+export async function create(options = {}) {
+  root.dataset.engine = "loading";
+  const cache = loadCache();
+  let worker = null;
+  const pending = new Map();
+  const watchers = new Set();
+  let language = "";
+  let next = 1;
+  let state = "loading";
+  let failure = "";
+  let words = null;
+  const waiting = []; // reads with no cached answer, until the engine is ready
+  const engine = { kind: "worker", marksState: true, timings: null, last: null };
+
+  function say(key, fallback, tone, params) {
+    let text = (words && words[key]) || fallback;
+    for (const [k, v] of Object.entries(params || {})) text = text.replace("{" + k + "}", v);
+    note(text, tone);
+  }
+
+  function startWorker() {
+    if (worker) return;
+    worker = new Worker(options.workerUrl || new URL("./engine-worker-thread.js", import.meta.url),
+      { type: "module" });
+    worker.onmessage = onMessage;
+    worker.onerror = onError;
+  }
+  startWorker(); // at once: the page draws the kept answers meanwhile
+
+  function onMessage(event) {
+    const data = event.data;
+    if (data.type === "ready") {
+      state = "ready";
+      engine.timings = data.timings;
+      root.dataset.engine = "ready";
+      for (const go of waiting.splice(0)) go();
+      for (const w of watchers) w.onChange({ engine: "ready" }); // redraw from the real ledger
+      return;
+    }
+    if (data.type === "failed") {
+      state = "failed";
+      failure = data.name === "NoModificationAllowedError" ? "other_tab" : data.reason;
+      root.dataset.engine = "failed";
+      if (failure === "other_tab") say("other_tab", "The ledger is open in another tab of this app.", "bad");
+      else say("engine_failed", "The scorekeeper could not start: {reason}", "bad", { reason: failure });
+      for (const go of waiting.splice(0)) go();
+      return;
+    }
+    const job = pending.get(data.id);
+    if (!job) return;
+    pending.delete(data.id);
+    if (data.failed) {
+      job.reject(new EngineError(data.failed, { status: 503, retry: true }));
+      return;
+    }
+    const reply = JSON.parse(data.answer);
+    engine.last = { op: job.op, ms: data.ms, saved: data.saved };
+    if (reply.error) {
+      job.reject(new EngineError(reply.error.message, { status: reply.error.status, retry: reply.error.status >= 500 }));
+      return;
+    }
+    if (CACHED.has(job.op)) {
+      cache[job.cacheKey] = reply.ok;
+      storeCache(cache);
+    }
+    if (job.op === "words") words = reply.ok.words;
+    job.resolve(reply.ok);
+  }
+  function onError(event) {
+    state = "failed";
+    root.dataset.engine = "failed";
+    say("engine_failed", "The scorekeeper could not start: {reason}", "bad", { reason: event.message || "worker" });
+    for (const [, job] of pending) job.reject(new EngineError(event.message || "worker", { status: 503, retry: true }));
+    pending.clear();
+  }
+
+  function send(op, args) {
+    const cacheKey = op + "|" + language + "|" + JSON.stringify(args || {});
+    return new Promise((resolve, reject) => {
+      const id = next++;
+      pending.set(id, { resolve, reject, op, cacheKey });
+      worker.postMessage({ id, op, args: args || {}, lang: language });
+    });
+  }
+
+  function read(op, args) {
+    const cacheKey = op + "|" + language + "|" + JSON.stringify(args || {});
+    if (state === "loading" && cacheKey in cache) return Promise.resolve(cache[cacheKey]);
+    if (state === "failed") return Promise.reject(new EngineError(failure, { status: 503, retry: true }));
+    return send(op, args);
+  }
+
+  const write = (op) => (key, args) => send(op, { ...args, key });
+  const clean = (params) => Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined && v !== null && v !== ""));
+
+  // Storage this browser promises to keep (asked once; refusal said on the page).
+  if (navigator.storage && navigator.storage.persist) {
+    navigator.storage.persist().then(async (granted) => {
+      root.dataset.persist = granted ? "granted" : "refused";
+      if (!granted) {
+        if (!words) await read("words", {}).then((w) => { words = w.words; }).catch(() => {});
+        say("storage_refused", "This browser did not promise to keep the ledger.", "");
+      }
+    }, () => { root.dataset.persist = "unknown"; });
+  } else {
+    root.dataset.persist = "unknown";
+  }
+
+  Object.assign(engine, {
+    useLanguage(code) { language = code || ""; },
+    ready: () => (state === "loading" ? new Promise((r) => waiting.push(r)) : Promise.resolve()),
+    words: async () => {
+      const found = await read("words", {});
+      words = found.words;
+      return found;
+    },
+    access: async () => ({ level: "keeper" }), // this phone's own ledger
+    sessions: async () => (await read("sessions", {})).sessions,
+    board: (session) => read("board", { session }),
+    log: async (session) => (await read("log", { session })).entries,
+    settle: (session, round) => read("settle", clean({ session, round })),
+    history: (player) => read("history", clean({ player })),
+    presets: async () => (await read("presets", {})).presets,
+    lastSetup: async () => (await read("last_setup", {})).last,
+    preview: (session, line) => read("preview", { session, line }),
+    undoPreview: async (session) => (await read("undo_preview", { session })).undo,
+    call: (op, args) => send(op, args), // any op of ledger/web/engine.py by its own name
+
+    record: write("record"),
+    amend: write("amend"),
+    void: write("void"),
+    undo: write("undo"),
+    start: write("start"),
+    end: write("end"),
+    reopen: write("reopen"),
+    // History moves by file: the CLI's JSON export, and import of an export or a score sheet.
+    exportLedger: (session) => send("export", clean({ session })),
+    importFile: write("import"), // (key, {text, name})
+
+    watch(onChange, onLink) {
+      const w = { onChange };
+      watchers.add(w);
+      onLink(true); // no link to lose: the ledger is in this phone
+      return () => watchers.delete(w);
+    },
+  });
+  return engine;
+}

@@ -1,0 +1,29 @@
+// The offline app's page-side setup (loaded by the built index.html before the app):
+// the service worker that keeps every file for opening with no network, and the web
+// manifest in the page's language (one per language: names in en / zh_Hant / zh_Hans).
+
+const LANGS = ["en", "zh_Hant", "zh_Hans"];
+
+function pageLanguage() {
+  let chosen = "";
+  try { chosen = localStorage.getItem("bigtwo.lang") || ""; } catch (e) { chosen = ""; }
+  const asked = new URL(window.location.href).searchParams.get("lang");
+  const tag = (asked || chosen || navigator.language || "en").replace("-", "_");
+  if (LANGS.includes(tag)) return tag;
+  if (/^zh_(Hant|TW|HK|MO)/i.test(tag)) return "zh_Hant";
+  if (/^zh/i.test(tag)) return "zh_Hans";
+  return "en";
+}
+
+const manifest = document.querySelector('link[rel="manifest"]');
+if (manifest) manifest.href = "manifest." + pageLanguage() + ".webmanifest";
+
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register("sw.js").then(
+    (registration) => { document.documentElement.dataset.offline = registration.active ? "cached" : "caching"; },
+    () => { document.documentElement.dataset.offline = "none"; },
+  );
+  navigator.serviceWorker.ready.then(() => { document.documentElement.dataset.offline = "cached"; });
+} else {
+  document.documentElement.dataset.offline = "none";
+}
