@@ -210,7 +210,7 @@ async function boot() {
   document.addEventListener("keydown", (event) => {
     if (app.screen && app.screen.key && !document.querySelector("dialog[open]")) app.screen.key(event);
   });
-  root.dataset.engine = "ready";
+  if (!app.engine.marksState) root.dataset.engine = "ready"; // the worker engine marks its own (engine-worker.js)
   if (app.outbox.items.length) app.outbox.kick(true);
   await route();
 }
