@@ -165,7 +165,14 @@ class Guard:
 
         async def secured(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS + extra
+                own = list(message.get("headers", []))
+                policy = [v for k, v in own if k == OFFLINE_CSP.encode()]
+                if policy:  # the offline site: its policy instead of the hub's
+                    own = [(k, v) for k, v in own if k != OFFLINE_CSP.encode()]
+                    safe = [(k, v) for k, v in SECURITY_HEADERS if k.lower() != b"content-security-policy"]
+                    message["headers"] = [*own, *safe, (b"content-security-policy", policy[0]), *extra]
+                else:
+                    message["headers"] = own + SECURITY_HEADERS + extra
             await send(message)
 
         await self.app(scope, limited, secured)
@@ -203,6 +210,28 @@ async def _plain(send: Send, status: int, message: str) -> None:
                             (b"content-length", str(len(body_bytes)).encode()),
                             *SECURITY_HEADERS]})
     await send({"type": "http.response.body", "body": body_bytes})
+
+
+async def offline_site(request: Request) -> Response:
+    """The offline phone app (``bigtwo app build``'s site, docs/offline.md) at ``/app/``,
+    for this laptop's browser (loopback is a secure context); its own content security
+    policy, which allows the WebAssembly its engine runs."""
+    from starlette.exceptions import HTTPException
+    from starlette.responses import RedirectResponse
+
+    from ledger.web import offline
+
+    if "path" not in request.path_params:
+        return RedirectResponse("/app/", status_code=308)
+    rel = request.path_params["path"] or "index.html"
+    files = offline.served()
+    if rel not in files:
+        raise HTTPException(404)
+    return Response(files[rel], media_type=offline.content_type(rel),
+                    headers={"cache-control": "no-cache", OFFLINE_CSP: offline.CSP})
+
+
+OFFLINE_CSP = "x-bigtwo-offline-csp"  # Guard swaps it for its own content-security-policy
 
 
 # --- the app ------------------------------------------------------------------------------
@@ -247,6 +276,8 @@ def create_app(cfg: Config) -> Any:
         Route("/events/{view:str}", live_events),
         Route("/api/events", api_events),
         Route("/api/{op:str}", api_op, methods=["GET", "POST"]),
+        Route("/app", offline_site),
+        Route("/app/{path:path}", offline_site),
         Mount("/static", StaticFiles(directory=HERE / "static", html=False), name="static"),
     ]
     app = Starlette(
