@@ -12,9 +12,9 @@ import pytest
 def client(ledger_path: Path):
     from starlette.testclient import TestClient
 
+    from ledger.storage.store import open_ledger
     from ledger.web.app import create_app
     from ledger.web.auth import Tokens
-    from ledger.storage.store import open_ledger
     from ledger.web.site import Config
 
     open_ledger(ledger_path).close()
