@@ -236,12 +236,14 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
         return True
     if command in ("amend", "void"):
         parts = line.split(None, 2)
-        if len(parts) < 2 or not parts[1].removeprefix("-").isdigit():
+        from ledger.core.numbers import is_whole_number, whole_number
+
+        if len(parts) < 2 or not is_whole_number(parts[1].removeprefix("-")):
             if command == "amend":
                 raise InputError(_("amend needs a deal number: amend N followed by the deal, e.g. "
                                    "amend 3 {example}").format(example=_example(s.seats)))
             raise InputError(_("void needs a deal number: void N, e.g. void 3"))
-        number = int(parts[1])
+        number = (-1 if parts[1].startswith("-") else 1) * whole_number(parts[1].removeprefix("-"))
         if command == "void":
             if len(parts) > 2 and not parts[2].lstrip().startswith("#"):
                 raise InputError(_("void takes only the deal number, e.g. void 3"))
@@ -271,7 +273,9 @@ def _undo(ledger: Any, s: Any) -> bool:
 
 def _looks_like_a_command(word: str) -> bool:
     """A first word that is neither a count, NAME=CARDS nor an --option."""
-    return "=" not in word and not word.startswith("-") and not word.isdigit()
+    from ledger.core.numbers import is_whole_number
+
+    return "=" not in word and not word.startswith("-") and not is_whole_number(word)
 
 
 def _example(seats: Any) -> str:
