@@ -15,7 +15,6 @@ import json
 import os
 import uuid as uuidlib
 from collections.abc import Callable, Iterator, Sequence
-from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import IO, Any
@@ -29,6 +28,7 @@ from ledger.core.rules import rules_from_dict
 from ledger.core.scoring import Deal, score_deal
 from ledger.core.settlement import format_amount, parse_currency, parse_stake
 from ledger.core.text import clean_name, clean_session_name, json_safe, shown
+from ledger.core.times import check_time
 from ledger.formats.json_reader import FORMAT, JsonStream, at
 from ledger.formats.merge import EntrySpec, Importer, ImportReport, Progress, SessionSpec, point_tuples
 from ledger.formats.sheet_import import import_sheet
@@ -148,7 +148,7 @@ def _timestamp(value: object, where: str) -> str | None:
     _want(isinstance(value, str), where, N_("must be a date and time text, not {value!r}"),
           value=value)
     try:
-        datetime.fromisoformat(str(value))
+        check_time(str(value), where)  # showable in every time zone: 1970 to 8999
     except ValueError:
         raise InputError(at(where, _("{value!r} is not an ISO date and time").format(
             value=value))) from None
