@@ -10,7 +10,7 @@ only when it is a regular file, and never more than its limit.
 
 >>> nesting_depth('{"a": [1, {"b": "[[["}]}')
 3
->>> nesting_depth("plays = [[1, 2], [3]]  # [[[[")
+>>> nesting_depth("plays = [[1, 2], [3]]  # [[[[", toml=True)
 2
 """
 

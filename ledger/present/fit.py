@@ -56,15 +56,20 @@ def table_width(rows: Sequence[Sequence[str]], headers: Sequence[str], header_pa
 
 def fold(text: str, columns: int) -> str:
     """``text`` on lines of at most ``columns`` display columns (a table cell of
-    several lines): broken at spaces, a long word or a run of Chinese anywhere.
-    Nothing is cut.
+    several lines), broken at spaces only: a word longer than that keeps its line
+    whole (``🐉Dragon=8`` is never split).  Nothing is cut.
 
-    >>> fold("陳大文=0 李小明=3", 9)
-    '陳大文=0\n李小明=3'
+    >>> print(fold("陳大文=0 李小明=3", 9))
+    陳大文=0
+    李小明=3
     """
-    from ledger.present.text import wrap
-
-    return wrap(text, max(columns, 2))
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and width(lines[-1]) + 1 + width(word) <= columns:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "\n".join(lines)
 
 
 def fit_columns(
