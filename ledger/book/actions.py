@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, NamedTuple
 
+from ledger.book import keys
 from ledger.core.errors import InputError, NotFound
 from ledger.core.i18n import N_, _
 from ledger.core.rules import RuleSet, rules_from_dict
@@ -122,12 +123,26 @@ def start_session(
     currency: str,
     name: str | None,
     teams: bool,
+    *,
+    session_uuid: str | None = None,
+    entry_uuid: str | None = None,
 ) -> SessionRow:
+    """Start a session (and make it the current one).  ``session_uuid`` and
+    ``entry_uuid`` (its start entry's) are made where the action was taken; a repeat
+    with the same ``session_uuid`` writes nothing and returns the session."""
     seats = check_player_names(players)
     check_session(rules, seats, teams)
     stake = stake_per_point(rules, stake)
     name = clean_session_name(name or "")
+    session_uuid = keys.checked(session_uuid)
+    entry_uuid = keys.checked(entry_uuid)
     with ledger.writing():
+        if session_uuid is not None:
+            again = keys.repeated_start(ledger, session_uuid, entry_uuid, seats, rules,
+                                        str(stake), currency, name or "", teams)
+            if again is not None:
+                return again
+        keys.refuse_taken(ledger, entry_uuid)
         # A player already in the ledger keeps the ledger's spelling (ann is Ann).
         shown = [ledger.find_player(n) or n for n in seats]
         new = [n for n in seats if ledger.find_player(n) is None]
@@ -143,7 +158,7 @@ def start_session(
         seats = shown
         sid = ledger.journal.add_session(
             seats=seats, name=name or "", rules=rules.to_dict(), stake=str(stake),
-            currency=currency, teams=teams,
+            currency=currency, teams=teams, session_uuid=session_uuid, start_uuid=entry_uuid,
         )
         ledger.journal.set_setting(CURRENT_KEY, str(sid))
     return ledger.journal.session(sid)
@@ -209,14 +224,36 @@ def use_session(ledger: Ledger, session_id: int) -> SessionRow:
     return session
 
 
-def end_session(ledger: Ledger, session: SessionRow) -> SessionRow:
-    if session.ended_at is not None:
-        from ledger.book.clock import local_minute
-
-        raise InputError(_("session {id} already ended at {at}").format(
-            id=session.id, at=local_minute(session.ended_at)))
+def end_session(ledger: Ledger, session: SessionRow, *, entry_uuid: str | None = None
+                ) -> SessionRow:
+    """End the session: an ``end`` entry (a repeat of ``entry_uuid`` writes nothing)."""
+    entry_uuid = keys.checked(entry_uuid)
     with ledger.writing():
-        ledger.journal.end_session(session.id)
+        if keys.repeated_action(ledger, entry_uuid, session, "end"):
+            return ledger.journal.session(session.id)
+        s = ledger.journal.session(session.id)  # fresh: another terminal may have acted
+        if s.ended_at is not None:
+            from ledger.book.clock import local_minute
+
+            raise InputError(_("session {id} already ended at {at}").format(
+                id=s.id, at=local_minute(s.ended_at)))
+        ledger.journal.end_session(s.id, entry_uuid=entry_uuid)
+    return ledger.journal.session(session.id)
+
+
+def reopen_session(ledger: Ledger, session: SessionRow, *, entry_uuid: str | None = None
+                   ) -> SessionRow:
+    """Open an ended session again, to take more deals: a ``reopen`` entry (``undo``
+    takes it back; a repeat of ``entry_uuid`` writes nothing)."""
+    entry_uuid = keys.checked(entry_uuid)
+    with ledger.writing():
+        if keys.repeated_action(ledger, entry_uuid, session, "reopen"):
+            return ledger.journal.session(session.id)
+        s = ledger.journal.session(session.id)
+        if s.ended_at is None:
+            raise InputError(_("session {id} is open; only an ended session can be reopened")
+                             .format(id=s.id))
+        ledger.journal.add_action(s.id, "reopen", entry_uuid=entry_uuid)
     return ledger.journal.session(session.id)
 
 
@@ -270,7 +307,7 @@ def score(session: SessionRow, deal: Deal) -> DealScore:
     return score_deal(session_rules(session), session.seats, deal, session.teams)
 
 
-def record_deal(ledger: Ledger, session: SessionRow, deal: Deal) -> Recorded:
+def _refuse_ended(session: SessionRow) -> None:
     if session.ended_at is not None:
         from ledger.book.clock import local_minute
 
@@ -278,13 +315,32 @@ def record_deal(ledger: Ledger, session: SessionRow, deal: Deal) -> Recorded:
             "session {id} ended at {at}; start a new session to record more deals (corrections "
             "with void/amend are still allowed)").format(id=session.id,
                                                          at=local_minute(session.ended_at)))
+
+
+def record_deal(ledger: Ledger, session: SessionRow, deal: Deal, *,
+                entry_uuid: str | None = None) -> Recorded:
+    """Record the next deal of ``session``.  A repeat of ``entry_uuid`` (the id made
+    where the deal was entered) writes nothing and returns the deal recorded then."""
+    entry_uuid = keys.checked(entry_uuid)
+    if entry_uuid is None:
+        _refuse_ended(session)
     result = score(session, deal)
     with ledger.writing():
+        again = keys.repeated_entry(ledger, entry_uuid, session, "deal", None, deal.to_dict())
+        if again is not None:
+            return _rebuilt(session, again)
+        _refuse_ended(ledger.journal.session(session.id) if entry_uuid else session)
         deal_no = ledger.journal.next_deal_no(session.id)
         entry = ledger.journal.add_entry(
-            session.id, "deal", deal_no, deal.to_dict(), points_rows(session.seats, result)
-        )
+            session.id, "deal", deal_no, deal.to_dict(), points_rows(session.seats, result),
+            entry_uuid=entry_uuid)
     return Recorded(entry, result)
+
+
+def _rebuilt(session: SessionRow, entry: EntryRow) -> Recorded:
+    """What the action that wrote ``entry`` returned (a repeat returns it again)."""
+    return Recorded(entry, None if entry.facts is None else score(session,
+                                                                  Deal.from_dict(entry.facts)))
 
 
 def _live(ledger: Ledger, session: SessionRow, deal_no: int, action: str) -> EntryRow | None:
@@ -301,131 +357,72 @@ def _live(ledger: Ledger, session: SessionRow, deal_no: int, action: str) -> Ent
     return None if current.kind == "void" else current
 
 
-def void_deal(ledger: Ledger, session: SessionRow, deal_no: int) -> Recorded:
+def void_deal(ledger: Ledger, session: SessionRow, deal_no: int, *,
+              entry_uuid: str | None = None) -> Recorded:
+    """Void deal ``deal_no`` (a repeat of ``entry_uuid`` writes nothing)."""
+    entry_uuid = keys.checked(entry_uuid)
     # Checked under the write lock: two terminals cannot both void the same version.
     with ledger.writing():
-        return _void(ledger, session, deal_no)
+        again = keys.repeated_entry(ledger, entry_uuid, session, "void", deal_no, None)
+        if again is not None:
+            return _rebuilt(session, again)
+        return _void(ledger, session, deal_no, entry_uuid)
 
 
-def _void(ledger: Ledger, session: SessionRow, deal_no: int) -> Recorded:
+def _void(ledger: Ledger, session: SessionRow, deal_no: int, entry_uuid: str | None = None
+          ) -> Recorded:
     """Append the void (inside :meth:`Ledger.writing`)."""
     live = _live(ledger, session, deal_no, "void")
     if live is None:
         raise InputError(_("deal {deal} is already void (see: bigtwo log)").format(deal=deal_no))
-    entry = ledger.journal.add_entry(session.id, "void", deal_no, None, _reversal(ledger, live))
+    entry = ledger.journal.add_entry(session.id, "void", deal_no, None, _reversal(ledger, live),
+                                     entry_uuid=entry_uuid)
     return Recorded(entry, None)
 
 
-def amend_deal(ledger: Ledger, session: SessionRow, deal_no: int, deal: Deal) -> Recorded:
-    """Replace deal ``deal_no``'s facts (restores it if it was voided)."""
+def amend_deal(ledger: Ledger, session: SessionRow, deal_no: int, deal: Deal, *,
+               entry_uuid: str | None = None) -> Recorded:
+    """Replace deal ``deal_no``'s facts (restores it if it was voided; a repeat of
+    ``entry_uuid`` writes nothing)."""
+    entry_uuid = keys.checked(entry_uuid)
     with ledger.writing():  # under the write lock, like void_deal
+        again = keys.repeated_entry(ledger, entry_uuid, session, "amend", deal_no,
+                                    deal.to_dict())
+        if again is not None:
+            return _rebuilt(session, again)
         live = _live(ledger, session, deal_no, "amend")
         result = score(session, deal)
         rows = points_rows(session.seats, result)
         if live is not None:
             rows = _reversal(ledger, live) + rows
-        entry = ledger.journal.add_entry(session.id, "amend", deal_no, deal.to_dict(), rows)
+        entry = ledger.journal.add_entry(session.id, "amend", deal_no, deal.to_dict(), rows,
+                                         entry_uuid=entry_uuid)
     return Recorded(entry, result)
 
 
-class Undone(NamedTuple):
-    """What one ``undo`` took back.
-
-    ``action`` is ``deal``, ``amend``, ``void``, ``session end`` or ``session start``.
-    For the deal actions, ``facts`` are what the undone entry had written (None for a
-    void), ``restored`` the facts deal ``deal_no`` has again (None: it does not count
-    now) and ``recorded`` the correction entry the undo wrote.  ``current`` is the
-    current session after undoing a session start (None if there is none)."""
-
-    action: str
-    session: SessionRow
-    deal_no: int | None = None
-    facts: dict[str, object] | None = None
-    restored: dict[str, object] | None = None
-    recorded: Recorded | None = None
-    current: SessionRow | None = None
-
-
 def undo_marks(ledger: Ledger, session_id: int) -> dict[int, int]:
-    """Entry id -> seq of the entry it undid, for the entries an undo wrote."""
-    from ledger.storage import undo as marks
-
-    return marks.undo_marks(ledger, session_id)
+    """Entry id -> seq of the entry it undid, for the deal entries an undo wrote."""
+    return ledger.journal.undo_marks(session_id)
 
 
-def _undo_stack(ledger: Ledger, session_id: int, entries: list[EntryRow]) -> list[EntryRow]:
-    """The session's entries that an undo can still take back, the next one last."""
-    from ledger.storage import undo as marks
-
-    undos = marks.undo_marks(ledger, session_id)
-    stack: list[EntryRow] = []
-    for e in entries:
-        if e.id in undos:
-            if stack:
-                stack.pop()
-        else:
-            stack.append(e)
-    return stack
+if TYPE_CHECKING:
+    from ledger.book.undo import Undone as Undone
+    from ledger.book.undo import UndoPreview as UndoPreview
 
 
-def next_undo_mark(ledger: Ledger, session_id: int) -> int:
-    """The audit id of the action ``undo`` would take back in this session (0: none),
-    so that ``undo`` can tell whether a player rename or merge came after it."""
-    from ledger.storage import undo as marks
+def undo(ledger: Ledger, session: SessionRow, *, session_start: bool = True,
+         entry_uuid: str | None = None) -> Undone:
+    """Take back the last action on ``session`` (:func:`ledger.book.undo.undo`)."""
+    from ledger.book.undo import undo as undo_last
 
-    s = ledger.journal.session(session_id)
-    if s.ended_at is not None and marks.last_session_event(ledger, s.id) == "session.end":
-        return marks.last_audit_id(ledger, "session.end", s.id)
-    entries = ledger.journal.entries(s.id)
-    stack = _undo_stack(ledger, s.id, entries)
-    if stack:
-        return marks.last_audit_id(ledger, f"deal.{stack[-1].kind}", s.id, stack[-1].id)
-    return 0 if entries else marks.last_audit_id(ledger, "session.start", s.id)
+    return undo_last(ledger, session, session_start=session_start, entry_uuid=entry_uuid)
 
 
-def undo(ledger: Ledger, session: SessionRow, *, session_start: bool = True) -> Undone:
-    """Take back the last action on ``session`` that is not undone yet.
+def undo_preview(ledger: Ledger, session: SessionRow, *, session_start: bool = True
+                 ) -> UndoPreview | None:
+    """What :func:`undo` would take back now (:func:`ledger.book.undo.undo_preview`)."""
+    from ledger.book.undo import undo_preview as preview
 
-    Entries stay append-only: undoing a deal writes a void, undoing an amend or a
-    void writes an amend that brings back the version before it.  That entry is
-    marked as an undo, so undoing again walks further back.  An ended session is
-    reopened; a session without any entry is taken back whole (unless
-    ``session_start`` is False: the phone page never removes a session)."""
-    from ledger.storage import undo as marks
+    return preview(ledger, session, session_start=session_start)
 
-    with ledger.writing():  # found and written under one lock
-        s = ledger.journal.session(session.id)  # fresh: another terminal may have acted
-        if s.ended_at is not None and marks.last_session_event(ledger, s.id) == "session.end":
-            marks.reopen_session(ledger, s)
-            return Undone("session end", s)
-        entries = ledger.journal.entries(s.id)
-        stack = _undo_stack(ledger, s.id, entries)
-        if not stack:
-            if not entries and not session_start:
-                raise InputError(_("nothing to undo: session {id} has no deals yet").format(id=s.id))
-            if entries:
-                raise InputError(_(
-                    "nothing left to undo in session {id}: every deal and correction in it is "
-                    "undone already (see: bigtwo log)").format(id=s.id))
 
-            marks.drop_empty_session(ledger, s)
-            current = marks.latest_open_session(ledger)
-            if current is None:
-                marks.clear_setting(ledger, CURRENT_KEY)
-            else:
-                ledger.journal.set_setting(CURRENT_KEY, str(current))
-            return Undone("session start", s,
-                          current=None if current is None else ledger.journal.session(current))
-        target = stack[-1]
-        earlier = [e for e in entries if e.deal_no == target.deal_no and e.seq < target.seq]
-        before = earlier[-1].facts if earlier else None  # a void's facts are None too
-        live = ledger.journal.current_version(s.id, target.deal_no)
-        rows = [] if live is None or live.kind == "void" else _reversal(ledger, live)
-        result = None
-        if before is not None:
-            result = score(s, Deal.from_dict(before))
-            rows += points_rows(s.seats, result)
-        entry = ledger.journal.add_entry(s.id, "void" if before is None else "amend", target.deal_no,
-                                 before, rows)
-        marks.mark_undo(ledger, s.id, entry.id, target.seq)
-    return Undone(target.kind, s, target.deal_no, target.facts, before, Recorded(entry, result))

@@ -111,15 +111,14 @@ def undo_last(ledger: Ledger) -> PlayerChange:
 def undo_comes_first(ledger: Ledger, session_id: int | None) -> bool:
     """Whether ``undo`` takes back a player rename or merge rather than the session's
     last action: the one done last is undone first."""
-    from ledger.book.actions import next_undo_mark
-    from ledger.storage.undo import player_event_mark
+    from ledger.book.undo import next_undo_at
 
     event = ledger.players.last_live_event()
     if event is None:
         return False
     if session_id is None:
         return True
-    return player_event_mark(ledger, event.id) > next_undo_mark(ledger, session_id)
+    return event.at > next_undo_at(ledger, session_id)
 
 
 def undo_text(change: PlayerChange) -> str:

@@ -1,4 +1,4 @@
-"""``bigtwo session``: start, list, show, pick and end sessions."""
+"""``bigtwo session``: start, list, show, pick, end and reopen sessions."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from ledger.cli.common import (
 )
 from ledger.core.i18n import _
 
-session_app = group("Start, list, show, pick and end sessions.")
+session_app = group("Start, list, show, pick, end and reopen sessions.")
 
 @session_app.command("start")
 def session_start(
@@ -132,3 +132,17 @@ def session_end(ctx: typer.Context, session: SessionOpt = None) -> None:
             typer.echo(standings_text(reports.standings(ledger, [s]), money=money))
             typer.echo("")
             typer.echo(settlement_text(money))
+
+
+@session_app.command("reopen")
+def session_reopen(
+    ctx: typer.Context,
+    session_id: Annotated[int | None, typer.Argument(help="Session ID (default: the current one).")] = None,
+) -> None:
+    """Reopen an ended session so it takes deals again (undo takes it back)."""
+    from ledger.book import actions as book
+    from ledger.present.text import session_title
+
+    with open_db(ctx) as ledger:
+        s = book.reopen_session(ledger, book.current_session(ledger, session_id))
+        typer.echo(_("reopened {session} (undo takes it back)").format(session=session_title(s)))

@@ -40,3 +40,10 @@ class StoreError(LedgerError):
 class LedgerMoved(StoreError):
     """The ledger's path no longer names the file this command opened (deleted,
     renamed, or replaced by a sync tool): stop rather than write into nothing."""
+
+
+class KeyReused(LedgerError):
+    """An action's key (the uuid of the entry it writes, made where the action was taken)
+    that an earlier action with other facts already used: a repeat must say the same."""
+
+    status = 422

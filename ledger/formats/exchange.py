@@ -15,6 +15,7 @@ import json
 import os
 import uuid as uuidlib
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 from typing import IO, Any
@@ -35,8 +36,11 @@ from ledger.formats.sheet_import import import_sheet
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
 
-VERSION = 1
-KINDS = ("deal", "void", "amend")
+VERSION = 2  # 2: a session's own actions (start, end, reopen, undo) are entries too
+READS = (1, 2)
+DEAL_KINDS = ("deal", "void", "amend")
+ACTION_KINDS = ("start", "end", "reopen", "undo")
+KINDS = DEAL_KINDS + ACTION_KINDS
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 CSV_COLUMNS = (
     "session", "date", "name", "rules", "deal", "seat", "player", "cards", "won", "fried",
@@ -65,15 +69,16 @@ def export_json(ledger: Ledger, sessions: Sequence[SessionRow], out: IO[str]) ->
     for i, s in enumerate(sessions):
         head = _json(session_header(s))
         out.write(("\n" if i == 0 else ",\n") + head[:-1] + ', "entries": [')
-        undos = book.undo_marks(ledger, s.id)
-        entries = ledger.journal.entries(s.id)
-        uuid_of = {e.seq: e.uuid for e in entries} if undos else {}
+        # The deal entries by seq (the order their points were written in), then the
+        # session's own actions in the one order: each after anything it undoes.
+        entries = ledger.journal.entries(s.id) + [
+            e for e in ledger.journal.actions(s.id) if not e.is_deal]
         for j, e in enumerate(entries):
             entry = e.to_dict()
-            if e.id in undos:  # written by undo: which entry it took back
-                entry["undoes"] = uuid_of.get(undos[e.id])
+            if e.is_deal and e.undoes is not None:  # written by undo: what it took back
+                entry["undoes"] = e.undoes
             out.write(("\n" if j == 0 else ",\n") + _json(entry))
-            count += 1
+            count += e.is_deal
         out.write("\n]}")
     out.write("\n]}\n")
     return count
@@ -178,7 +183,7 @@ def _check_version(version: object, origin: str) -> None:
         _want(False, origin, N_("version {version} is not supported: this bigtwo reads version "
                                 "{known} (the file was written by a newer bigtwo)"),
               version=version, known=VERSION)
-    _want(version == VERSION, origin,
+    _want(version in READS, origin,
           N_("version {version} is not supported: this bigtwo reads version {known}"),
           version=version, known=VERSION)
 
@@ -257,8 +262,13 @@ def _json_session(raw: object, where: str) -> tuple[SessionSpec, list[EntrySpec]
         players=tuple(seats), where=where,
     )
     _want(isinstance(s["entries"], list), where, N_("entries must be a list"))
-    entries = [_json_entry(raw_e, f"{where}.entries[{j}]", j)
-               for j, raw_e in enumerate(s["entries"])]
+    read = [_json_entry(raw_e, f"{where}.entries[{j}]", j)
+            for j, raw_e in enumerate(s["entries"])]
+    entries = [(seq, e) for seq, e in read if e.kind in DEAL_KINDS]
+    actions = _session_actions(spec, [e for _seq, e in read if e.kind in ACTION_KINDS], where)
+    if actions and actions[0].kind == "start":
+        spec = replace(spec, start_uuid=actions[0].uuid)
+        actions = actions[1:]
     seqs = [seq for seq, _ in entries]
     _want(len(set(seqs)) == len(seqs), where, N_("two entries have the same seq"))
     ordered = [e for _, e in sorted(entries, key=lambda pair: pair[0])]
@@ -280,7 +290,21 @@ def _json_session(raw: object, where: str) -> tuple[SessionSpec, list[EntrySpec]
                   N_("a void of deal {deal}, which an earlier entry already voided"),
                   deal=e.deal_no)
         live[e.deal_no] = e.kind != "void"
-    return spec, [e if e.facts is None else _checked_facts(spec, e) for e in ordered]
+    return spec, [e if e.facts is None else _checked_facts(spec, e) for e in ordered] + actions
+
+
+def _session_actions(spec: SessionSpec, actions: list[EntrySpec], where: str) -> list[EntrySpec]:
+    """A session's own actions as the file gives them (its start first); a file that has
+    no end or reopen but an ``ended_at`` (version 1) has its end made from that time."""
+    starts = [a for a in actions if a.kind == "start"]
+    _want(len(starts) <= 1, where, N_("a session has one start entry, not {count}"),
+          count=len(starts))
+    if not any(a.kind in ("end", "reopen") for a in actions) and spec.ended_at is not None:
+        from ledger.storage.upgrade import action_uuid
+
+        actions = [*actions, EntrySpec(action_uuid(spec.uuid, "end", spec.ended_at), "end", 0,
+                                       None, spec.ended_at, where)]
+    return starts + [a for a in actions if a.kind != "start"]
 
 
 def check_session(raw: object, where: str) -> tuple[SessionSpec, list[EntrySpec]]:
@@ -296,10 +320,13 @@ def check_entry(spec: SessionSpec, raw: object, where: str) -> EntrySpec:
 
 
 def _json_entry(raw: object, where: str, index: int) -> tuple[int, EntrySpec]:
-    e = _keys(raw, where, ("uuid", "kind", "deal"))
+    e = _keys(raw, where, ("uuid", "kind"))
     kind = e["kind"]
     _want(kind in KINDS, where, N_("kind must be one of {kinds}, not {value!r}"),
           kinds=", ".join(KINDS), value=kind)
+    if kind in ACTION_KINDS:
+        return 0, _json_action(e, kind, where)
+    _want("deal" in e, where, N_("missing key(s): {keys}"), keys="deal")
     deal_no = e["deal"]
     _want(type(deal_no) is int and 1 <= deal_no <= MAX_DEAL_NO, where,
           N_("deal must be a deal number from 1 to {most}, not {value!r}"),
@@ -319,6 +346,19 @@ def _json_entry(raw: object, where: str, index: int) -> tuple[int, EntrySpec]:
     spec = EntrySpec(_uuid(e["uuid"], f"{where}.uuid"), kind, deal_no, facts,
                      _timestamp(e.get("at"), f"{where}.at"), where, undoes=undoes)
     return seq, spec
+
+
+def _json_action(e: dict[str, Any], kind: str, where: str) -> EntrySpec:
+    """A session's own action: its uuid, time and (for an undo) what it took back."""
+    _want(e.get("facts") is None and e.get("deal") is None, where,
+          N_("a session's {kind} entry has no deal and no facts"), kind=kind)
+    undoes = e.get("undoes")
+    _want(kind != "undo" or undoes is not None, where,
+          N_("an undo entry names the entry it took back (undoes)"))
+    _want(kind != "start" or undoes is None, where, N_("a start entry undoes nothing"))
+    return EntrySpec(_uuid(e["uuid"], f"{where}.uuid"), kind, 0, None,
+                     _timestamp(e.get("at"), f"{where}.at"), where,
+                     undoes=None if undoes is None else _uuid(undoes, f"{where}.undoes"))
 
 
 def _checked_facts(spec: SessionSpec, e: EntrySpec) -> EntrySpec:

@@ -28,9 +28,12 @@ from ledger.core.errors import LedgerError
 from ledger.core.i18n import N_, _, ngettext
 from ledger.core.phrase import Phrase, local
 from ledger.core.rules import RuleSet, rules_from_dict
-from ledger.storage.raw_rows import ImportedEntry, StoredEntry
+from ledger.formats.session_merge import SessionMerge
+from ledger.storage.raw_rows import ImportedEntry
 from ledger.storage.rows import PointsRow, PointsTuple, SessionRow
 from ledger.storage.store import Ledger
+
+DEAL_KINDS = ("deal", "amend", "void")
 
 BATCH_ENTRIES = 2000  # commit after whole sessions once this many entries are written
 CHUNK = 1000  # entries looked up and inserted at a time
@@ -61,6 +64,7 @@ class SessionSpec:
     # compared) and their games' uuids derive from the session's (so a new session
     # cannot hold one already in the ledger).
     from_sheet: bool = False
+    start_uuid: str | None = None  # its start entry's (None: derived from its uuid)
 
 
 class EntrySpec(NamedTuple):
@@ -178,10 +182,6 @@ def point_tuples(rows: Iterable[PointsRow]) -> list[PointsTuple]:
     return [(p.player, p.deals, p.wins, p.fried, p.cards, p.penalty, p.net, p.payee) for p in rows]
 
 
-def _negated(rows: Sequence[PointsTuple]) -> list[PointsTuple]:
-    return [(player, -d, -w, -f, -c, -p, -n, payee) for player, d, w, f, c, p, n, payee in rows]
-
-
 def _rules_differ(stored: dict[str, Any], new: RuleSet, scoring_only: bool) -> bool:
     try:
         old = rules_from_dict(stored).to_dict()
@@ -213,10 +213,13 @@ def _session_differences(s: SessionRow, spec: SessionSpec) -> list[str]:
     if s.teams != spec.teams:
         out.append(Phrase(N_("teams: ledger {ledger}, file {file}"),
                           ledger=str(s.teams), file=str(spec.teams)))
+    if spec.start_uuid is not None and spec.start_uuid != s.start_uuid:
+        out.append(Phrase(N_("start entry: ledger {ledger}, file {file}"),
+                          ledger=s.start_uuid, file=spec.start_uuid))
     return out
 
 
-def _facts_text(facts: dict[str, Any] | None) -> str:
+def facts_phrase(facts: dict[str, Any] | None) -> str:
     return Phrase(N_("(none)")) if facts is None else facts_text(facts)
 
 
@@ -293,10 +296,8 @@ class Importer:
         sid = self.ledger.journal.add_session(
             seats=spec.players, name=spec.name, rules=frozen[1], stake=spec.stake,
             currency=spec.currency, teams=spec.teams, started_at=spec.started_at,
-            session_uuid=spec.uuid,
+            session_uuid=spec.uuid, start_uuid=spec.start_uuid,
         )
-        if spec.ended_at is not None:
-            self.ledger.journal.end_session(sid, spec.ended_at)
         return sid
 
     def _done(self, sid: int, new: bool, added: int, present: int, seen: int,
@@ -328,8 +329,12 @@ class Importer:
 
     def _write(self, spec: SessionSpec, entries: Iterable[EntrySpec], known: int | None) -> int:
         ledger = self.ledger
-        existing = None if known is None else ledger.journal.session(known)
         conflicts: list[Conflict] = []
+        existing = None if known is None else ledger.journal.session_by_uuid(spec.uuid)
+        if known is not None and existing is None:
+            self.report.conflicts.append(Conflict(spec.where, spec.uuid, (Phrase(N_(
+                "the ledger took back the start of this session (undo)")),)))
+            raise _Conflicted
         session_differs = False
         if existing is not None:
             differences = _session_differences(existing, spec)
@@ -342,10 +347,10 @@ class Importer:
         else:
             sid = self._add_session(spec)
             deal_nos = set()
-        live: dict[int, Sequence[PointsTuple] | None] = {}
-        added = present = seen = 0
+        merge = SessionMerge(ledger, sid, deal_nos, conflicts)
+        added = present = seen = actions = 0
         for chunk in _chunks(entries, CHUNK):
-            seen += len(chunk)
+            seen += sum(e.kind in DEAL_KINDS for e in chunk)  # deal entries: the report's
             if session_differs:  # its entries cannot be compared with the ledger's
                 self.progress(len(chunk))
                 continue
@@ -354,108 +359,29 @@ class Importer:
             for e in chunk:
                 old = found.get(e.uuid)
                 if old is not None:
-                    differences = self._entry_differences(old, e, sid)
+                    differences = merge.differences(old, e)
                     if differences:
                         conflicts.append(Conflict(e.where, e.uuid, tuple(differences)))
                     else:
-                        present += 1
+                        present += e.kind in DEAL_KINDS
                     continue
-                row = self._new_entry(sid, e, deal_nos, live, conflicts)
+                if e.kind not in DEAL_KINDS:
+                    if not conflicts:
+                        ledger.bulk.import_entries(sid, rows)  # what it may undo goes first
+                        added += len(rows)
+                        rows = []
+                    actions += merge.add_action(e)
+                    continue
+                row = merge.new_entry(e)
                 if row is not None:
                     rows.append(row)
             if not conflicts:
                 ledger.bulk.import_entries(sid, rows)
-                _mark_undos(ledger, sid, [e for e in chunk if e.undoes and e.uuid not in found])
                 added += len(rows)
             self.progress(len(chunk))
         if conflicts:
             self.report.entries += seen
             self.report.conflicts.extend(conflicts)
             raise _Conflicted
-        ended = False
-        if existing is not None and existing.ended_at is None and spec.ended_at is not None:
-            ledger.journal.end_session(sid, spec.ended_at)
-            ended = True
-        self._done(sid, existing is None, added, present, seen, ended)
+        self._done(sid, existing is None, added, present, seen, bool(actions))
         return added
-
-    def _entry_differences(self, old: StoredEntry, e: EntrySpec, sid: int
-                           ) -> list[str]:
-        session_id, kind, deal_no, text = old
-        if text is not None and self.ledger.players.mark():  # stored as typed: names now
-            from ledger.core.names import rename_facts
-            from ledger.storage.codec import to_json
-
-            shown = self.ledger.journal.renames(sid)
-            if shown:
-                text = to_json(rename_facts(json.loads(text), shown))
-        if session_id != sid:
-            return [Phrase(N_("this uuid is an entry of another session (id {id}) in the ledger"),
-                           id=session_id)]
-        out: list[str] = []
-        if kind != e.kind:
-            out.append(Phrase(N_("kind: ledger {ledger}, file {file}"), ledger=kind, file=e.kind))
-        if deal_no != e.deal_no:
-            out.append(Phrase(N_("deal number: ledger {ledger}, file {file}"),
-                              ledger=deal_no, file=e.deal_no))
-        if text is None or text != e.facts_json:  # the same text is the same facts
-            stored = None if text is None else json.loads(text)
-            facts = e.fact_dict()
-            if stored != facts:
-                out.append(Phrase(N_("facts: ledger {ledger}, file {file}"),
-                                  ledger=_facts_text(stored), file=_facts_text(facts)))
-        return out
-
-    def _live(self, sid: int, deal_no: int, live: dict[int, Sequence[PointsTuple] | None]
-              ) -> Sequence[PointsTuple]:
-        """The points deal ``deal_no`` adds up to now (this import's own entries included)."""
-        if deal_no not in live:
-            live[deal_no] = point_tuples(self.ledger.journal.deal_points(sid, deal_no))
-        return live[deal_no] or []
-
-    def _new_entry(self, sid: int, e: EntrySpec, deal_nos: set[int],
-                   live: dict[int, Sequence[PointsTuple] | None], conflicts: list[Conflict]
-                   ) -> ImportedEntry | None:
-        if e.kind == "deal" and e.deal_no in deal_nos:
-            conflicts.append(Conflict(e.where, e.uuid, (Phrase(
-                N_("deal {deal} is already in the ledger's session {id} as another entry "
-                   "(both ledgers recorded a deal under this number)"), deal=e.deal_no, id=sid),)))
-            return None
-        if e.kind != "deal" and e.deal_no not in deal_nos:
-            message = (N_("a void of deal {deal}, which the ledger's session {id} does not have")
-                       if e.kind == "void" else
-                       N_("an amend of deal {deal}, which the ledger's session {id} does not have"))
-            conflicts.append(Conflict(e.where, e.uuid, (Phrase(message, deal=e.deal_no, id=sid),)))
-            return None
-        rows: list[PointsTuple] = []
-        if e.kind != "deal":
-            rows = _negated(self._live(sid, e.deal_no, live))
-        if e.kind == "void" and not rows:  # nothing left to cancel
-            conflicts.append(Conflict(e.where, e.uuid, (Phrase(
-                N_("a void of deal {deal}, which is already void in the ledger's session {id}"),
-                deal=e.deal_no, id=sid),)))
-            return None
-        if e.kind == "void":
-            live[e.deal_no] = None
-        else:
-            assert e.points is not None
-            rows += e.points
-            live[e.deal_no] = e.points
-        deal_nos.add(e.deal_no)
-        facts = e.facts_json if e.facts_json is not None else e.facts
-        return ImportedEntry(e.uuid, e.kind, e.deal_no, facts, rows, e.at)
-
-
-def _mark_undos(ledger: Ledger, sid: int, entries: Sequence[EntrySpec]) -> None:
-    """Keep which imported entries an undo wrote, so undo walks back the same way here."""
-    if not entries:
-        return
-    from ledger.storage import undo as marks
-
-    found = ledger.bulk.entry_texts([e.uuid for e in entries] + [e.undoes or "" for e in entries])
-    for e in entries:
-        target = found.get(e.undoes or "")
-        if target is not None and e.uuid in found:
-            marks.mark_undo_uuid(ledger, sid, e.uuid, e.undoes or "")
-
-

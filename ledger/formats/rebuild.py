@@ -38,9 +38,10 @@ def _facts(text: Any, where: str) -> Any:
 
 
 def _entry(row: tuple[Any, ...], where: str) -> dict[str, Any]:
-    _, uuid, seq, kind, deal, facts, at = row
-    return {"uuid": uuid, "seq": seq, "kind": kind, "deal": deal,
-            "facts": _facts(facts, where), "at": at}
+    _, uuid, seq, kind, deal, facts, at, undoes = row
+    entry = {"uuid": uuid, "kind": kind, "deal": deal, "facts": _facts(facts, where), "at": at,
+             "undoes": undoes}
+    return entry if seq is None else {**entry, "seq": seq}
 
 
 def _header(raw: dict[str, Any], where: str) -> dict[str, Any]:
@@ -65,7 +66,8 @@ def rebuild(reader: BackupReader, ledger: Ledger) -> None:
     for raw in reader.sessions():
         sid = raw["id"]
         where = _("{origin}: session {id}").format(origin=origin, id=sid)
-        entries = [_entry(r, _("{where}, entry {seq}").format(where=where, seq=r[2]))
+        entries = [_entry(r, _("{where}, entry {seq}").format(
+                       where=where, seq=r[2] if r[2] is not None else r[3]))
                    for r in reader.entries(sid)]
         spec, _entries = check_session({**_header(raw, where), "entries": entries}, where)
         specs[sid] = spec
@@ -120,7 +122,8 @@ def _in_recorded_order(reader: BackupReader, specs: dict[int, SessionSpec], orig
             run = []
         run_sid = sid
         where = _("{where}, entry {seq}").format(
-            where=_("{origin}: session {id}").format(origin=origin, id=sid), seq=row[2])
+            where=_("{origin}: session {id}").format(origin=origin, id=sid),
+            seq=row[2] if row[2] is not None else row[3])
 
         run.append(check_entry(specs[sid], _entry(row, where), where))
     if run:

@@ -239,6 +239,8 @@ def _undone_line(undone: Any, t: Callable[[str], str]) -> str:
         ended = local_minute(s.ended_at) if s.ended_at else "?"
         return t(N_("undone: the end of session {id} (ended {ended}); it is open again")).format(
             id=s.id, ended=ended)
+    if undone.action == "session reopen":
+        return t(N_("undone: the reopening of session {id}; it is ended again")).format(id=s.id)
     n = undone.deal_no
     what = t({"deal": N_("deal {number}"), "amend": N_("the amendment of deal {number}"),
               "void": N_("the void of deal {number}")}[undone.action]).format(number=n)

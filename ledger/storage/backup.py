@@ -158,9 +158,9 @@ class BackupReader:
             "ORDER BY t.session_id, t.seat"
         ):
             seats.setdefault(sid, []).append(name)
-        keys = ("id", "uuid", "name", "rules", "stake", "currency", "teams", "started_at",
-                "ended_at")
+        keys = ("id", "uuid", "name", "rules", "stake", "currency", "teams", "started_at")
         rows = self._c().execute(f"SELECT {', '.join(keys)} FROM sessions ORDER BY id")
+        # ended or open comes with the session's end and reopen entries (:meth:`entries`)
         return [dict(zip(keys, r, strict=True)) | {"players": seats.get(r[0], [])} for r in rows]
 
     def player_events(self) -> list[tuple[Any, ...]]:
@@ -176,17 +176,49 @@ class BackupReader:
                LEFT JOIN players i ON i.id = e.into_id
                LEFT JOIN player_events u ON u.id = e.undoes ORDER BY e.id""").fetchall()
 
-    _ENTRY = "session_id, uuid, seq, kind, deal_no, facts, created_at"
+    _ENTRY = "e.session_id, e.uuid, e.seq, e.kind, e.deal_no, e.facts, e.created_at"
+    # A backup from before m005: what an undo took back was in the audit log.
+    _UNDOES_BEFORE_M005 = """(SELECT t.uuid FROM audit a JOIN entries t ON t.session_id = a.session_id
+        AND t.seq = json_extract(a.detail, '$.undoes')
+        WHERE a.action = 'deal.undo' AND a.entry_id = e.id ORDER BY a.id LIMIT 1)"""
+
+    def _every_action_an_entry(self) -> bool:
+        return any(r[1] == "undoes" for r in self._c().execute("PRAGMA table_info(entries)"))
+
+    def _select(self) -> str:
+        undoes = "e.undoes" if self._every_action_an_entry() else self._UNDOES_BEFORE_M005
+        return f"SELECT {self._ENTRY}, {undoes} FROM entries e"
+
+    def _old_actions(self, session_id: int | None) -> list[tuple[Any, ...]]:
+        """The end and reopen entries a backup from before m005 kept in its audit log and
+        ``sessions.ended_at``, made as migration m005 makes them."""
+        if self._every_action_an_entry():
+            return []
+        from ledger.storage.upgrade import ends_and_reopens
+
+        conn = self._c()
+        where = "" if session_id is None else "WHERE id = ?"
+        out = []
+        for sid, suuid, ended_at in conn.execute(
+                f"SELECT id, uuid, ended_at FROM sessions {where} ORDER BY id",
+                [] if session_id is None else [session_id]).fetchall():
+            for uuid, _sid, kind, at, undoes in ends_and_reopens(conn, sid, suuid, ended_at):
+                out.append((sid, uuid, None, kind, None, None, at, undoes))
+        return out
 
     def entries(self, session_id: int) -> list[tuple[Any, ...]]:
-        """(session_id, uuid, seq, kind, deal, facts text, at) of a session, by seq."""
+        """(session_id, uuid, seq, kind, deal, facts text, at, uuid undone) of a session:
+        its deal entries by seq, its own actions (start, end, reopen, undo) after them."""
         return self._c().execute(
-            f"SELECT {self._ENTRY} FROM entries WHERE session_id = ? ORDER BY seq, id",
-            [session_id]).fetchall()
+            f"{self._select()} WHERE e.session_id = ? ORDER BY e.seq IS NULL, e.seq, "
+            "e.created_at, e.uuid", [session_id]).fetchall() + self._old_actions(session_id)
 
     def all_entries(self) -> Iterator[tuple[Any, ...]]:
-        """The same for every entry, in the order they were recorded (by id)."""
-        return self._c().execute(f"SELECT {self._ENTRY} FROM entries ORDER BY id")
+        """The same for every entry but the starts (the sessions are made with theirs), in
+        the order they were recorded (by id)."""
+        yield from self._c().execute(
+            f"{self._select()} WHERE e.kind != 'start' ORDER BY e.id")
+        yield from self._old_actions(None)
 
     def setting(self, key: str) -> Any:
         try:

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from ledger.storage.codec import now, to_json
+from ledger.storage.codec import to_json
 from ledger.storage.raw_rows import ImportedEntry, StoredEntry
 
 if TYPE_CHECKING:
@@ -64,7 +64,8 @@ class BulkImport:
     def deal_numbers(self, session_id: int) -> set[int]:
         """Every deal number a session's entries refer to (voided ones included)."""
         rows = self.conn.execute(
-            "SELECT DISTINCT deal_no FROM entries WHERE session_id = ?", [session_id]
+            "SELECT DISTINCT deal_no FROM entries WHERE session_id = ? AND seq IS NOT NULL",
+            [session_id]
         )
         return {r[0] for r in rows}
 
@@ -84,7 +85,7 @@ class BulkImport:
         first_seq = conn.execute(
             "SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE session_id = ?", [session_id]
         ).fetchone()[0]
-        stamp = now()
+        stamp = self.ledger.journal.next_time(session_id)
         values: list[Any] = []
         typed_names: dict[str, str] = {}
         seat_ids: dict[str, int] = {}
@@ -100,10 +101,12 @@ class BulkImport:
                     json.loads(facts) if isinstance(facts, str) else facts, typed_names))
             if facts is not None and not isinstance(facts, str):
                 facts = to_json(facts)
+            if e.created_at is None:  # one after the other, in the order given
+                stamp = _after(stamp) if i else stamp
             values += (first_id + i, e.uuid, session_id, first_seq + i, e.kind, e.deal_no, facts,
-                       e.created_at or stamp)
-        _insert_rows(conn, "entries (id, uuid, session_id, seq, kind, deal_no, facts, created_at)",
-                     8, values)
+                       e.created_at or stamp, e.undoes)
+        _insert_rows(conn, "entries (id, uuid, session_id, seq, kind, deal_no, facts, created_at, "
+                     "undoes)", 9, values)
         ids = {**self.ledger.player_cache, **seat_ids}
         player_id = self.ledger.player_id
         values = []
@@ -119,6 +122,13 @@ class BulkImport:
     def note_import(self, session_id: int, detail: dict[str, Any]) -> None:
         """The one audit row of a session's import (inside ``ledger.writing()``)."""
         self.ledger.audit("session.import", detail, session_id=session_id)
+
+
+def _after(stamp: str) -> str:
+    from datetime import datetime, timedelta
+
+    return (datetime.fromisoformat(stamp) + timedelta(microseconds=1)).isoformat(
+        timespec="microseconds")
 
 
 def _insert_rows(conn: sqlite3.Connection, into: str, width: int, values: list[Any],

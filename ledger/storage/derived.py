@@ -47,7 +47,10 @@ class Derived:
         self.conn = ledger.conn
 
     def last_entry_id(self) -> int:
-        return int(self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM entries").fetchone()[0])
+        """The id of the latest deal entry (the caches follow deals; a session's own
+        actions change no statistic)."""
+        return int(self.conn.execute(
+            "SELECT COALESCE(MAX(id), 0) FROM entries WHERE seq IS NOT NULL").fetchone()[0])
 
     def mark(self, name: str) -> Mark | None:
         """How far the derived cache ``name`` has taken in the entries (None: never built)."""
@@ -67,7 +70,7 @@ class Derived:
     def sessions_changed(self, after: int, upto: int) -> list[SessionChange]:
         """Each session with entries in (after, upto], and how many are voids or amends."""
         return list(typed(SessionChange, self.conn.execute(
-            "SELECT session_id, SUM(kind != 'deal') FROM entries WHERE id > ? AND id <= ? "
+            "SELECT session_id, SUM(kind IN ('void', 'amend')) FROM entries WHERE id > ? AND id <= ? "
             "GROUP BY session_id",
             [after, upto],
         )))
@@ -75,7 +78,7 @@ class Derived:
     def corrections_reach_back(self, after: int, upto: int) -> bool:
         """Whether a void or amend in (after, upto] corrects a deal recorded at or before ``after``."""
         row = self.conn.execute(
-            """SELECT 1 FROM entries n WHERE n.id > :after AND n.id <= :upto AND n.kind != 'deal'
+            """SELECT 1 FROM entries n WHERE n.id > :after AND n.id <= :upto AND n.kind IN ('void', 'amend')
                  AND EXISTS (SELECT 1 FROM entries o WHERE o.session_id = n.session_id
                              AND o.deal_no = n.deal_no AND o.id <= :after) LIMIT 1""",
             {"after": after, "upto": upto},

@@ -6,6 +6,7 @@ not an exception.
 
 from __future__ import annotations
 
+import sqlite3
 from typing import TYPE_CHECKING
 
 from ledger.storage.raw_rows import (
@@ -19,6 +20,7 @@ from ledger.storage.raw_rows import (
     RawSession,
 )
 from ledger.storage.rows import PointsRow, typed
+from ledger.storage.sessions import NOT_TAKEN_BACK
 
 if TYPE_CHECKING:
     from ledger.storage.store import Ledger
@@ -39,10 +41,14 @@ class Inspection:
     def counts(self) -> dict[str, int]:
         """Rows per table of the ledger (sessions, players, seats, entries, points, audit)."""
         tables = ("sessions", "players", "seats", "entries", "points", "audit")
+        # the deal entries (a session's own actions are counted as "actions"), the
+        # sessions whose start is not undone
+        where = {"entries": " WHERE seq IS NOT NULL", "sessions": f" s WHERE {NOT_TAKEN_BACK}"}
         row = self.conn.execute(
-            "SELECT " + ", ".join(f"(SELECT COUNT(*) FROM {t})" for t in tables)
+            "SELECT " + ", ".join(f"(SELECT COUNT(*) FROM {t}{where.get(t, '')})" for t in tables)
+            + ", (SELECT COUNT(*) FROM entries WHERE seq IS NULL)"
         ).fetchone()
-        return dict(zip(tables, row, strict=True))
+        return dict(zip((*tables, "actions"), row, strict=True))
 
     def schema_differences(self) -> list[tuple[str, str]]:
         """Each table, index, trigger or view that differs from this program's schema
@@ -56,6 +62,9 @@ class Inspection:
         have = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
         tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         guarded = ["entries", "points", "audit"] + (["player_events"] if "player_events" in tables else [])
+        if self.conn.execute("SELECT 1 FROM _sqlite_migrations WHERE name = "
+                             "'m005_every_action_an_entry'").fetchone() is not None:
+            guarded += ["sessions", "seats"]
         wanted = [f"{t}_no_{op}" for t in guarded for op in ("update", "delete")]
         return [name for name in wanted if name not in have]
 
@@ -99,10 +108,14 @@ class Inspection:
                 given = dict(zip(names[i], values, strict=True))
                 found.append(Orphan(Phrase(row, **given), Phrase(problem, **given)))
 
+        try:
+            checked = self.conn.execute("PRAGMA foreign_key_check").fetchall()
+        except sqlite3.OperationalError:  # a damaged schema (a parent key's index gone),
+            checked = []  # which the schema check names
         found += [
             Orphan(Phrase(N_("{table} row {id}"), table=table, id=rowid),
                    Phrase(N_("its reference to {parent} points nowhere"), parent=parent))
-            for table, rowid, parent, _fk in self.conn.execute("PRAGMA foreign_key_check")
+            for table, rowid, parent, _fk in checked
             if table not in ("points", "entries", "seats")  # named more precisely above
         ]
         return found
@@ -124,7 +137,8 @@ class Inspection:
     def raw_entries(self, session_id: int) -> list[RawEntry]:
         """A session's entries as stored, by seq."""
         return list(typed(RawEntry, self.conn.execute(
-            "SELECT id, seq, kind, deal_no, facts FROM entries WHERE session_id = ? ORDER BY seq",
+            "SELECT id, seq, kind, deal_no, facts FROM entries WHERE session_id = ? "
+            "AND seq IS NOT NULL ORDER BY seq",
             [session_id],
         )))
 

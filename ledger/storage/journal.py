@@ -1,34 +1,33 @@
 """The journal: players, sessions and their append-only entries (``ledger.journal``).
 
-Deals are entries.  A correction (void, amend) is a new entry whose derived points
-reverse the version it replaces, so nothing recorded is ever updated or deleted.
-Writes go inside :meth:`Ledger.writing <ledger.storage.store.Ledger.writing>`.
+Every user action is one entry with a uuid (:mod:`ledger.storage.history` says which
+kinds, and the one order they are read in).  A correction (void, amend) is a new entry
+whose points reverse the version it replaces; an undo is a new entry that names what it
+took back (``undoes``); ending or reopening a session is an entry too.  Nothing
+recorded is ever updated or deleted (triggers refuse it).  This class writes; the
+reads are its bases, :class:`~ledger.storage.sessions.SessionReads` and
+:class:`~ledger.storage.history.EntryReads`.  Writes go inside
+:meth:`Ledger.writing <ledger.storage.store.Ledger.writing>`.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from ledger.core.errors import InputError, NotFound
-from ledger.storage.codec import inserted_id, new_uuid, now, rules_dict, to_json
-from ledger.storage.rows import EntryRow, PointsRow, SessionRow
+from ledger.core.errors import InputError
+from ledger.storage.codec import inserted_id, new_uuid, now, to_json
+from ledger.storage.history import EntryReads
+from ledger.storage.rows import EntryRow, PointsRow
 
 if TYPE_CHECKING:
     from ledger.storage.store import Ledger
 
-_ENTRY_COLS = "id, uuid, session_id, seq, kind, deal_no, facts, created_at"
+ONE_TICK = timedelta(microseconds=1)
 
 
-def _entry(row: Sequence[Any]) -> EntryRow:
-    """An entry read in ``_ENTRY_COLS`` order, its facts decoded."""
-    entry_id, uuid, session_id, seq, kind, deal_no, facts, created_at = row
-    return EntryRow(entry_id, uuid, session_id, seq, kind, deal_no,
-                    None if facts is None else json.loads(facts), created_at)
-
-
-class Journal:
+class Journal(EntryReads):
     """Players, sessions and entries of one open ledger."""
 
     def __init__(self, ledger: Ledger) -> None:
@@ -41,12 +40,6 @@ class Journal:
         """Every player's id by the name first typed for it (as deal facts are stored;
         ids count up in order of first appearance)."""
         return dict(self.conn.execute("SELECT name, id FROM players ORDER BY id").fetchall())
-
-    def _names(self) -> str:
-        """Where the names shown are read: the view ``player_names``, or while no player
-        was ever renamed or merged the ``players`` table it then equals (a deal is
-        recorded without resolving every player)."""
-        return self.ledger.players.source()
 
     def shown_names(self) -> dict[int, str]:
         """Every player id -> the name shown for it now (renames and merges followed:
@@ -69,6 +62,26 @@ class Journal:
             [key, value],
         )
 
+    def clear_setting(self, key: str) -> None:
+        self.conn.execute("DELETE FROM settings WHERE key = ?", [key])
+
+    # -- the clock --
+
+    def next_time(self, session_id: int) -> str:
+        """The time of a new entry of the session: now, or a microsecond after its latest
+        entry when that is not earlier (a fast double action, a clock set back), so the
+        session's entries keep the order they were made in."""
+        stamp = now()
+        last = self.conn.execute("SELECT MAX(created_at) FROM entries WHERE session_id = ?",
+                                 [session_id]).fetchone()[0]
+        if last is not None and last >= stamp:
+            try:
+                return (datetime.fromisoformat(last) + ONE_TICK).isoformat(
+                    timespec="microseconds")
+            except ValueError:  # a damaged time: the order then falls back on uuids
+                return stamp
+        return stamp
+
     # -- sessions --
 
     def add_session(
@@ -82,13 +95,16 @@ class Journal:
         teams: bool,
         started_at: str | None = None,
         session_uuid: str | None = None,
+        start_uuid: str | None = None,
     ) -> int:
-        """Insert a session with its seats (inside ``ledger.writing()``)."""
+        """Insert a session, its seats and its ``start`` entry (inside ``ledger.writing()``)."""
+        started = started_at or now()
+        session_uuid = session_uuid or new_uuid()
         sid = inserted_id(self.conn.execute(
             "INSERT INTO sessions (uuid, name, rules_name, rules, stake, currency, teams, "
-            "started_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)",
-            [session_uuid or new_uuid(), name, rules.get("name", ""),
-             to_json(rules), stake, currency, int(teams), started_at or now()],
+            "started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [session_uuid, name, rules.get("name", ""),
+             to_json(rules), stake, currency, int(teams), started],
         ))
         ids = [self.ledger.player_id(n, create=True) for n in seats]
         self._refuse_one_player_twice(seats, ids)
@@ -96,6 +112,10 @@ class Journal:
             "INSERT INTO seats (session_id, seat, player_id) VALUES (?, ?, ?)",
             [(sid, i + 1, pid) for i, pid in enumerate(ids)],
         )
+        from ledger.storage.upgrade import action_uuid
+
+        self.add_action(sid, "start", entry_uuid=start_uuid or action_uuid(session_uuid, "start"),
+                        created_at=started)
         self.ledger.audit("session.start", {"name": name, "seats": list(seats), "stake": stake,
                                       "currency": currency, "teams": teams,
                                       "rules": rules.get("name")}, session_id=sid)
@@ -118,94 +138,24 @@ class Journal:
                                                        name=repr(shown[pid])))
             seen[shown[pid]] = typed
 
-    def seat_names(self, session_id: int) -> list[tuple[str, str, int]]:
-        """(name as typed, name shown now, player id) of each seat, in seat order."""
-        return [(r[0], r[1], r[2]) for r in self.conn.execute(
-            f"""SELECT p.name, n.name, t.player_id FROM seats t
-               JOIN players p ON p.id = t.player_id JOIN {self._names()} n ON n.id = t.player_id
-               WHERE t.session_id = ? ORDER BY t.seat""", [session_id])]
+    def add_action(self, session_id: int, kind: str, *, entry_uuid: str | None = None,
+                   created_at: str | None = None, undoes: str | None = None) -> EntryRow:
+        """Append one of the session's own actions: ``start``, ``end``, ``reopen`` or
+        ``undo`` (of the start), with no deal and no points (inside ``ledger.writing()``)."""
+        row = [entry_uuid or new_uuid(), session_id, kind,
+               created_at or self.next_time(session_id), undoes]
+        entry_id = inserted_id(self.conn.execute(
+            "INSERT INTO entries (uuid, session_id, kind, created_at, undoes) "
+            "VALUES (?, ?, ?, ?, ?)", row))
+        if kind != "start":  # add_session's audit row tells the start
+            self.ledger.audit(f"session.{kind}", {"uuid": row[0], "undoes": undoes}, session_id,
+                              entry_id)
+        return EntryRow(entry_id, str(row[0]), session_id, 0, kind, 0, None, str(row[3]), undoes)
 
-    def renames(self, session_id: int, shown: bool = True) -> dict[str, str]:
-        """Typed -> shown seat names of a session (or the reverse), those that differ."""
-        pairs = [(typed, now) for typed, now, _ in self.seat_names(session_id) if typed != now]
-        return dict(pairs) if shown else {now: typed for typed, now in pairs}
-
-    def _shown(self, entries: list[EntryRow]) -> list[EntryRow]:
-        """Entries with their facts under the players' names now (stored as typed)."""
-        if not entries:
-            return entries
-        names = self.renames(entries[0].session_id)
-        if not names:
-            return entries
-        from ledger.core.names import rename_facts
-
-        return [e if e.facts is None else e._replace(facts=rename_facts(e.facts, names))
-                for e in entries]
-
-    def end_session(self, session_id: int, at: str | None = None) -> None:
-        # Ending is the one update the ledger makes: it closes the session, it
-        # touches no deal.  The audit log keeps when and that it happened.
-        self.conn.execute(
-            "UPDATE sessions SET ended_at = ? WHERE id = ?", [at or now(), session_id]
-        )
-        self.ledger.audit("session.end", {}, session_id=session_id)
-
-    def _session_rows(self, where: str, params: Sequence[Any]) -> list[SessionRow]:
-        rows = self.conn.execute(
-            f"""SELECT s.id, s.uuid, s.name, s.rules_name, s.rules, s.stake, s.currency, s.teams,
-                       s.started_at, s.ended_at,
-                       (SELECT COALESCE(MAX(deals), 0) FROM session_totals q
-                         WHERE q.session_id = s.id) AS deals
-                FROM sessions s {where} ORDER BY s.id""",
-            params,
-        ).fetchall()
-        if not rows:
-            return []
-        names = self._names()
-        if len(rows) <= 500:
-            ids = [r[0] for r in rows]
-            seat_rows = self.conn.execute(
-                f"SELECT t.session_id, p.name FROM seats t JOIN {names} p ON p.id = t.player_id "
-                f"WHERE t.session_id IN ({','.join('?' * len(ids))}) ORDER BY t.session_id, t.seat",
-                ids,
-            ).fetchall()
-        else:
-            seat_rows = self.conn.execute(
-                f"SELECT t.session_id, p.name FROM seats t JOIN {names} p ON p.id = t.player_id "
-                "ORDER BY t.session_id, t.seat"
-            ).fetchall()
-        seats: dict[int, list[str]] = {}
-        for sid, name in seat_rows:
-            seats.setdefault(sid, []).append(name)
-        return [
-            SessionRow(
-                id=sid, uuid=uuid, name=name, rules_name=rules_name, rules=rules_dict(rules),
-                stake=stake, currency=currency, teams=bool(teams), started_at=started_at,
-                ended_at=ended_at, seats=tuple(seats.get(sid, ())), deals=deals,
-            )
-            for sid, uuid, name, rules_name, rules, stake, currency, teams, started_at, ended_at, deals
-            in rows
-        ]
-
-    def sessions(self) -> list[SessionRow]:
-        return self._session_rows("", [])
-
-    def session(self, session_id: int) -> SessionRow:
-        rows = self._session_rows("WHERE s.id = ?", [session_id])
-        if not rows:
-            from ledger.core.i18n import _
-
-            raise NotFound(_("no session {id} in this ledger").format(id=session_id))
-
-        return rows[0]
-
-    def session_ids(self) -> list[int]:
-        return [r[0] for r in self.conn.execute("SELECT id FROM sessions ORDER BY id")]
-
-    def sessions_where_stake_in(self, stakes: Sequence[str], teams: bool) -> list[SessionRow]:
-        marks = ",".join("?" * len(stakes))
-        cond = "s.teams = 1" if teams else f"s.teams = 0 AND s.stake IN ({marks})"
-        return self._session_rows(f"WHERE {cond}", [] if teams else list(stakes))
+    def end_session(self, session_id: int, at: str | None = None,
+                    entry_uuid: str | None = None) -> EntryRow:
+        """Append the session's ``end`` (inside ``ledger.writing()``)."""
+        return self.add_action(session_id, "end", entry_uuid=entry_uuid, created_at=at)
 
     # -- entries --
 
@@ -219,8 +169,9 @@ class Journal:
         *,
         entry_uuid: str | None = None,
         created_at: str | None = None,
+        undoes: str | None = None,
     ) -> EntryRow:
-        """Append one entry and its derived points (inside ``ledger.writing()``)."""
+        """Append one deal entry and its derived points (inside ``ledger.writing()``)."""
         seq = self.conn.execute(
             "SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE session_id = ?", [session_id]
         ).fetchone()[0]
@@ -239,11 +190,12 @@ class Journal:
             "uuid": entry_uuid or new_uuid(), "session_id": session_id, "seq": seq,
             "kind": kind, "deal_no": deal_no,
             "facts": None if stored is None else to_json(stored),
-            "created_at": created_at or now(),
+            "created_at": created_at or self.next_time(session_id), "undoes": undoes,
         }
         entry_id = inserted_id(self.conn.execute(
-            "INSERT INTO entries (uuid, session_id, seq, kind, deal_no, facts, created_at) "
-            "VALUES (:uuid, :session_id, :seq, :kind, :deal_no, :facts, :created_at)",
+            "INSERT INTO entries (uuid, session_id, seq, kind, deal_no, facts, created_at, "
+            "undoes) VALUES (:uuid, :session_id, :seq, :kind, :deal_no, :facts, :created_at, "
+            ":undoes)",
             row,
         ))
         self.conn.executemany(
@@ -256,70 +208,7 @@ class Journal:
             ],
         )
         self.ledger.audit(f"deal.{kind}", {"deal": deal_no, "seq": seq}, session_id, entry_id)
+        if undoes is not None:  # for the reader of the audit log; the column is what counts
+            self.ledger.audit("deal.undo", {"undoes": undoes}, session_id, entry_id)
         return EntryRow(entry_id, row["uuid"], session_id, seq, kind, deal_no, facts,
-                        row["created_at"])
-
-    def next_deal_no(self, session_id: int) -> int:
-        return int(self.conn.execute(
-            "SELECT COALESCE(MAX(deal_no), 0) + 1 FROM entries WHERE session_id = ?",
-            [session_id],
-        ).fetchone()[0])
-
-
-    def entries(self, session_id: int) -> list[EntryRow]:
-        rows = self.conn.execute(
-            f"SELECT {_ENTRY_COLS} FROM entries WHERE session_id = ? ORDER BY seq",
-            [session_id],
-        ).fetchall()
-        return self._shown([_entry(r) for r in rows])
-
-    def current_version(self, session_id: int, deal_no: int) -> EntryRow | None:
-        """The latest entry about deal ``deal_no`` (a void means the deal is gone)."""
-        r = self.conn.execute(
-            f"SELECT {_ENTRY_COLS} FROM entries WHERE session_id = ? AND deal_no = ? "
-            "ORDER BY id DESC LIMIT 1",
-            [session_id, deal_no],
-        ).fetchone()
-        return None if r is None else self._shown([_entry(r)])[0]
-
-    def last_live_entry(self, session_id: int) -> EntryRow | None:
-        """The current version of the last deal not voided (None before any), one row
-        read however long the evening: who deals next needs no more."""
-        r = self.conn.execute(
-            f"""SELECT {_ENTRY_COLS} FROM entries e
-               WHERE e.session_id = ? AND e.kind != 'void'
-                 AND e.id = (SELECT MAX(id) FROM entries
-                             WHERE session_id = e.session_id AND deal_no = e.deal_no)
-               ORDER BY e.deal_no DESC LIMIT 1""",
-            [session_id],
-        ).fetchone()
-        return None if r is None else self._shown([_entry(r)])[0]
-
-    def live_deals(self, session_id: int) -> list[EntryRow]:
-        """The current version of every deal not voided, in deal order."""
-        rows = self.conn.execute(
-            f"""SELECT {_ENTRY_COLS} FROM entries e
-               WHERE e.session_id = ? AND e.kind != 'void'
-                 AND e.id = (SELECT MAX(id) FROM entries
-                             WHERE session_id = e.session_id AND deal_no = e.deal_no)
-               ORDER BY e.deal_no""",
-            [session_id],
-        ).fetchall()
-        return self._shown([_entry(r) for r in rows])
-
-    def deal_points(self, session_id: int, deal_no: int) -> list[PointsRow]:
-        """What deal ``deal_no`` adds up to now: its entries' points summed per player and
-        payee (rows that cancel out left off).  Negated, it is the exact reversal of the
-        live version, however many amendments came before it."""
-        rows = self.conn.execute(
-            """SELECT p.name, SUM(q.deals), SUM(q.wins), SUM(q.fried), SUM(q.cards),
-                      SUM(q.penalty), SUM(q.net), y.name
-               FROM entries e JOIN points q ON q.entry_id = e.id
-               JOIN player_names p ON p.id = q.player_id
-               LEFT JOIN player_names y ON y.id = q.payee_id
-               WHERE e.session_id = ? AND e.deal_no = ?
-               GROUP BY q.player_id, q.payee_id ORDER BY MIN(q.id)""",
-            [session_id, deal_no],
-        ).fetchall()
-        return [PointsRow(*r) for r in rows if any(r[1:7])]
-
+                        row["created_at"], undoes)

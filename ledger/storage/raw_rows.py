@@ -98,6 +98,7 @@ class ImportedEntry(NamedTuple):
     facts: dict[str, Any] | str | None
     points: Sequence[PointsTuple]
     created_at: str | None = None
+    undoes: str | None = None  # the uuid of the entry the undo that wrote it took back
 
 
 

@@ -40,6 +40,7 @@ class SessionRow(NamedTuple):
     ended_at: str | None
     seats: tuple[str, ...]
     deals: int
+    start_uuid: str = ""  # the uuid of the session's start entry
 
     def to_dict(self, full_rules: bool = False) -> dict[str, Any]:
         """The session as JSON-ready data (``session list --json``, ``show``, export):
@@ -54,6 +55,9 @@ class SessionRow(NamedTuple):
 
 
 class EntryRow(NamedTuple):
+    """One entry.  A session's own action (``start``, ``end``, ``reopen``, ``undo`` of the
+    start) has ``seq`` and ``deal_no`` 0: it has none (NULL in the file)."""
+
     id: int
     uuid: str
     session_id: int
@@ -62,9 +66,18 @@ class EntryRow(NamedTuple):
     deal_no: int
     facts: dict[str, Any] | None
     created_at: str
+    undoes: str | None = None  # the uuid of the entry an undo took back
+
+    @property
+    def is_deal(self) -> bool:
+        """Whether it is about a deal (deal, amend, void), not the session itself."""
+        return self.seq != 0
 
     def to_dict(self) -> dict[str, Any]:
         """The entry as JSON-ready data (export, ``log --json``)."""
+        if not self.is_deal:
+            return {"uuid": self.uuid, "kind": self.kind, "at": self.created_at,
+                    "undoes": self.undoes}
         return {"uuid": self.uuid, "seq": self.seq, "kind": self.kind, "deal": self.deal_no,
                 "facts": self.facts, "at": self.created_at}
 

@@ -21,7 +21,7 @@ APP = "bigtwo-ledger"
 POINT_COLUMNS = ("deals", "wins", "fried", "cards", "penalty", "net")
 
 # Adding a migration below?  Bump this too (a test checks they agree).
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 APPLICATION_ID = 0x42324C47  # "B2LG": marks the file as a bigtwo ledger
 
 
@@ -231,8 +231,28 @@ def migrations() -> Migrations:
                FROM own o JOIN canon c ON c.id = o.id JOIN own t ON t.id = c.canon"""
         )
 
+    @migrations(name="m005_every_action_an_entry")
+    def m005_every_action_an_entry(db: Database) -> None:
+        """Every user action an append-only entry (ledger/storage/upgrade.py, history.py).
+
+        ``entries`` is rebuilt (SQLite's twelve steps, foreign keys off: see
+        :func:`check_and_migrate`) to take the session's own actions: ``start``, ``end``,
+        ``reopen`` and ``undo`` (the undo of a start), which have no deal number and no
+        seq; and ``undoes``, the uuid of the entry an undo took back (until now a
+        ``deal.undo`` row of the audit log).  ``sessions.ended_at`` goes: ended or open is
+        the latest end or reopen entry.  The history of an older ledger becomes entries:
+        each session its start, each ``session.end`` and ``session.reopen`` of the audit
+        log an entry, the reopen marked as the undo of the end before it.
+        """
+        from ledger.storage.upgrade import migrate_history
+
+        migrate_history(db.conn)
+
     return migrations
 
+
+ENTRY_KINDS = ("deal", "amend", "void", "start", "end", "reopen", "undo")
+DEAL_KINDS = ("deal", "amend", "void")
 
 
 def refuse_foreign(conn: sqlite3.Connection, path: str) -> None:
@@ -311,9 +331,20 @@ def check_and_migrate(db: Database, path: str) -> None:
     if len(known) != SCHEMA_VERSION:
         raise AssertionError("SCHEMA_VERSION must equal the number of migrations")
     if found.pending(db) or db.conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+        # Foreign keys off while tables are rebuilt (SQLite's documented procedure: the
+        # pragma is a no-op inside a transaction, so it is set around it), checked
+        # before the commit.
+        db.conn.execute("PRAGMA foreign_keys = OFF")
         try:
             db.conn.execute("BEGIN IMMEDIATE")
+            broken = len(db.conn.execute("PRAGMA foreign_key_check").fetchall())
             found.apply(db)
+            if len(db.conn.execute("PRAGMA foreign_key_check").fetchall()) > broken:
+                from ledger.core.i18n import _
+
+                raise StoreError(_("{path} cannot be upgraded: the new schema would leave "
+                                   "references that point nowhere; the file is left as it was")
+                                 .format(path=path))
             db.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             db.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             db.conn.execute("COMMIT")
@@ -321,6 +352,8 @@ def check_and_migrate(db: Database, path: str) -> None:
             if db.conn.in_transaction:
                 db.conn.execute("ROLLBACK")
             raise
+        finally:
+            db.conn.execute("PRAGMA foreign_keys = ON")
 
 
 

@@ -70,12 +70,16 @@ def test_rule_file_plain_free_text_is_shown(cli, tmp_path):
 
 def _old_ledger_with_hostile_text(cli, ledger_path):
     """A ledger written before names were checked: hostile text stored raw."""
+    from ledger.storage.upgrade import guard_sql
+
     cli.ok("session", "start", "--players", "Ann,Ben,Cat,Dan", "--name", "x")
     cli.ok("deal", "Ann=0", "Ben=3", "Cat=5", "Dan=9")
     conn = sqlite3.connect(ledger_path)
     with conn:
+        conn.execute("DROP TRIGGER sessions_no_update")  # append-only: a hand edit
         conn.execute("UPDATE sessions SET name = ?, rules_name = ?, currency = ?",
                      [EVIL, f"classic{TITLE}", f"HKD{CLEAR}"])
+        conn.execute(guard_sql("sessions", "UPDATE"))
         conn.execute("UPDATE players SET name = ? WHERE name = 'Ben'", [f"Ben{CLIPBOARD}"])
     conn.close()
 

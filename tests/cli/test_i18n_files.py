@@ -126,12 +126,13 @@ CASES: dict[str, Case] = {
         "error: e.json: not a bigtwo-ledger export (format is 'xlsx'); write one with: bigtwo "
         "export --format json"),
     "a newer version": (
-        lambda t: ["import", _file(t, "e.json", _export(top__version=2))],
-        "error: e.json: version 2 is not supported: this bigtwo reads version 1 (the file was "
+        lambda t: ["import", _file(t, "e.json", _export(top__version=3))],
+        "error: e.json: version 3 is not supported: this bigtwo reads version 2 (the file was "
         "written by a newer bigtwo)"),
     "an unknown kind of entry": (
         lambda t: ["import", _file(t, "e.json", _export(entry__kind="redo"))],
-        "error: e.json: sessions[0].entries[0]: kind must be one of deal, void, amend, not 'redo'"),
+        "error: e.json: sessions[0].entries[0]: kind must be one of deal, void, amend, start, end, reopen, "
+        "undo, not 'redo'"),
     "a void of a deal never recorded": (
         lambda t: ["import", _file(t, "e.json", _export(entry__kind="void", entry__facts=None))],
         "error: e.json: sessions[0].entries[0]: a void of deal 1, which no earlier entry records"),

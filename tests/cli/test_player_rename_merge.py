@@ -26,7 +26,7 @@ def _standings_all(cli) -> dict[str, dict]:
 def _raw_facts(path) -> list[str]:
     conn = sqlite3.connect(path)
     try:
-        return [r[0] for r in conn.execute("SELECT facts FROM entries ORDER BY id")]
+        return [r[0] for r in conn.execute("SELECT facts FROM entries WHERE seq IS NOT NULL ORDER BY id")]
     finally:
         conn.close()
 

@@ -73,15 +73,18 @@ def test_export_then_import_twice_reproduces_everything(cli, exported, tmp_path,
 
 def test_export_format(cli, exported) -> None:
     data = json.loads(exported.read_text())
-    assert (data["format"], data["version"]) == ("bigtwo-ledger", 1)
+    assert (data["format"], data["version"]) == ("bigtwo-ledger", 2)
     first = data["sessions"][0]
     assert set(first) == {"uuid", "name", "rules", "stake", "currency", "teams", "started_at",
                           "ended_at", "players", "entries"}
     assert first["players"] == ["Ann", "Ben", "Cat", "Dan"] and first["stake"] == "0.25"
     assert first["rules"]["name"] == "classic" and first["ended_at"]
-    kinds = [(e["seq"], e["kind"], e["deal"]) for e in first["entries"]]
+    kinds = [(e["seq"], e["kind"], e["deal"]) for e in first["entries"] if "seq" in e]
     assert kinds == [(1, "deal", 1), (2, "deal", 2), (3, "deal", 3), (4, "amend", 2), (5, "amend", 2),
                      (6, "void", 3), (7, "deal", 4), (8, "amend", 3)]
+    # then the session's own actions, in the one order: its start and its end
+    actions = [(e["kind"], e["at"]) for e in first["entries"] if "seq" not in e]
+    assert actions == [("start", first["started_at"]), ("end", first["ended_at"])]
     assert first["entries"][5]["facts"] is None
     assert "points" not in first["entries"][0]  # points are derived on import, never read
 
@@ -139,8 +142,13 @@ def test_a_conflicting_merge_is_refused_with_a_report(cli, exported, tmp_path) -
     data["sessions"][1]["stake"] = "0.20"  # and this session changed its stake
     new_session = json.loads(json.dumps(data["sessions"][2]))
     new_session["uuid"] = "00000000-0000-4000-8000-000000000001"
+    renamed = {}
     for i, e in enumerate(new_session["entries"]):
-        e["uuid"] = f"00000000-0000-4000-8000-{i + 100:012d}"
+        renamed[e["uuid"]] = f"00000000-0000-4000-8000-{i + 100:012d}"
+        e["uuid"] = renamed[e["uuid"]]
+    for e in new_session["entries"]:  # an undo names what it took back in its session
+        if e.get("undoes"):
+            e["undoes"] = renamed[e["undoes"]]
     data["sessions"].append(new_session)  # a new session still comes in
     path = tmp_path / "conflict.json"
     path.write_text(json.dumps(data))
@@ -179,7 +187,7 @@ def test_a_deal_recorded_on_both_devices_is_a_conflict(cli, tmp_path) -> None:
         ("{not json", "bad.json is not valid JSON: line 1 column 2"),
         ("[]", "bad.json: must be a JSON object"),
         ('{"format": "other", "version": 1, "sessions": []}', "not a bigtwo-ledger export"),
-        ('{"format": "bigtwo-ledger", "version": 2, "sessions": []}', "written by a newer bigtwo"),
+        ('{"format": "bigtwo-ledger", "version": 3, "sessions": []}', "written by a newer bigtwo"),
         ('{"format": "bigtwo-ledger", "version": 1}', "missing key 'sessions'"),
         ('{"format": "bigtwo-ledger", "version": 1, "sessions": [{"uuid": "x"}]}',
          "bad.json: sessions[0]: missing key(s): players, rules, entries"),

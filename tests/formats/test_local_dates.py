@@ -36,10 +36,14 @@ def test_a_dated_sheet_keeps_its_date_in_every_zone(cli, tmp_path, monkeypatch, 
 def test_an_evening_in_los_angeles_is_dated_that_evening(cli, ledger_path, monkeypatch):
     import sqlite3
 
+    from ledger.storage.upgrade import guard_sql
+
     cli.ok("session", "start", "--players", "陳大文,李小明,Ann,Ben")
     cli.ok("deal", "0", "3", "11", "8")
     conn = sqlite3.connect(ledger_path)  # 8 pm on 3 May in Los Angeles is 3 am on 4 May UTC
+    conn.execute("DROP TRIGGER sessions_no_update")  # sessions are append-only: a hand edit
     conn.execute("UPDATE sessions SET started_at = '2024-05-04T03:00:00.000000+00:00'")
+    conn.execute(guard_sql("sessions", "UPDATE"))
     conn.commit()
     conn.close()
     monkeypatch.setenv("TZ", "America/Los_Angeles")

@@ -92,3 +92,71 @@ def test_the_fixture_itself_is_never_touched(cli, old_ledger):
     cli.ok("deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8")
     assert FIXTURE.read_bytes() == digest
     assert not Path(f"{FIXTURE}-wal").exists()
+
+
+# --- a ledger of schema 4: its undo marks, ends and reopens were audit rows -------------
+
+FIXTURE_V4 = DATA / "ledger_v4.db"
+EXPECTED_V4 = json.loads((DATA / "ledger_v4.json").read_text("utf-8"))
+
+
+@pytest.fixture
+def v4_ledger(ledger_path: Path) -> Path:
+    shutil.copyfile(FIXTURE_V4, ledger_path)
+    return ledger_path
+
+
+def test_the_v4_fixture_is_schema_4():
+    conn = sqlite3.connect(f"{FIXTURE_V4.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        names = [r[0] for r in conn.execute("SELECT name FROM _sqlite_migrations ORDER BY id")]
+        assert names == EXPECTED_V4["schema"]
+        assert conn.execute("SELECT COUNT(*) FROM audit WHERE action = 'deal.undo'").fetchone()[0] == 4
+    finally:
+        conn.close()
+
+
+def test_a_v4_ledger_keeps_every_report(cli, v4_ledger):
+    assert json.loads(cli.ok("session", "list", "--json")) == EXPECTED_V4["sessions"]
+    for sid in ("1", "2"):
+        assert json.loads(cli.ok("standings", "--session", sid, "--json")) == \
+            EXPECTED_V4["standings"][sid]
+        assert json.loads(cli.ok("log", "--session", sid, "--json")) == EXPECTED_V4["log"][sid]
+    assert cli.ok("doctor").startswith("ok: 2 sessions, 14 entries")
+
+
+def test_its_audit_history_becomes_entries(v4_ledger):
+    from ledger.storage.store import open_ledger
+
+    with open_ledger(v4_ledger) as ledger:
+        one = [(e.kind, e.seq, e.undoes is not None) for e in ledger.journal.actions(1)]
+        ends = {e.uuid: e for e in ledger.journal.actions(1) if not e.is_deal}
+        s1 = ledger.journal.session(1)
+    assert one == [("start", 0, False), ("deal", 1, False), ("deal", 2, False), ("deal", 3, False),
+                   ("amend", 4, False), ("void", 5, False), ("amend", 6, True), ("amend", 7, True),
+                   ("deal", 8, False), ("end", 0, False), ("reopen", 0, True), ("deal", 9, False),
+                   ("end", 0, False)]
+    reopen = next(e for e in ends.values() if e.kind == "reopen")
+    assert ends[reopen.undoes or ""].kind == "end"  # the reopen undid the first end
+    assert s1.ended_at == EXPECTED_V4["sessions"][0]["ended_at"]
+
+
+def test_undo_walks_back_a_migrated_ledger_through_its_old_marks(cli, v4_ledger):
+    # Session 2 as schema 4 left it: deal 1 back (its void undone), deal 2 voided by undo.
+    # What is left to take back is the end, then deal 1: never the undone void again.
+    assert "Kat is called Cat again" in cli.ok("undo")  # the rename came last
+    assert "the end of session 2" in cli.ok("undo", "--session", "2")
+    assert json.loads(cli.ok("session", "list", "--json"))[1]["ended_at"] is None
+    assert "undone: deal 1" in cli.ok("undo", "--session", "2")
+    assert "nothing left to undo in session 2" in cli.fails("undo", "--session", "2")
+
+
+def test_the_upgrade_leaves_no_update_or_delete_possible(v4_ledger):
+    from ledger.storage.store import open_ledger
+
+    with open_ledger(v4_ledger) as ledger:
+        for sql in ("UPDATE entries SET kind = kind", "DELETE FROM entries",
+                    "UPDATE sessions SET name = name", "DELETE FROM seats"):
+            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+                ledger.conn.execute(sql)
+        assert ledger.inspection.schema_differences() == []

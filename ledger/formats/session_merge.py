@@ -1,0 +1,161 @@
+"""One session of an import merged into the ledger, entry by entry, by uuid.
+
+:class:`ledger.formats.merge.Importer` runs the import (batches, savepoints, the report);
+a :class:`SessionMerge` compares and writes one session's entries: an entry already
+in the ledger is skipped when it says the same and is a conflict when it does not; a new
+deal entry gets the points it changes (the reversal of the deal's live version, plus its
+own facts' points), a session's own action (end, reopen, undo) is appended as it is.
+Corrections must come after what the ledger already holds for their deal, in the one
+order of entries (``created_at``, then ``uuid``), so the points added up in the order
+they were written always equal the deal's current version in that order.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ledger.core.i18n import N_
+from ledger.core.phrase import Phrase
+from ledger.storage.raw_rows import ImportedEntry, StoredEntry
+from ledger.storage.rows import PointsTuple
+
+if TYPE_CHECKING:
+    from ledger.formats.merge import Conflict, EntrySpec
+    from ledger.storage.store import Ledger
+
+
+def point_tuples_now(ledger: Ledger, sid: int, deal_no: int) -> list[PointsTuple]:
+    return [(p.player, p.deals, p.wins, p.fried, p.cards, p.penalty, p.net, p.payee)
+            for p in ledger.journal.deal_points(sid, deal_no)]
+
+
+def _negated(rows: Sequence[PointsTuple]) -> list[PointsTuple]:
+    return [(player, -d, -w, -f, -c, -p, -n, payee) for player, d, w, f, c, p, n, payee in rows]
+
+
+class SessionMerge:
+    """The entries of one imported session against the ledger's session ``sid``."""
+
+    def __init__(self, ledger: Ledger, sid: int, deal_nos: set[int],
+                 conflicts: list[Conflict]) -> None:
+        self.ledger = ledger
+        self.sid = sid
+        self.deal_nos = deal_nos
+        self.conflicts = conflicts
+        self.live: dict[int, Sequence[PointsTuple] | None] = {}
+        self.mine: set[str] = set()  # uuids this import wrote (or will) in the session
+        self.undone: set[str] = set()  # the uuids its undos took back
+
+    def conflict(self, e: EntrySpec, message: str, **values: object) -> None:
+        from ledger.formats.merge import Conflict
+
+        self.conflicts.append(Conflict(e.where, e.uuid, (Phrase(message, **values),)))
+
+    def differences(self, old: StoredEntry, e: EntrySpec) -> list[str]:
+        """What the ledger's entry of the same uuid says otherwise, as phrases."""
+        from ledger.formats.merge import facts_phrase
+
+        session_id, kind, deal_no, text = old
+        if text is not None and self.ledger.players.mark():  # stored as typed: names now
+            from ledger.core.names import rename_facts
+            from ledger.storage.codec import to_json
+
+            shown = self.ledger.journal.renames(self.sid)
+            if shown:
+                text = to_json(rename_facts(json.loads(text), shown))
+        if session_id != self.sid:
+            return [Phrase(N_("this uuid is an entry of another session (id {id}) in the ledger"),
+                           id=session_id)]
+        out: list[str] = []
+        if kind != e.kind:
+            out.append(Phrase(N_("kind: ledger {ledger}, file {file}"), ledger=kind, file=e.kind))
+        if (deal_no or 0) != e.deal_no:
+            out.append(Phrase(N_("deal number: ledger {ledger}, file {file}"),
+                              ledger=deal_no, file=e.deal_no))
+        if text is None or text != e.facts_json:  # the same text is the same facts
+            stored = None if text is None else json.loads(text)
+            facts = e.fact_dict()
+            if stored != facts:
+                out.append(Phrase(N_("facts: ledger {ledger}, file {file}"),
+                                  ledger=facts_phrase(stored), file=facts_phrase(facts)))
+        return out
+
+    def _live(self, deal_no: int) -> Sequence[PointsTuple]:
+        """The points deal ``deal_no`` adds up to now (this import's own entries included)."""
+        if deal_no not in self.live:
+            self.live[deal_no] = point_tuples_now(self.ledger, self.sid, deal_no)
+        return self.live[deal_no] or []
+
+    def _undoes_ok(self, e: EntrySpec) -> bool:
+        """An undo's target is in the ledger (or this import) and not undone yet."""
+        if e.undoes is None:
+            return True
+        known = e.undoes in self.mine or self.ledger.journal.entry_by_uuid(e.undoes) is not None
+        if not known:
+            self.conflict(e, N_("it undoes entry {uuid}, which neither the file nor the ledger "
+                                "has before it"), uuid=e.undoes)
+            return False
+        taken = self.ledger.conn.execute("SELECT uuid FROM entries WHERE undoes = ?",
+                                         [e.undoes]).fetchone()
+        if taken is not None or e.undoes in self.undone:
+            self.conflict(e, N_("it undoes entry {uuid}, which another entry undid already"),
+                          uuid=e.undoes)
+            return False
+        self.undone.add(e.undoes)
+        return True
+
+    def new_entry(self, e: EntrySpec) -> ImportedEntry | None:
+        """The deal entry ``e`` as written (its points), or None and a conflict."""
+        sid, deal_nos = self.sid, self.deal_nos
+        if e.kind == "deal" and e.deal_no in deal_nos:
+            self.conflict(e, N_("deal {deal} is already in the ledger's session {id} as another "
+                                "entry (both ledgers recorded a deal under this number)"),
+                          deal=e.deal_no, id=sid)
+            return None
+        if e.kind != "deal" and e.deal_no not in deal_nos:
+            self.conflict(e, N_("a void of deal {deal}, which the ledger's session {id} does not "
+                                "have") if e.kind == "void" else
+                          N_("an amend of deal {deal}, which the ledger's session {id} does not "
+                             "have"), deal=e.deal_no, id=sid)
+            return None
+        if e.kind != "deal" and e.at is not None:
+            latest = self.ledger.journal.current_version(sid, e.deal_no)
+            if (latest is not None and latest.uuid not in self.mine
+                    and (e.at, e.uuid) < (latest.created_at, latest.uuid)):
+                self.conflict(e, N_("it corrects deal {deal} before the ledger's own later "
+                                    "correction of it (both ledgers corrected this deal)"),
+                              deal=e.deal_no)
+                return None
+        if not self._undoes_ok(e):
+            return None
+        rows: list[PointsTuple] = []
+        if e.kind != "deal":
+            rows = _negated(self._live(e.deal_no))
+        if e.kind == "void" and not rows:  # nothing left to cancel
+            self.conflict(e, N_("a void of deal {deal}, which is already void in the ledger's "
+                                "session {id}"), deal=e.deal_no, id=sid)
+            return None
+        if e.kind == "void":
+            self.live[e.deal_no] = None
+        else:
+            assert e.points is not None
+            rows += e.points
+            self.live[e.deal_no] = e.points
+        deal_nos.add(e.deal_no)
+        self.mine.add(e.uuid)
+        facts = e.facts_json if e.facts_json is not None else e.facts
+        return ImportedEntry(e.uuid, e.kind, e.deal_no, facts, rows, e.at, e.undoes)
+
+    def add_action(self, e: EntrySpec) -> bool:
+        """Append the session's own action ``e`` (end, reopen, undo); False: a conflict."""
+        if e.kind == "start":
+            self.conflict(e, N_("a second start of the ledger's session {id}"), id=self.sid)
+            return False
+        if not self._undoes_ok(e):
+            return False
+        self.ledger.journal.add_action(self.sid, e.kind, entry_uuid=e.uuid,
+                                       created_at=e.at, undoes=e.undoes)
+        self.mine.add(e.uuid)
+        return True

@@ -1,0 +1,149 @@
+"""The journal's session reads: sessions, their seats and their state (``ledger.journal``).
+
+Whether a session is open or ended, and whether its start was taken back, is never a
+column that changes: it is the latest of the session's own actions (``end``,
+``reopen``, ``undo`` of the start) in the one order of entries (by ``created_at``, then
+``uuid``: :mod:`ledger.storage.history`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ledger.core.errors import NotFound
+from ledger.storage.codec import rules_dict
+from ledger.storage.rows import EntryRow, SessionRow
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from ledger.storage.store import Ledger
+
+# The latest of a session's own actions after its start ('end', 'reopen' or 'undo'),
+# with its time: read from the partial index of those actions, never its deals.
+LAST_ACTION = """(SELECT a.kind || ' ' || a.created_at FROM entries a
+    WHERE a.session_id = s.id AND a.seq IS NULL AND a.kind != 'start'
+    ORDER BY a.created_at DESC, a.uuid DESC LIMIT 1)"""
+START_UUID = """(SELECT a.uuid FROM entries a
+    WHERE a.session_id = s.id AND a.seq IS NULL AND a.kind = 'start' LIMIT 1)"""
+# A session whose start was undone is no session of the ledger any more.
+NOT_TAKEN_BACK = """NOT EXISTS (SELECT 1 FROM entries a
+    WHERE a.session_id = s.id AND a.seq IS NULL AND a.kind = 'undo')"""
+
+
+def ended_at(last: str | None) -> str | None:
+    """The end time a session's :data:`LAST_ACTION` says (None: open)."""
+    if last is None or not last.startswith("end "):
+        return None
+    return last[4:]
+
+
+class SessionReads:
+    """Sessions, their seats and the names shown for them."""
+
+    ledger: Ledger
+    conn: sqlite3.Connection
+
+    def _names(self) -> str:
+        """Where the names shown are read: the view ``player_names``, or while no player
+        was ever renamed or merged the ``players`` table it then equals (a deal is
+        recorded without resolving every player)."""
+        return self.ledger.players.source()
+
+    def seat_names(self, session_id: int) -> list[tuple[str, str, int]]:
+        """(name as typed, name shown now, player id) of each seat, in seat order."""
+        return [(r[0], r[1], r[2]) for r in self.conn.execute(
+            f"""SELECT p.name, n.name, t.player_id FROM seats t
+               JOIN players p ON p.id = t.player_id JOIN {self._names()} n ON n.id = t.player_id
+               WHERE t.session_id = ? ORDER BY t.seat""", [session_id])]
+
+    def renames(self, session_id: int, shown: bool = True) -> dict[str, str]:
+        """Typed -> shown seat names of a session (or the reverse), those that differ."""
+        pairs = [(typed, now) for typed, now, _ in self.seat_names(session_id) if typed != now]
+        return dict(pairs) if shown else {now: typed for typed, now in pairs}
+
+    def _shown(self, entries: list[EntryRow]) -> list[EntryRow]:
+        """Entries with their facts under the players' names now (stored as typed)."""
+        if not entries:
+            return entries
+        names = self.renames(entries[0].session_id)
+        if not names:
+            return entries
+        from ledger.core.names import rename_facts
+
+        return [e if e.facts is None else e._replace(facts=rename_facts(e.facts, names))
+                for e in entries]
+
+    def _session_rows(self, where: str, params: Sequence[Any]) -> list[SessionRow]:
+        rows = self.conn.execute(
+            f"""SELECT s.id, s.uuid, s.name, s.rules_name, s.rules, s.stake, s.currency, s.teams,
+                       s.started_at, {LAST_ACTION},
+                       (SELECT COALESCE(MAX(deals), 0) FROM session_totals q
+                         WHERE q.session_id = s.id) AS deals, {START_UUID}
+                FROM sessions s {where} ORDER BY s.id""",
+            params,
+        ).fetchall()
+        rows = [r for r in rows if r[9] is None or not r[9].startswith("undo ")]
+        if not rows:
+            return []
+        names = self._names()
+        if len(rows) <= 500:
+            ids = [r[0] for r in rows]
+            seat_rows = self.conn.execute(
+                f"SELECT t.session_id, p.name FROM seats t JOIN {names} p ON p.id = t.player_id "
+                f"WHERE t.session_id IN ({','.join('?' * len(ids))}) ORDER BY t.session_id, t.seat",
+                ids,
+            ).fetchall()
+        else:
+            seat_rows = self.conn.execute(
+                f"SELECT t.session_id, p.name FROM seats t JOIN {names} p ON p.id = t.player_id "
+                "ORDER BY t.session_id, t.seat"
+            ).fetchall()
+        seats: dict[int, list[str]] = {}
+        for sid, name in seat_rows:
+            seats.setdefault(sid, []).append(name)
+        return [
+            SessionRow(
+                id=sid, uuid=uuid, name=name, rules_name=rules_name, rules=rules_dict(rules),
+                stake=stake, currency=currency, teams=bool(teams), started_at=started_at,
+                ended_at=ended_at(last), seats=tuple(seats.get(sid, ())), deals=deals,
+                start_uuid=start or "",
+            )
+            for sid, uuid, name, rules_name, rules, stake, currency, teams, started_at, last, deals,
+            start in rows
+        ]
+
+    def sessions(self) -> list[SessionRow]:
+        return self._session_rows("", [])
+
+    def session(self, session_id: int) -> SessionRow:
+        rows = self._session_rows("WHERE s.id = ?", [session_id])
+        if not rows:
+            from ledger.core.i18n import _
+
+            raise NotFound(_("no session {id} in this ledger").format(id=session_id))
+
+        return rows[0]
+
+    def session_by_uuid(self, session_uuid: str) -> SessionRow | None:
+        """The session of that uuid (None when there is none, or its start was undone)."""
+        rows = self._session_rows("WHERE s.uuid = ?", [session_uuid])
+        return rows[0] if rows else None
+
+    def session_ids(self) -> list[int]:
+        return [r[0] for r in self.conn.execute(
+            f"SELECT id FROM sessions s WHERE {NOT_TAKEN_BACK} ORDER BY id")]
+
+    def sessions_where_stake_in(self, stakes: Sequence[str], teams: bool) -> list[SessionRow]:
+        marks = ",".join("?" * len(stakes))
+        cond = "s.teams = 1" if teams else f"s.teams = 0 AND s.stake IN ({marks})"
+        return self._session_rows(f"WHERE {cond}", [] if teams else list(stakes))
+
+    def latest_open_session(self) -> int | None:
+        """The open session started last (None when every session is ended)."""
+        for sid, last in self.conn.execute(
+                f"SELECT s.id, {LAST_ACTION} FROM sessions s ORDER BY s.id DESC"):
+            if last is None or last.startswith("reopen "):
+                return int(sid)
+        return None
