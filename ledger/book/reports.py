@@ -10,7 +10,7 @@ from decimal import Decimal
 from typing import Any, NamedTuple
 
 from ledger.core.errors import InputError
-from ledger.core.i18n import N_, _
+from ledger.core.i18n import _
 from ledger.core.scoring import teams_of
 from ledger.core.settlement import (
     Payment,
@@ -24,8 +24,6 @@ from ledger.core.settlement import (
 )
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
-
-NO_SESSIONS = N_("the ledger has no sessions yet; start one with bigtwo session start")
 
 
 class PlayerLine(NamedTuple):
@@ -73,14 +71,10 @@ def log_dicts(ledger: Ledger, session: SessionRow) -> list[dict[str, Any]]:
     return entries + event_dicts(ledger, seated)
 
 
-def pick_sessions(ledger: Ledger, session: SessionRow | None, all_sessions: bool) -> list[SessionRow]:
-    if all_sessions:
-        sessions = ledger.journal.sessions()
-        if not sessions:
-            raise InputError(_(NO_SESSIONS))
-        return sessions
-    assert session is not None
-    return [session]
+def _no_sessions() -> str:
+    from ledger.book.scope import NO_SESSIONS  # not at the top: bigtwo deal loads this module
+
+    return NO_SESSIONS
 
 
 def team_name(members: Sequence[str]) -> str:
@@ -121,7 +115,7 @@ def standings_all(ledger: Ledger) -> Standings:
     """Standings over every session, summed in SQL (fast on a decade of play)."""
     ids = ledger.journal.session_ids()
     if not ids:
-        raise InputError(_(NO_SESSIONS))
+        raise InputError(_(_no_sessions()))
     lines = [PlayerLine(*row) for row in ledger.totals.by_player()]
     return Standings("all sessions", [], _sorted(lines), [], ids)
 
@@ -170,6 +164,19 @@ class Settlement(NamedTuple):
     session_count: int = 1
     coin: Decimal | None = None  # settle --round: nets and payments in whole coins
     exact_nets: dict[str, Decimal] | None = None  # the nets before rounding to the coin
+    paid: dict[str, Decimal] | None = None  # payments recorded (ledger.book.owed): + paid out
+
+    def outstanding(self) -> dict[str, Decimal]:
+        """The exact nets after the payments recorded: + still owed money, - still owes."""
+        exact = self.exact_nets if self.exact_nets is not None else self.nets
+        paid = self.paid or {}
+        out = {k: v + paid.get(k, Decimal(0)) for k, v in exact.items()}
+        out.update({k: v for k, v in paid.items() if k not in out})
+        return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
+
+    def still_to_pay(self) -> list[Payment]:
+        """The fewest payments that clear what is outstanding (exact amounts)."""
+        return payment_plan({k: v for k, v in self.outstanding().items() if v})
 
     def rounded(self, coin: Decimal) -> "Settlement":
         """The same settlement paid in whole coins: nets by largest remainder (still
@@ -201,6 +208,10 @@ class Settlement(NamedTuple):
             data["round"] = format_amount(self.coin)
             data["exact_nets"] = {k: format_amount(v) for k, v in self.exact_nets.items()}
             data["rounding"] = {k: format_amount(v) for k, v in self.remainder().items()}
+        if self.paid is not None:
+            data["paid"] = {k: format_amount(v) for k, v in sorted(self.paid.items())}
+            data["outstanding"] = {k: format_amount(v) for k, v in self.outstanding().items()}
+            data["still_to_pay"] = [p.to_dict() for p in self.still_to_pay()]
         return data
 
 
@@ -286,7 +297,7 @@ def settle_all(ledger: Ledger, working_limit: int = WORKING_LIMIT) -> Settlement
     """
     currencies = sorted(set(ledger.totals.currencies()))
     if not currencies:
-        raise InputError(_(NO_SESSIONS))
+        raise InputError(_(_no_sessions()))
     if len(currencies) > 1:
         raise InputError(_("these sessions use different currencies ({currencies}); settle "
                            "each with --session ID").format(currencies=", ".join(currencies)))

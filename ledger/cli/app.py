@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -17,13 +17,15 @@ from ledger.cli.common import (
     DEAL_NUMBER,
     AllOpt,
     JsonOpt,
+    SeasonOpt,
     SessionOpt,
-    all_when_no_current,
+    SinceOpt,
+    UntilOpt,
+    chosen_scope,
     db_path,
     group,
     open_db,
     root_group,
-    scope_sessions,
 )
 from ledger.cli.sessions import session_app
 from ledger.core.i18n import _
@@ -245,29 +247,37 @@ def log_cmd(
 @app.command("standings")
 def standings_cmd(
     ctx: typer.Context, session: SessionOpt = None, all_sessions: AllOpt = False,
+    since: SinceOpt = None, until: UntilOpt = None, season: SeasonOpt = None,
     json_out: JsonOpt = False,
     by: Annotated[str | None, typer.Option(
-        "--by", help="A league table per month or year (every session): attendance, "
-                     "deals, wins, net points and money.")] = None,
+        "--by", help="A league table per month or year (every session, or the range): "
+                     "attendance, deals, wins, net points and money, per currency.")] = None,
+    min_deals: Annotated[int | None, typer.Option(
+        "--min-deals", metavar="N", min=0,
+        help="With --by: mark who played at least N deals in the period (qualified).")] = None,
 ) -> None:
     """Deals, wins, fried, penalty and net points per player."""
     from ledger.book import reports
     from ledger.core.i18n import ngettext
     from ledger.present.text import dumps, session_title, standings_text
 
-    if by is not None:
-        _league(ctx, by, json_out)
+    if by is not None or min_deals is not None:
+        from ledger.cli.league import league_cmd
+
+        league_cmd(ctx, by, min_deals, json_out, session, all_sessions, since, until, season)
         return
     with open_db(ctx) as ledger:
-        all_sessions = all_when_no_current(ledger, session, all_sessions)
-        if all_sessions and session is None:
+        scope = chosen_scope(ledger, session, all_sessions, since, until, season)
+        if scope.everything and len(scope.sessions) > 1:
             st = reports.standings_all(ledger)
         else:
-            st = reports.standings(ledger, scope_sessions(ledger, session, all_sessions))
+            st = reports.standings(ledger, scope.sessions)
     if json_out:
-        typer.echo(dumps(st.to_dict()))
+        typer.echo(dumps({**st.to_dict(), **({"range": scope.range.to_dict()} if scope.range else {})}))
         return
-    if st.sessions:
+    if scope.range:
+        typer.echo(_("{scope} (net points added up)").format(scope=scope.describe()))
+    elif len(st.sessions) == 1:
         from ledger.present.fit import screen_width
         from ledger.present.text import wrap
 
@@ -279,53 +289,10 @@ def standings_cmd(
     typer.echo(standings_text(st))
 
 
-def _league(ctx: typer.Context, by: str, json_out: bool) -> None:
-    """``standings --by month|year``: one block per period, players by net money."""
-    from ledger.book import reports
-    from ledger.book.clock import local_day
-    from ledger.core.errors import InputError
-    from ledger.present.text import dumps, signed, table
-
-    if by not in ("month", "year"):
-        raise InputError(_("--by takes month or year, not {value!r}").format(value=by))
-    width = 7 if by == "month" else 4
-    with open_db(ctx) as ledger:
-        periods: dict[str, list[Any]] = {}
-        for s in ledger.journal.sessions():
-            if s.deals:
-                periods.setdefault(local_day(s.started_at)[:width], []).append(s)
-        if not periods:
-            raise InputError(_("no deals recorded yet: nothing to put in a league table"))
-        out: list[dict[str, Any]] = []
-        for period, group in periods.items():
-            st = reports.standings(ledger, group)
-            money = reports.settle(ledger, group)
-            came = {p.name: sum(p.name in s.seats for s in group) for p in st.players}
-            rows: list[dict[str, Any]] = sorted(({"player": p.name, "sessions": came[p.name],
-                                                  "deals": p.deals,
-                            "wins": p.wins, "net": p.net, "money": money.nets.get(p.name, 0)}
-                           for p in st.players), key=lambda r: (-r["money"], -r["net"], r["player"]))
-            out.append({"period": period, "currency": money.currency, "players": rows})
-    if json_out:
-        from ledger.core.settlement import format_amount
-
-        for block in out:
-            for r in block["players"]:
-                r["money"] = format_amount(r["money"])
-        typer.echo(dumps(out))
-        return
-    blocks = []
-    for block in out:
-        cells = [[r["player"], r["sessions"], r["deals"], r["wins"], signed(r["net"]),
-                  signed(r["money"])] for r in block["players"]]
-        blocks.append(f"{block['period']}\n" + table(
-            cells, ["player", "sessions", "deals", "wins", "net", block["currency"] or "PTS"]))
-    typer.echo("\n\n".join(blocks))
-
-
 @app.command("settle")
 def settle_cmd(
     ctx: typer.Context, session: SessionOpt = None, all_sessions: AllOpt = False,
+    since: SinceOpt = None, until: UntilOpt = None, season: SeasonOpt = None,
     json_out: JsonOpt = False,
     round_to: Annotated[str | None, typer.Option(
         "--round", metavar="COIN",
@@ -355,11 +322,14 @@ def settle_cmd(
 
         coin = parse_coin(round_to)
     with open_db(ctx) as ledger:
-        all_sessions = all_when_no_current(ledger, session, all_sessions)
-        if all_sessions and session is None:
+        scope = chosen_scope(ledger, session, all_sessions, since, until, season)
+        if scope.everything and len(scope.sessions) > 1:
             st = reports.settle_all(ledger)
         else:
-            st = reports.settle(ledger, scope_sessions(ledger, session, all_sessions))
+            st = reports.settle(ledger, scope.sessions)
+        from ledger.book.owed import with_payments
+
+        st = with_payments(ledger, st, scope)
     if coin is not None:
         st = st.rounded(coin)
     if json_out:
@@ -427,11 +397,11 @@ def _demo(path: str, kept: bool) -> None:
         typer.echo(settlement_text(reports.settle(ledger, [s])))
         from pathlib import Path
 
-        from ledger.book import stats
+        from ledger.book.scope import select
         from ledger.present import plots
 
         chart = Path(path).resolve().with_name(f"{Path(path).stem}-net.png")
-        plots.plot(ledger, stats.select(ledger, s.id, False), "net", chart)
+        plots.plot(ledger, select(ledger, s.id, False), "net", chart)
         typer.echo("")
         typer.echo(_("plot: {path}").format(path=chart))
         if not kept:
