@@ -16,7 +16,6 @@ import os
 import uuid as uuidlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
-from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import IO, Any
@@ -30,6 +29,7 @@ from ledger.core.rules import rules_from_dict
 from ledger.core.scoring import Deal, score_deal
 from ledger.core.settlement import format_amount, parse_currency, parse_stake
 from ledger.core.text import clean_name, clean_session_name, json_safe, shown
+from ledger.core.times import check_time
 from ledger.formats.json_reader import FORMAT, JsonStream, at
 from ledger.formats.merge import EntrySpec, Importer, ImportReport, Progress, SessionSpec, point_tuples
 from ledger.formats.sheet_import import import_sheet
@@ -161,7 +161,7 @@ def _timestamp(value: object, where: str) -> str | None:
     _want(isinstance(value, str), where, N_("must be a date and time text, not {value!r}"),
           value=value)
     try:
-        datetime.fromisoformat(str(value))
+        check_time(str(value), where)  # showable in every time zone: 1970 to 8999
     except ValueError:
         raise InputError(at(where, _("{value!r} is not an ISO date and time").format(
             value=value))) from None
@@ -426,9 +426,18 @@ def check_importable(path: Path) -> None:
     """Refuse a missing file, a folder, or a file with nothing in it (0 bytes, or only
     blanks): none of them is an export or a score sheet.  Reads until the first
     character that is not a blank (a few bytes for any real file)."""
+    from ledger.core.limits import path_kind
+
     if not path.is_file():
+        kind = None if path.is_dir() else path_kind(path)
+        if kind is not None:  # a FIFO, a device, a socket: exists, but is no file to import
+            raise InputError(_("cannot import {path}: it is {kind}, not a file; give an export "
+                               "or a score sheet").format(path=path, kind=kind))
         raise InputError((_("cannot import {path}: it is a folder") if path.is_dir()
                           else _("cannot import {path}: no such file")).format(path=path))
+    from ledger.formats.samples import refuse_sample
+
+    refuse_sample(path)
     try:
         with path.open("rb") as f:
             first = True

@@ -24,12 +24,15 @@ if TYPE_CHECKING:
     from ledger.storage.store import Ledger
 
 
-def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], align_right: bool = True) -> str:
+def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], align_right: bool = True,
+          folded: bool = False) -> str:
     """A text table; every cell goes through :func:`shown` (stored text never reaches
-    the terminal raw)."""
+    the terminal raw).  ``folded``: the cells were escaped and folded onto lines by
+    :func:`ledger.present.fit.fit_columns` (``cut=False``); each line is escaped again."""
     from tabulate import tabulate
 
-    rows = [[shown(c) if isinstance(c, str) else c for c in r] for r in rows]
+    rows = [[("\n".join(map(shown, c.split("\n"))) if folded else shown(c))
+             if isinstance(c, str) else c for c in r] for r in rows]
     return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True,
                     colalign=None if not align_right else
                     ("left",) + ("right",) * (len(headers) - 1))
@@ -144,12 +147,29 @@ def _fitted_standings(rows: list[list[Any]], head: list[str], limit: int) -> str
     return quick_table(body, top) + "\n\n" + wrap(f"({key})", limit)
 
 
+_GLUE = frozenset({"=", "−", "-", "+", "·", "→"})
+
+
+def _glued(words: list[str]) -> list[str]:
+    """Words with an operator between two of them kept on one line: ``Σs = 79`` is
+    not broken as ``Σs =`` / ``79``."""
+    out: list[str] = []
+    glue = False
+    for word in words:
+        if out and (glue or word in _GLUE):
+            out[-1] += " " + word
+        else:
+            out.append(word)
+        glue = word in _GLUE
+    return out
+
+
 def wrap(text: str, columns: int) -> str:
     """``text`` broken at spaces into lines of at most ``columns`` display columns."""
     lines: list[str] = []
     line = ""
     words: list[str] = []
-    for word in text.split(" "):
+    for word in _glued(text.split(" ")):
         while width(word) > columns:  # Chinese has no spaces: a long run breaks anywhere
             cut = ""
             for ch in word:
@@ -262,8 +282,8 @@ def settlement_text(st: Settlement, columns: int | None = None) -> str:
     limit = screen_width() if columns is None else columns
 
     def tbl(rows: list[list[Any]], headers: list[str], shrink: Sequence[int] = (0,)) -> str:
-        body, top, _hidden = fit_columns(rows, headers, limit, shrink=shrink)
-        return table(body, top)
+        body, top, _hidden = fit_columns(rows, headers, limit, shrink=shrink, cut=False)
+        return table(body, top, folded=True)
 
     cur = st.currency
     blocks = []
@@ -343,9 +363,9 @@ def fitted_table(rows: Sequence[Sequence[Any]], headers: Sequence[str], limit: i
     a line under the table names what was left out."""
     from ledger.present.fit import fit_columns, hidden_note
 
-    body, top, hidden = fit_columns(rows, headers, limit, drop, shrink)
+    body, top, hidden = fit_columns(rows, headers, limit, drop, shrink, cut=False)
     note = "\n\n" + wrap(hidden_note(hidden), limit or 80) if hidden else ""
-    return table(body, top, align_right=align_right) + note
+    return table(body, top, align_right=align_right, folded=True) + note
 
 
 ENTRY_KINDS = {"deal": N_("deal"), "amend": N_("amend"), "void": N_("void")}

@@ -22,7 +22,7 @@ from ledger.core.i18n import _
 from ledger.web import engine
 from ledger.web.auth import KEEPER
 from ledger.web.feed import Feed
-from ledger.web.site import Refused, body, need_read, need_write, site_of
+from ledger.web.site import Refused, body, need_read, need_write, session_number, site_of
 
 # --- the engine's ops over HTTP ------------------------------------------------------------
 
@@ -34,7 +34,10 @@ def op_args(request: Request) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k, v in request.query_params.items():
         if k not in NOT_ARGS:
-            out[k] = int(v) if k in ("session", "deal") and v.isascii() and v.isdigit() and len(v) < 19 else v
+            if k == "session":  # read as typed (full-width digits too); else a 400
+                out[k] = session_number(v)
+            else:
+                out[k] = int(v) if k == "deal" and v.isascii() and v.isdigit() and len(v) < 19 else v
     return out
 
 

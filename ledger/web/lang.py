@@ -167,6 +167,7 @@ WORDS = {
     "undo_ask_amend": N_("Undo the fix of deal {n} ({line})? The deal goes back to {back}."),
     "undo_ask_void": N_("Undo voiding deal {n}? It counts again ({back})."),
     "undo_ask_end": N_("Undo the end of this session? It opens again."),
+    "undo_ask_reopen": N_("Undo the reopening of this session? It is ended again."),
     "end_session": N_("End session"),
     "end_ask": N_("End this session? No more deals can be added (fixes still can)."),
     # settle

@@ -23,7 +23,7 @@ from ledger.core.i18n import _, language
 from ledger.storage.rows import SessionRow
 from ledger.web import data
 from ledger.web.auth import COOKIE, KEEPER, VIEWER
-from ledger.web.site import Refused, need_read, site_of
+from ledger.web.site import Refused, need_read, session_number, site_of
 
 # --- pages ----------------------------------------------------------------------------
 
@@ -158,9 +158,7 @@ def query_session(request: Request) -> int | None:
     sid = request.query_params.get("session")
     if sid is None:
         return None
-    if not sid.isascii() or not sid.isdigit() or len(sid) > 18:
-        raise InputError(_("session {sid!r} is not a session number").format(sid=sid))
-    return int(sid)
+    return session_number(sid)
 
 
 async def plot_image(request: Request) -> Response:

@@ -155,11 +155,16 @@ class Phone:
 
     def record_on_screen(self) -> None:
         button = self.record_button()
-        try:
-            button.wait_for(state="visible", timeout=5000)
-        except Exception:
-            raise AssertionError("Record is not shown: " + self.page.locator("body").inner_text()) from None
-        box = button.bounding_box()
+        box = None
+        for _ in range(3):  # a live-feed update may redraw the bar between the two looks
+            try:
+                button.wait_for(state="visible", timeout=5000)
+            except Exception:
+                shown = self.page.locator("body").inner_text()
+                raise AssertionError("Record is not shown: " + shown) from None
+            box = button.bounding_box()
+            if box is not None:
+                break
         assert box is not None, "Record is not shown"
         width, height = self.size
         assert box["y"] >= 0 and box["y"] + box["height"] <= height, (box, self.size)

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from ledger.cli.common import (
+    NUMBER,
     AllOpt,
     JsonOpt,
     SeasonOpt,
@@ -153,7 +154,8 @@ def check_cmd(
     session: SessionOpt = None,
     after: Annotated[
         int | None,
-        typer.Option("--after", help="The sheet's last total is after this deal (default: the last)."),
+        typer.Option("--after", parser=NUMBER,
+                     help="The sheet's last total is after this deal (default: the last)."),
     ] = None,
     json_out: JsonOpt = False,
 ) -> None:

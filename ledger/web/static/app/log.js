@@ -18,6 +18,7 @@ function evening(players, deals) {
 export function undoText(u) {
   if (!u) return t("undo_nothing");
   if (u.action === "session end") return t("undo_ask_end");
+  if (u.action === "session reopen") return t("undo_ask_reopen");
   if (u.action === "amend") return t("undo_ask_amend", { n: u.deal, line: u.line || "", back: u.back || "" });
   if (u.action === "void") return t("undo_ask_void", { n: u.deal, back: u.back || "" });
   return t("undo_ask_deal", { n: u.deal, line: u.line || "" });
