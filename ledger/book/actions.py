@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, NamedTuple
 
-from ledger.core.errors import InputError, NotFound
+from ledger.core.errors import Conflict, InputError, NotFound
 from ledger.core.i18n import N_, _
 from ledger.core.rules import RuleSet, rules_from_dict
 from ledger.core.scoring import Deal, DealScore, score_deal
@@ -157,10 +157,9 @@ def current_session(ledger: Ledger, session_id: int | None = None) -> SessionRow
         return _session(ledger, session_id)
     value = ledger.journal.get_setting(CURRENT_KEY)
     if value is None:
-        raise InputError(_(
-            "no current session: start one with "
-            "bigtwo session start --players Ann,Ben,Cat,Dan (or pick one with session use ID)"
-        ))
+        raise NotFound(_("no current session"), advice=_(
+            "start one with bigtwo session start --players Ann,Ben,Cat,Dan "
+            "(or pick one with bigtwo session use ID)"))
     return _session(ledger, int(value))
 
 
@@ -171,7 +170,7 @@ def _session(ledger: Ledger, session_id: int) -> SessionRow:
             raise NotFound(_("no session {id} in this ledger").format(id=session_id))
         return ledger.journal.session(session_id)
     except NotFound as exc:
-        raise NotFound(_("{problem}; see: bigtwo session list").format(problem=exc)) from None
+        raise NotFound(str(exc), advice=_("see: bigtwo session list")) from None
 
 
 def use_session(ledger: Ledger, session_id: int) -> SessionRow:
@@ -185,7 +184,7 @@ def end_session(ledger: Ledger, session: SessionRow) -> SessionRow:
     if session.ended_at is not None:
         from ledger.book.clock import local_minute
 
-        raise InputError(_("session {id} already ended at {at}").format(
+        raise Conflict(_("session {id} already ended at {at}").format(
             id=session.id, at=local_minute(session.ended_at)))
     with ledger.writing():
         ledger.journal.end_session(session.id)
@@ -246,7 +245,7 @@ def record_deal(ledger: Ledger, session: SessionRow, deal: Deal) -> Recorded:
     if session.ended_at is not None:
         from ledger.book.clock import local_minute
 
-        raise InputError(_(
+        raise Conflict(_(
             "session {id} ended at {at}; start a new session to record more deals (corrections "
             "with void/amend are still allowed)").format(id=session.id,
                                                          at=local_minute(session.ended_at)))
@@ -269,7 +268,7 @@ def _live(ledger: Ledger, session: SessionRow, deal_no: int, action: str) -> Ent
         else:
             message = (N_("cannot amend deal {deal}: session {id} has deals 1 to {last}") if last
                        else N_("cannot amend deal {deal}: session {id} has no deals yet"))
-        raise InputError(_(message).format(deal=deal_no, id=session.id, last=last))
+        raise NotFound(_(message).format(deal=deal_no, id=session.id, last=last))
     return None if current.kind == "void" else current
 
 
@@ -283,7 +282,8 @@ def _void(ledger: Ledger, session: SessionRow, deal_no: int) -> Recorded:
     """Append the void (inside :meth:`Ledger.writing`)."""
     live = _live(ledger, session, deal_no, "void")
     if live is None:
-        raise InputError(_("deal {deal} is already void (see: bigtwo log)").format(deal=deal_no))
+        raise Conflict(_("deal {deal} is already void").format(deal=deal_no),
+                       advice=_("see: bigtwo log"))
     entry = ledger.journal.add_entry(session.id, "void", deal_no, None, _reversal(ledger, live))
     return Recorded(entry, None)
 
@@ -374,11 +374,11 @@ def undo(ledger: Ledger, session: SessionRow, *, session_start: bool = True) -> 
         stack = _undo_stack(ledger, s.id, entries)
         if not stack:
             if not entries and not session_start:
-                raise InputError(_("nothing to undo: session {id} has no deals yet").format(id=s.id))
+                raise Conflict(_("nothing to undo: session {id} has no deals yet").format(id=s.id))
             if entries:
-                raise InputError(_(
+                raise Conflict(_(
                     "nothing left to undo in session {id}: every deal and correction in it is "
-                    "undone already (see: bigtwo log)").format(id=s.id))
+                    "undone already").format(id=s.id), advice=_("see: bigtwo log"))
 
             marks.drop_empty_session(ledger, s)
             current = marks.latest_open_session(ledger)

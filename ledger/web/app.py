@@ -24,7 +24,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from ledger.book import reports
 from ledger.core import i18n
-from ledger.core.errors import LedgerError, StoreError
+from ledger.core.errors import LedgerError
 from ledger.web import data
 from ledger.web import lang as lang_
 from ledger.web.api import (
@@ -79,7 +79,7 @@ async def on_refused(request: Request, exc: Exception) -> Response:
 
 async def on_ledger_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, LedgerError)
-    return problem(request, 503 if isinstance(exc, StoreError) else 400, str(exc))
+    return problem(request, exc.status, exc.message)  # its advice is for the command line
 
 
 async def on_too_large(request: Request, exc: Exception) -> Response:

@@ -13,7 +13,7 @@ from typing import Any
 
 import typer
 
-from ledger.cli.common import SessionOpt, db_path, open_db
+from ledger.cli.common import SessionOpt, db_path, open_db, said
 from ledger.core.i18n import _, ngettext
 
 
@@ -68,11 +68,11 @@ def table_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
                     raise  # the file is gone from under us: the evening cannot go on here
                 except LedgerError as exc:  # untouched: every action is one transaction
                     if interactive:  # the scorekeeper sees it and types the line again
-                        typer.echo(f"error: {shown(str(exc))}", err=True)
+                        typer.echo(f"error: {shown(said(exc))}", err=True)
                     else:  # a file: say where, and fail at the end
                         failed += 1
                         typer.echo("error: " + _("line {number}: {problem}").format(
-                            number=read.number, problem=shown(str(exc))), err=True)
+                            number=read.number, problem=shown(said(exc))), err=True)
                 except KeyboardInterrupt:  # Ctrl-C while a line was carried out: rolled back
                     if not interactive:
                         raise
