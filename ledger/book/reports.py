@@ -60,20 +60,6 @@ class Standings(NamedTuple):
         return out
 
 
-def log_dicts(ledger: Ledger, session: SessionRow) -> list[dict[str, Any]]:
-    """Every entry of a session as ``bigtwo log --json`` (and the web page) show it, then
-    the renames and merges of its players (and their undos), as ``log`` lists them."""
-    from ledger.book.actions import undo_marks
-    from ledger.book.players import event_dicts
-
-    live = {e.id for e in ledger.journal.live_deals(session.id)}
-    undos = undo_marks(ledger, session.id)  # entry -> seq of the entry it took back
-    entries = [{**e.to_dict(), "live": e.id in live, "undoes": undos.get(e.id)}
-               for e in ledger.journal.entries(session.id)]
-    seated = {pid for _t, _n, pid in ledger.journal.seat_names(session.id)}
-    return entries + event_dicts(ledger, seated)
-
-
 def pick_sessions(ledger: Ledger, session: SessionRow | None, all_sessions: bool) -> list[SessionRow]:
     if all_sessions:
         sessions = ledger.journal.sessions()

@@ -172,6 +172,7 @@ def _session_or_none(ledger: Any, session_id: int) -> Any:
 
 def _summary(ledger: Any, s: Any) -> str:
     from ledger.book import reports
+    from ledger.book.views import settle_view
     from ledger.present.text import settlement_text, standings_text
 
     if not s.deals:
@@ -182,14 +183,14 @@ def _summary(ledger: Any, s: Any) -> str:
                  "end of the evening: session {id}, {count} deals", s.deals).format(
             id=s.id, count=s.deals),
         standings_text(reports.standings(ledger, [s]), money=money),
-        settlement_text(money),
+        settlement_text(settle_view(money)),
     ])
 
 
 def _table_line(ledger: Any, session_id: int, line: str) -> bool:
     """Carry out one line; False when the loop should end."""
     from ledger.book import actions as book
-    from ledger.book import reports
+    from ledger.book import reports, views
     from ledger.core.deal_line import parse_deal_line
     from ledger.core.errors import InputError
     from ledger.present.text import after_deal_text, log_text, settlement_text, standings_text
@@ -222,15 +223,11 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
         elif command == "standings":
             typer.echo(standings_text(reports.standings(ledger, [s]), money=reports.settle(ledger, [s])))
         elif command == "settle":
-            typer.echo(settlement_text(reports.settle(ledger, [s])))
+            typer.echo(settlement_text(views.settle_view(reports.settle(ledger, [s]))))
         elif command == "log":
-            entries = ledger.journal.entries(s.id)
-            live = {e.id for e in ledger.journal.live_deals(s.id)}
-            undos = book.undo_marks(ledger, s.id)
             from ledger.present.fit import screen_width
 
-            typer.echo(log_text(entries, live, screen_width(), s.seats, undos)
-                       if entries else _("no entries yet"))
+            typer.echo(log_text(views.log(ledger, s), screen_width()))
         else:
             return _undo(ledger, s)
         return True
@@ -245,27 +242,30 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
         if command == "void":
             if len(parts) > 2 and not parts[2].lstrip().startswith("#"):
                 raise InputError(_("void takes only the deal number, e.g. void 3"))
-            typer.echo(after_deal_text(ledger, s, book.void_deal(ledger, s, number)))
+            typer.echo(after_deal_text(views.after_deal(ledger, s, book.void_deal(ledger, s, number))))
         else:
             if len(parts) < 3:
                 raise InputError(_("amend {number} needs the corrected deal, e.g. amend {number} "
                                    "{example}").format(number=number, example=_example(s.seats)))
             deal = parse_deal_line(parts[2], s.seats, book.session_rules(s))
-            typer.echo(after_deal_text(ledger, s, book.amend_deal(ledger, s, number, deal),
-                                       "amended deal"))
+            typer.echo(after_deal_text(
+                views.after_deal(ledger, s, book.amend_deal(ledger, s, number, deal)), "amended deal"))
         return True
     rules = book.session_rules(s)
     recorded = book.record_deal(ledger, s, parse_deal_line(line, s.seats, rules))
-    typer.echo(after_deal_text(ledger, s, recorded))
+    typer.echo(after_deal_text(views.after_deal(ledger, s, recorded)))
     return True
 
 
 def _undo(ledger: Any, s: Any) -> bool:
     """Undo the last action; False when that was the session's start (the loop ends)."""
     from ledger.book import actions as book
+    from ledger.book.views import after_deal
     from ledger.present.text import undo_text
 
-    typer.echo(undo_text(book.undo(ledger, s), ledger, said=True))
+    undone = book.undo(ledger, s)
+    after = None if undone.recorded is None else after_deal(ledger, s, undone.recorded)
+    typer.echo(undo_text(undone, after, said=True))
     return _session_or_none(ledger, s.id) is not None
 
 
@@ -281,7 +281,7 @@ def _example(seats: Any) -> str:
 
 def _help_text(s: Any) -> str:
     from ledger.book import actions as book
-    from ledger.present.text import ljust, width
+    from ledger.present.fit import ljust, width
 
     rules = book.session_rules(s)
     seats = ", ".join(s.seats)
