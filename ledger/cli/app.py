@@ -202,7 +202,7 @@ def undo_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
     session with no deals, or a player rename or merge.  Undo again to walk further back;
     it is itself an entry."""
     from ledger.book import actions as book
-    from ledger.book.views import after_deal
+    from ledger.book.views import undone_view
     from ledger.present.text import undo_text
 
     with open_db(ctx) as ledger:
@@ -213,9 +213,8 @@ def undo_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
             typer.echo(players.undo_text(players.undo_last(ledger)))
             return
         s = book.current_session(ledger, session)
-        undone = book.undo(ledger, s)
-        after = None if undone.recorded is None else after_deal(ledger, s, undone.recorded)
-    typer.echo(undo_text(undone, after, said=True))
+        view = undone_view(ledger, book.undo(ledger, s))
+    typer.echo(undo_text(view.undone, view.after, said=True))
 
 
 @app.command("log")

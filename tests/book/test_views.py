@@ -180,3 +180,20 @@ def test_history_ranks_each_sessions_money_in_the_book(tmp_path: Path, cli) -> N
         view = views.history(ledger, stats.select(ledger, None, True))
     assert [n for n, _v in view.lines[0].money] == ["陳大文", "Ben", "Dan", "Cat"]
     assert view.to_dict() == json.loads(cli.ok("history", "--json"))
+
+
+def test_an_undo_says_what_it_took_back_and_the_deal_after(tmp_path: Path) -> None:
+    with open_ledger(tmp_path / "l.db") as ledger:
+        s = _session(ledger)
+        _deal(ledger, s, "0 3 11 8")
+        book.amend_deal(ledger, s, 1, parse_deal_line("2 0 1 1", s.seats))
+        view = views.undone_view(ledger, book.undo(ledger, ledger.journal.session(s.id)))
+        data = view.to_dict()
+        assert json.loads(json.dumps(data)) == data
+        assert {k: data[k] for k in ("action", "session", "deal", "line", "back", "current")} == {
+            "action": "amend", "session": s.id, "deal": 1, "line": "陳大文=2 Ben=0 Cat=1 Dan=1",
+            "back": "陳大文=0 Ben=3 Cat=11 Dan=8", "current": None}
+        assert data["after"]["kind"] == "amend" and data["after"]["players"][0]["cards"] == 0
+        book.end_session(ledger, ledger.journal.session(s.id))
+        ended = views.undone_view(ledger, book.undo(ledger, ledger.journal.session(s.id)))
+        assert ended.to_dict()["action"] == "session end" and ended.after is None

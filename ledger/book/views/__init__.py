@@ -15,6 +15,8 @@ is the one thing said in the language).
 - :class:`SettleView` (``views/settlement.py``) — a settlement with each session's own
   working (pairwise ``Σs − n·s``, pay-the-winner, ranked, teams) and the coins of
   ``--round``.
+- :class:`UndoneView` (``views/undo.py``) — what an ``undo`` took back, with the
+  :class:`AfterDeal` of the correction it wrote.
 - :class:`Log` (``views/entries.py``), :class:`League` (``standings --by month|year``) and
   :class:`History` (``views/periods.py``).
 
@@ -54,21 +56,23 @@ if TYPE_CHECKING:
         session_working,
         settle_view,
     )
+    from ledger.book.views.undo import UndoneView, undone_view
 
 HOMES = {
     "deal": ("AfterDeal", "PlayerPoints", "after_deal", "deal_points", "turn_dict"),
     "scoreboard": ("Board", "DealFact", "UndoPreview", "board", "deal_facts", "undo_preview"),
     "settlement": ("SessionWorking", "SettleView", "WorkingRow", "session_working", "settle_view"),
     "entries": ("Log", "LogLine", "log"),
+    "undo": ("UndoneView", "undone_view"),
     "periods": ("History", "HistoryLine", "League", "LeaguePeriod", "LeagueRow", "history",
                "league"),
 }
 _HOME = {name: module for module, names in HOMES.items() for name in names}
 __all__ = ["AfterDeal", "Board", "DealFact", "History", "HistoryLine", "League",
     "LeaguePeriod", "LeagueRow", "Log", "LogLine", "PlayerPoints", "SessionWorking",
-    "SettleView", "UndoPreview", "WorkingRow", "after_deal", "board", "deal_facts",
+    "SettleView", "UndoPreview", "UndoneView", "WorkingRow", "after_deal", "board", "deal_facts",
     "deal_points", "history", "league", "log", "session_working", "settle_view", "turn_dict",
-    "undo_preview"]  # every name of HOMES (a test checks)
+    "undo_preview", "undone_view"]  # every name of HOMES (a test checks)
 
 
 def __getattr__(name: str) -> Any:

@@ -260,12 +260,11 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
 def _undo(ledger: Any, s: Any) -> bool:
     """Undo the last action; False when that was the session's start (the loop ends)."""
     from ledger.book import actions as book
-    from ledger.book.views import after_deal
+    from ledger.book.views import undone_view
     from ledger.present.text import undo_text
 
-    undone = book.undo(ledger, s)
-    after = None if undone.recorded is None else after_deal(ledger, s, undone.recorded)
-    typer.echo(undo_text(undone, after, said=True))
+    view = undone_view(ledger, book.undo(ledger, s))
+    typer.echo(undo_text(view.undone, view.after, said=True))
     return _session_or_none(ledger, s.id) is not None
 
 
