@@ -10,7 +10,8 @@ Messages are the strings in ``_()``, ``N_()`` and ``ngettext()`` calls under led
 scripts take their words from ``ledger/web/lang.py``'s ``N_()`` table), plus every help
 text of the command line (each command's and option's, the lazily
 loaded feature commands included), read from the built click commands, and the shipped
-rule sets' descriptions and sources (``ledger/core/presets/*.toml``).
+rule sets' descriptions and sources, and each option's source
+(``ledger/core/presets/*.toml``).
 """
 
 from __future__ import annotations
@@ -112,10 +113,8 @@ def preset_descriptions() -> list[tuple[str, str]]:
     found = []
     for path in sorted((ROOT / "ledger" / "core" / "presets").glob("*.toml")):
         data = tomllib.loads(path.read_text("utf-8"))
-        for key in ("description", "source"):
-            text = data.get(key)
-            if text:
-                found.append((str(path.relative_to(ROOT)), text))
+        texts = [data.get("description"), data.get("source"), *data.get("sources", {}).values()]
+        found += [(str(path.relative_to(ROOT)), text) for text in texts if text]
     return found
 
 

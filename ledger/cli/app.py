@@ -26,6 +26,7 @@ from ledger.cli.common import (
 )
 from ledger.cli.sessions import session_app
 from ledger.core.i18n import _
+from ledger.core.registry import deal_help
 
 app = root_group("Keep score and settle money for Big Two played with real cards.")
 rules_app = group("The rule sets: presets shipped with the tool.")
@@ -111,29 +112,18 @@ def rules_show(
     if json_out:
         typer.echo(dumps(rules.to_dict()))
         return
+    from ledger.core.rules import preset_sources
     from ledger.core.text import shown
 
-    typer.echo("\n".join(shown(line) for line in rules_show_lines(rules)))  # no raw escapes
+    sources = {} if name.endswith(".toml") else preset_sources(name)
+    lines = rules_show_lines(rules, sources)
+    typer.echo("\n".join(shown(line) for line in lines))  # no raw escapes
 
 
 # --- deals --------------------------------------------------------------------
 
-DEAL_HELP = """
-\b
-Deal options (the same words work in `bigtwo table` and sample files):
-  NAME=CARDS ...           every seated player once, the winner with 0;
-                           or counts in seat order: 0 3 11 8;
-                           a loser's cards may be typed: Ben="2S 2H 5D"
-  --twos NAME=K            unplayed twos a loser holds (repeatable)
-  --bombs NAME=K           unplayed four-of-a-kinds / straight flushes (repeatable)
-  --finish KIND            the winner's last play: two, quads or straight-flush
-  --assist NAME            the loser who let the winner go out
-  --missed-call            the winner did not call "last card"
-  --shootout NAME          teams tie on cards: a member of the team that won it
-  --dragon NAME            immediate win: dealt a dragon (2-A-K-...-3)
-  --four-twos NAME         immediate win: dealt all four twos
-  --order A,B,C,D          places mode: the finishing order, first out first
-"""
+# Every deal option with what it records: from the registry of deal facts.
+DEAL_HELP = deal_help()
 
 # Deal words are parsed by ledger.core.deal_line (one grammar for the command line, the
 # table loop and sample files); Typer only collects them.

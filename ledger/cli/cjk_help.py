@@ -104,7 +104,7 @@ def install() -> None:
     def term_len(x: str) -> int:
         return width(_compat.strip_ansi(x))
 
-    formatting.term_len = term_len
+    formatting.term_len = term_len  # type: ignore[attr-defined]
     wrapper = wrapper_class(base)
     wrapper._bigtwo_columns = True
     setattr(_textwrap, "TextWrapper", wrapper)  # noqa: B010 (the framework's own module)

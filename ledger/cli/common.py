@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
 
 from ledger.core.errors import InputError, LedgerError
 from ledger.core.i18n import N_
+
+if TYPE_CHECKING:
+    from ledger.cli.lazy import LazyTyper
+    from ledger.storage.store import Ledger
 
 DB_ENV = "BIGTWO_DB"
 APP_NAME = "bigtwo-ledger"
@@ -33,7 +38,7 @@ def localize(command: Any) -> None:
     if lang != "en":
         import typer.core
 
-        typer.core._ = _  # Typer's own headings ("Options", "Commands") go through gettext
+        typer.core._ = _  # type: ignore[attr-defined]  # Typer's own headings ("Options", "Commands") go through gettext
         from ledger.cli.cjk_help import install, joined
         from ledger.cli.cjk_help import short_help as shorten
 
@@ -185,30 +190,21 @@ class LedgerGroup(TyperGroup):
             output_failed(exc)
         sys.exit(code if isinstance(code, int) else 0)
 
-    # The Typer app whose commands this group builds one at a time (LazyTyper), if any.
-    deferred_from: LazyTyper | None = None
+    # Commands made only when named, in the shape of click's documented ``LazyGroup``:
+    # name -> a function that builds the click command.  The root's table
+    # (:class:`ledger.cli.lazy.LazyTyper`) holds its own commands and the feature ones.
+    lazy_subcommands: Mapping[str, Callable[[], Any]] = {}
 
     # Typer hands its commands its own Context (a subclass of the one these methods declare).
     def list_commands(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]
-        names = super().list_commands(ctx)
-        if self.deferred_from is not None:  # in the order they were registered
-            names = list(dict.fromkeys([*self.deferred_from.deferred_names(), *names]))
-        if ctx.parent is None:  # the root: feature commands load on demand
-            from ledger.cli.commands import LAZY
-
-            names += [n for n in LAZY if n not in names]
-        return names
+        return list(dict.fromkeys([*self.lazy_subcommands, *super().list_commands(ctx)]))
 
     def get_command(self, ctx: typer.Context, cmd_name: str) -> Any:  # type: ignore[override]
         command = super().get_command(ctx, cmd_name)
-        if command is None and self.deferred_from is not None:
-            command = self.deferred_from.build(cmd_name)
+        if command is None and cmd_name in self.lazy_subcommands:
+            command = self.lazy_subcommands[cmd_name]()
             if command is not None:
                 self.add_command(command, cmd_name)
-        if command is None and ctx.parent is None:
-            from ledger.cli.commands import load
-
-            command = load(cmd_name)
         if command is not None:
             localize(command)
         return command
@@ -295,60 +291,10 @@ def group(help_text: str, completion: bool = False) -> typer.Typer:
                        add_completion=completion)
 
 
-class LazyTyper(typer.Typer):
-    """The root app: its commands and sub-apps become click commands one at a time, when
-    named.  Typer would build every one of them (their parameters, from the functions'
-    signatures and type hints: ~6 ms for ``bigtwo``'s) before running any; ``bigtwo deal``
-    builds ``deal`` alone.  ``--help``, completion and "did you mean" still see them all
-    (:meth:`LedgerGroup.list_commands`), in the order they were registered."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        self.deferred_commands: dict[str, Any] = {}  # name -> typer's CommandInfo
-        self.deferred_groups: dict[str, Any] = {}  # name -> typer's TyperInfo
-        kwargs["cls"] = type("LazyLedgerGroup", (kwargs.get("cls") or LedgerGroup,),
-                             {"deferred_from": self})
-        super().__init__(**kwargs)
-
-    def command(self, *args: Any, **kwargs: Any) -> Any:
-        register = super().command(*args, **kwargs)
-
-        def decorator(f: Any) -> Any:
-            register(f)
-            info = self.registered_commands.pop()
-            self.deferred_commands[info.name or typer.main.get_command_name(f.__name__)] = info
-            return f
-
-        return decorator
-
-    def add_typer(self, typer_instance: typer.Typer, **kwargs: Any) -> None:
-        super().add_typer(typer_instance, **kwargs)
-        if isinstance(kwargs.get("name"), str):  # deferred under the name it is called by
-            self.deferred_groups[kwargs["name"]] = self.registered_groups.pop()
-
-    def deferred_names(self) -> list[str]:
-        """Commands first, then sub-apps: the order Typer itself lists them in."""
-        return [*self.deferred_commands, *self.deferred_groups]
-
-    def build(self, name: str) -> Any:
-        """The click command (or group) for ``name``, or None if it is not one of ours."""
-        import typer.main
-
-        shared: dict[str, Any] = {"pretty_exceptions_short": self.pretty_exceptions_short,
-                  "rich_markup_mode": self.rich_markup_mode}
-        if name in self.deferred_commands:
-            return typer.main.get_command_from_info(self.deferred_commands[name], **shared)
-        if name in self.deferred_groups:
-            import inspect
-
-            make = typer.main.get_group_from_info
-            if "suggest_commands" in inspect.signature(make).parameters:  # Typer >= 0.16
-                shared["suggest_commands"] = self.suggest_commands
-            return make(self.deferred_groups[name], **shared)
-        return None
-
-
 def root_group(help_text: str) -> LazyTyper:
     """The ``bigtwo`` app itself: a :func:`group` whose commands are built on demand."""
+    from ledger.cli.lazy import LazyTyper
+
     return LazyTyper(cls=LedgerGroup, help=help_text, no_args_is_help=True,
                      pretty_exceptions_enable=False, rich_markup_mode=None, add_completion=True)
 
@@ -370,7 +316,7 @@ def db_path(ctx: typer.Context) -> tuple[str, bool]:
     return str(default_db_path()), True
 
 
-def open_db(ctx: typer.Context, create: bool = False):
+def open_db(ctx: typer.Context, create: bool = False) -> Ledger:
     """Open the ledger.  Only commands that add something (``create``) make a new file:
     a command that fails on a missing ledger leaves no empty ledger behind."""
     from ledger.storage.store import open_ledger

@@ -22,17 +22,16 @@ from typing import TYPE_CHECKING, Any
 
 from ledger.core.errors import InputError
 from ledger.core.i18n import N_, _
+from ledger.core.registry import STORED_FACTS, flag_words, value_words
 from ledger.core.scoring import FINISHES, Deal, is_finish
 from ledger.core.text import name_key, shown
 
 if TYPE_CHECKING:
     from ledger.core.rules import ImmediateWin, RuleSet
 
-FLAG_OPTIONS = ("--missed-call",)
-VALUE_OPTIONS = (
-    "--twos", "--bombs", "--finish", "--assist", "--shootout", "--dragon", "--four-twos",
-    "--order",
-)
+# The option words of a deal: the registry's deal facts (ledger.core.registry).
+FLAG_OPTIONS = flag_words()
+VALUE_OPTIONS = value_words()
 
 
 @dataclass
@@ -319,11 +318,7 @@ def facts_text(facts: dict[str, Any], seats: Sequence[str] = ()) -> str:
 
 # --- facts from a file ------------------------------------------------------------
 
-_FACT_TYPES: dict[str, str] = {
-    "cards": "counts", "twos": "counts", "bombs": "counts", "hands": "hands",
-    "finish": "text", "assist": "text", "immediate": "text", "immediate_by": "text",
-    "shootout": "text", "missed_call": "bool", "order": "names",
-}
+_FACT_TYPES: dict[str, str] = STORED_FACTS  # each stored fact's JSON type, from the registry
 MAX_COUNT = 52  # no count in a deal (cards, twos, bombs) can be more than a pack
 
 

@@ -22,15 +22,18 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ledger.core.errors import InputError
+
+if TYPE_CHECKING:
+    import gettext
 
 DOMAIN = "bigtwo"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 LANGUAGES = {"en": "English", "zh_Hant": "繁體中文 (香港)", "zh_Hans": "简体中文"}
 _chosen: str | None = None
-_catalogs: dict[str, Any] = {}
+_catalogs: dict[str, gettext.NullTranslations] = {}
 _here: ContextVar[str | None] = ContextVar("bigtwo_language", default=None)
 
 
@@ -97,7 +100,7 @@ def language() -> str:
     return "en"
 
 
-def catalog(lang: str) -> Any:
+def catalog(lang: str) -> gettext.NullTranslations:
     """The gettext catalog of ``lang`` (loaded once)."""
     found = _catalogs.get(lang)
     if found is None:

@@ -56,19 +56,7 @@ KIND_ORDERS: dict[str, tuple[str, ...]] = {
 }
 ROYAL = (10, 11, 12, 13, 14)
 BOMB_KINDS = ("four-of-a-kind", "straight-flush")
-# One line per play option for ``bigtwo rules show``: what it decides, and its source.
-PLAY_OPTION_HELP: dict[str, tuple[str, str]] = {
-    "suit_order": (N_("the suits, high to low; none: suits never break a tie"),
-                   N_("pagat; Wikipedia; the French text; Russian Wikipedia")),
-    "straights": (N_("which five-card runs are straights and their order"), N_("pagat; Andrew White")),
-    "flushes": (N_("how flushes compare: suit first, top card first, or all ranks"), N_("pagat")),
-    "four_of_a_kind": (N_("four of a kind needs a fifth card, or plays alone"), N_("pagat")),
-    "bombs": (N_("beat-anything: quads + 1 or a straight flush beats any single, pair or triple"),
-              N_("pagat; Wikipedia")),
-    "no_flushes": (N_("flushes are not plays"), N_("pagat, from Singapore and Taiwan")),
-    "no_triples": (N_("triples are not plays"), N_("pagat, from Singapore and Taiwan")),
-    "five_card_order": (N_("royal-over-quads: only A-K-Q-J-10 suited beats four of a kind"), N_("pagat")),
-}
+# What each play option decides, and its sources: ledger.core.registry.
 
 
 @dataclass(frozen=True)

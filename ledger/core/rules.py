@@ -21,14 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, get_args
 
 from ledger.core.errors import InputError, RuleError
 from ledger.core.i18n import N_, _
-from ledger.core.rule_values import (
-    fry_threshold_tiers,
-    tiers_value,
-    want_bool,
-    want_choice,
-    want_int,
-    want_text,
-)
+from ledger.core.rule_values import fry_threshold_tiers, want_text
 from ledger.core.text import MAX_SESSION_NAME, clean_name, clean_text, shown
 
 if TYPE_CHECKING:
@@ -149,19 +142,11 @@ class RuleSet(NamedTuple):
 
     @property
     def extras(self) -> list[str]:
-        """Names of the optional facts this rule set scores (for help and docs)."""
-        out = []
-        if self.twos != "off":
-            out.append(f"twos {self.twos}")
-        if self.bombs != "off":
-            out.append(f"bombs {self.bombs}")
-        if self.finish_double:
-            out.append("finish_double")
-        if self.assist:
-            out.append("assist")
-        if self.missed_call:
-            out.append("missed call")
-        return out
+        """Names of the optional facts this rule set scores (``twos each``, ``assist``): the
+        registry's deal facts (ledger.core.registry) these rules offer."""
+        from ledger.core.registry import extras
+
+        return extras(self)
 
     def ranked_text(self) -> str:
         """``pay 1, 2, 3 x stake; x2 if one holds 10+``: the ranked payments as said."""
@@ -177,42 +162,6 @@ class RuleSet(NamedTuple):
             span = str(lower) if lower == upper else f"{lower}-{upper}"
             parts.append(f"{span} x{mult}")
         return ", ".join(parts)
-
-
-# One line per option for ``bigtwo rules show``: what it decides, and its source.
-OPTION_HELP: dict[str, tuple[str, str]] = {
-    "hand_size": (N_("cards dealt to each player; a full hand after an immediate win"),
-                  N_("pagat; Wikipedia, 17 for three players")),
-    "tiers": (N_("penalty per card by cards left: [lowest count, multiplier]"),
-              N_("pagat; Andrew White; Hong Kong online rules")),
-    "twos": (N_("unplayed twos double a loser's penalty: each one, or once"), N_("Russian Wikipedia")),
-    "bombs": (N_("unplayed quads / straight flushes double it: each one, or once"),
-              N_("Russian Wikipedia")),
-    "finish_double": (N_("x2 when the winner went out on a two, quads or a straight flush"),
-                      N_("Russian Wikipedia")),
-    "assist": (N_("a loser who let the winner's last single card through pays every penalty"),
-               N_("pagat; Andrew White; Wikipedia")),
-    "missed_call": (N_("a winner who did not call 'last card' pays every penalty"), N_("Wikipedia")),
-    "immediate_wins": (N_("deals won at once: a dragon, all four twos"), N_("Wikipedia; pagat")),
-    "settlement": (N_("pairwise differences, losers pay the winner, or ranked payments"),
-                   N_("pagat, Andrew White; Wikipedia, the French text; a Taiwanese house rule")),
-    "mode": (N_("score by cards left, or by finishing place"), N_("pagat; Wikipedia")),
-    "place_points": (N_("places mode: penalty for 1st, 2nd, 3rd, 4th"), N_("the project's default")),
-    "plays": (N_("how plays rank (suit order, straights, flushes ...)"), N_("see the play options")),
-    "next_deal": (N_("who deals next: the winner, the next seat, or the most cards left"),
-                  N_("pagat; Andrew White; the French text")),
-    "next_lead": (N_("who leads next: the winner, the lowest card's holder, or 3♦'s"),
-                  N_("Andrew White; pagat, Pusoy Dos: 3♣")),
-    "assist_single_only": (N_("no assist when the winner went out on more than one card"),
-                           N_("Wikipedia; Russian Wikipedia")),
-    "four_twos": (N_("four twos: the others' full hands by the tiers, or tripled"), N_("Wikipedia")),
-    "finish_two": (N_("going out on a two doubles, counts plain, or is not allowed"),
-                   N_("Russian Wikipedia; Wikipedia")),
-    "rank_payments": (N_("ranked: units the losers pay, fewest cards first"),
-                      N_("a Taiwanese house rule")),
-    "rank_threshold": (N_("ranked: cards left that multiply every payment"), N_("a Taiwanese house rule")),
-    "over_threshold_factor": (N_("ranked: that multiplier"), N_("a Taiwanese house rule")),
-}
 
 
 # The description of a rule file that gives none: stored in English, shown translated.
@@ -248,9 +197,13 @@ def rules_from_mapping(
         raise RuleError(_("{origin}: give either 'tiers' or 'fry_threshold', not both").format(
             origin=origin))
 
+    from ledger.core.registry import OPTIONS, Checking
+
     values: dict[str, Any] = {}
-    hand_size = want_int("hand_size", data.get("hand_size", base.hand_size), 1, MAX_HAND)
+    hand_size = OPTIONS["hand_size"].check(data.get("hand_size", base.hand_size),
+                                           Checking(base.hand_size, base, origin))
     values["hand_size"] = hand_size
+    checking = Checking(hand_size, base, origin)
     for key in ("name", "description", "source"):
         if key in data:
             values[key] = want_text(key, data[key])
@@ -270,58 +223,11 @@ def rules_from_mapping(
             raise RuleError(_("{origin}: 'fry_threshold' needs hand_size 13, not {hand_size}").format(
                 origin=origin, hand_size=hand_size))
         values["tiers"] = fry_threshold_tiers(data["fry_threshold"])
-    else:
-        values["tiers"] = tiers_value(data.get("tiers", base.tiers), hand_size, origin)
-    for key in ("twos", "bombs"):
-        if key in data:
-            values[key] = want_choice(key, data[key], FACTOR_CHOICES)
-    for key in ("finish_double", "assist", "missed_call", "assist_single_only"):
-        if key in data:
-            values[key] = want_bool(key, data[key])
-    if "settlement" in data:
-        values["settlement"] = want_choice("settlement", data["settlement"], SETTLEMENTS)
-    if "mode" in data:
-        values["mode"] = want_choice("mode", data["mode"], MODES)
-    if "immediate_wins" in data:
-        wins = data["immediate_wins"]
-        if not isinstance(wins, (list, tuple)):
-            raise RuleError(_("rule 'immediate_wins' must be a list of {choices}").format(
-                choices=", ".join(IMMEDIATE_WINS)))
-        values["immediate_wins"] = tuple(
-            sorted({want_choice("immediate_wins", w, IMMEDIATE_WINS) for w in wins})
-        )
-    if "place_points" in data:
-        points = data["place_points"]
-        if not isinstance(points, (list, tuple)) or not 2 <= len(points) <= 4:
-            raise RuleError(_(
-                "rule 'place_points' must be a list of 2 to 4 whole numbers, first place first, "
-                "e.g. [0, 1, 2, 3]; got {value!r}"
-            ).format(value=points))
-        values["place_points"] = tuple(want_int("place_points", p, 0, 10_000) for p in points)
-    if "plays" in data:
-        values["plays"] = _plays(data["plays"], base.plays)
-    if "next_deal" in data:
-        values["next_deal"] = want_choice("next_deal", data["next_deal"], NEXT_DEALS)
-    if "next_lead" in data:
-        values["next_lead"] = want_choice("next_lead", data["next_lead"], NEXT_LEADS)
-    if "four_twos" in data:
-        values["four_twos"] = want_choice("four_twos", data["four_twos"], FOUR_TWOS)
-    if "finish_two" in data:
-        values["finish_two"] = want_choice("finish_two", data["finish_two"], FINISH_TWO)
-    if "rank_payments" in data:
-        pays = data["rank_payments"]
-        if not isinstance(pays, (list, tuple)) or not 1 <= len(pays) <= MAX_LOSERS:
-            raise RuleError(_(
-                "rule 'rank_payments' must be a list of 1 to {most} whole numbers, "
-                "fewest cards first, e.g. [1, 2, 3]; got {pays!r}"
-            ).format(most=MAX_LOSERS, pays=pays))
-        values["rank_payments"] = tuple(want_int("rank_payments", p, 0, 10_000) for p in pays)
-    if "rank_threshold" in data:
-        values["rank_threshold"] = want_int("rank_threshold", data["rank_threshold"], 1, MAX_HAND)
-    if "over_threshold_factor" in data:
-        values["over_threshold_factor"] = want_int(
-            "over_threshold_factor", data["over_threshold_factor"], 1, 100
-        )
+    else:  # the base's tiers are checked again against the hand size set here
+        values["tiers"] = OPTIONS["tiers"].check(data.get("tiers", base.tiers), checking)
+    for key, option in OPTIONS.items():  # every other option: its registry entry checks it
+        if key in data and key not in ("hand_size", "tiers"):
+            values[key] = option.check(data[key], checking)
     changed = sorted(set(data) - {"base", "name", "description", "source"})
     if changed and "description" not in data:
         # The base's description speaks of the base's rules (its tiers, its extras): a file
@@ -344,22 +250,6 @@ def rules_from_mapping(
             "set assist = false, missed_call = false and immediate_wins = []"
         ).format(origin=origin))
     return rules
-
-
-def _plays(value: object, base: tuple[tuple[str, Any], ...] = ()) -> tuple[tuple[str, Any], ...]:
-    """The options a [plays] table names, laid over the base's (a file on ``hong-kong``
-    that sets only ``suit_order`` keeps the Hong Kong straights and flushes)."""
-    if not isinstance(value, Mapping):
-        raise RuleError(_(
-            "rule 'plays' must be a table of play options, such as [plays] suit_order = \"DHSC\""))
-    if not value:
-        return base  # nothing named: no need to load the play rules
-    from ledger.core.plays import PlayRules  # the play options validate themselves
-
-    checked = PlayRules.from_mapping(value).to_dict()
-    named = {str(k).replace("-", "_") for k in value}
-    merged = dict(base) | {k: v for k, v in checked.items() if k in named}
-    return tuple(sorted(merged.items()))
 
 
 def rules_from_dict(data: Mapping[str, Any], *, checked_text: bool = False) -> RuleSet:
@@ -405,7 +295,20 @@ def load_preset(name: str) -> RuleSet:
 
     text = resources.files("ledger.core.presets").joinpath(f"{name}.toml").read_text("utf-8")
     data = tomllib.loads(text)
+    data.pop("sources", None)  # what each option's value is from: preset_sources
     return rules_from_mapping(data, base=RuleSet(name=name), origin=_("preset {name}").format(name=name))
+
+
+def preset_sources(name: str) -> dict[str, str]:
+    """Where each option a preset sets comes from (its file's ``[sources]`` table, play
+    options as ``plays.KEY``): one option can come from different texts in different
+    presets.  English, as in the catalogs."""
+    import tomllib
+    from importlib import resources
+
+    load_preset(name)  # an unknown name lists the presets
+    text = resources.files("ledger.core.presets").joinpath(f"{name}.toml").read_text("utf-8")
+    return {str(k): str(v) for k, v in tomllib.loads(text).get("sources", {}).items()}
 
 
 def preset_settings(name: str) -> dict[str, Any]:
@@ -420,7 +323,7 @@ def preset_settings(name: str) -> dict[str, Any]:
     for key, value in tomllib.loads(text).items():
         if key == "plays":
             out |= {f"plays.{k}": v for k, v in value.items()}
-        elif key not in ("name", "description", "source"):
+        elif key not in ("name", "description", "source", "sources"):
             out[key] = value
     return out
 

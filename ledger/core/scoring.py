@@ -338,7 +338,7 @@ def _validate_shootout(seats: Sequence[str], deal: Deal) -> None:
 
 def _factor(option: str, count: int) -> int:
     if option == "each":
-        return 2**count
+        return int(2**count)
     if option == "once" and count > 0:
         return 2
     return 1

@@ -222,12 +222,13 @@ def _timeline(c: Canvas) -> None:
 def _date_axis(ax: Axes, days: Sequence[str]) -> None:
     import matplotlib.dates as mdates
 
-    locator = mdates.AutoDateLocator()
+    locator = mdates.AutoDateLocator()  # type: ignore[no-untyped-call]
     ax.xaxis.set_major_locator(locator)
-    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
+    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))  # type: ignore[no-untyped-call]
     if days and days[0] == days[-1]:
         one = date.fromisoformat(days[0])
-        ax.set_xlim(mdates.date2num(one - timedelta(days=1)), mdates.date2num(one + timedelta(days=1)))
+        ax.set_xlim(mdates.date2num(one - timedelta(days=1)),  # type: ignore[no-untyped-call]
+                    mdates.date2num(one + timedelta(days=1)))  # type: ignore[no-untyped-call]
 
 
 def group_results(

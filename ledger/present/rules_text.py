@@ -6,13 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ledger.core.rules import OPTION_HELP, RuleSet
+from ledger.core.registry import OPTIONS, play_options
+from ledger.core.rules import RuleSet
 
-# Shown in their own columns of ``rules list`` (tiers, extras, settlement).
-_OWN_COLUMNS = frozenset({
-    "tiers", "twos", "bombs", "finish_double", "assist", "missed_call", "settlement", "mode",
-    "place_points", "rank_payments", "rank_threshold", "over_threshold_factor",
-})
+# Shown in their own columns of ``rules list`` (scoring, extras, settlement): the
+# registry says which column each option belongs to.
+_OWN_COLUMNS = frozenset(key for key, option in OPTIONS.items() if option.column != "also")
 
 
 def scoring_text(rules: RuleSet) -> str:
@@ -53,12 +52,16 @@ def rules_list_text(presets: Sequence[RuleSet], settings: Mapping[str, Mapping[s
     return table(rows, headers, align_right=False)
 
 
-def rules_show_lines(rules: RuleSet) -> list[str]:
+def rules_show_lines(rules: RuleSet, sources: Mapping[str, str] | None = None) -> list[str]:
     """The rule set's name, source and scoring, then every option as
-    ``key = value: what it decides (source)``; play options as ``plays.key``."""
-    from ledger.core.i18n import _
-    from ledger.core.plays import PLAY_OPTION_HELP
+    ``key = value: what it decides (source)``; play options as ``plays.key``.
 
+    ``sources`` (a preset's, :func:`ledger.core.rules.preset_sources`) name where the
+    value of each option it sets comes from; the others show the texts the option is
+    found in (the registry's)."""
+    from ledger.core.i18n import _
+
+    sources = sources or {}
     # A shipped rule set's description is in the catalogs; a file's own stays as written.
     lines = [f"{rules.name}: {description(rules.description)}"]
     if rules.source:  # a shipped rule set's sources are in the catalogs too
@@ -70,16 +73,18 @@ def rules_show_lines(rules: RuleSet) -> list[str]:
         lines.append(_("ranked: {payments}").format(payments=rules.ranked_text()))
     else:
         lines.append(_("tiers: {tiers}").format(tiers=rules.tiers_text()))
+    plays = play_options()
     for key, value in rules.to_dict().items():
         if key in ("name", "description", "source"):
             continue
         if key == "plays":  # every play option, the ones not named at their defaults
             for play_key, play_value in rules.play_rules().to_dict().items():
-                what, source = PLAY_OPTION_HELP[play_key]
-                lines.append(_option_line(f"plays.{play_key}", play_value, what, source))
+                option = plays[f"plays.{play_key}"]
+                lines.append(_option_line(option.name, play_value, option.help,
+                                          sources.get(option.name, option.source)))
             continue
-        what, source = OPTION_HELP[key]
-        lines.append(_option_line(key, value, what, source))
+        option = OPTIONS[key]
+        lines.append(_option_line(key, value, option.help, sources.get(key, option.source)))
     return lines
 
 

@@ -37,4 +37,5 @@ def to_json(value: Any) -> str:
 @lru_cache(maxsize=256)
 def rules_dict(text: str) -> dict[str, Any]:
     """Frozen rules JSON, parsed once per distinct text (sessions share them; read-only)."""
-    return json.loads(text)
+    rules: dict[str, Any] = json.loads(text)
+    return rules

@@ -47,7 +47,7 @@ class Derived:
         self.conn = ledger.conn
 
     def last_entry_id(self) -> int:
-        return self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM entries").fetchone()[0]
+        return int(self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM entries").fetchone()[0])
 
     def mark(self, name: str) -> Mark | None:
         """How far the derived cache ``name`` has taken in the entries (None: never built)."""

@@ -260,10 +260,10 @@ class Journal:
                         row["created_at"])
 
     def next_deal_no(self, session_id: int) -> int:
-        return self.conn.execute(
+        return int(self.conn.execute(
             "SELECT COALESCE(MAX(deal_no), 0) + 1 FROM entries WHERE session_id = ?",
             [session_id],
-        ).fetchone()[0]
+        ).fetchone()[0])
 
 
     def entries(self, session_id: int) -> list[EntryRow]:

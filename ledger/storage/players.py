@@ -68,7 +68,7 @@ class Players:
 
     def mark(self) -> int:
         """The id of the latest player event (0: none): caches keyed by player note it."""
-        return self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM player_events").fetchone()[0]
+        return int(self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM player_events").fetchone()[0])
 
     def events(self) -> list[PlayerEvent]:
         return [PlayerEvent(*r) for r in self.conn.execute(

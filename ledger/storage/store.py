@@ -250,8 +250,9 @@ class Ledger:
             return self.player_cache[name]
         row = self.conn.execute("SELECT id FROM players WHERE name = ?", [name]).fetchone()
         if row is not None:
-            self.player_cache[name] = row[0]  # a typed name is its player's for good
-            return row[0]
+            known: int = row[0]
+            self.player_cache[name] = known  # a typed name is its player's for good
+            return known
         found = self._find(name)
         if found is not None and found[1] == name:
             return found[0]

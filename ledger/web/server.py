@@ -23,7 +23,7 @@ def lan_address() -> str:
     probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
         probe.connect(("10.255.255.255", 1))
-        address = probe.getsockname()[0]
+        address: str = probe.getsockname()[0]
     except OSError:
         address = ""
     finally:

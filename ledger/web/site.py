@@ -92,7 +92,9 @@ class Site:
 
         self.env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True,
                                trim_blocks=True, lstrip_blocks=True)
-        self.env.filters["signed"] = data.signed
+        from ledger.present.text import signed
+
+        self.env.filters["signed"] = signed
         self.env.filters["amount"] = data.amount
         self.env.filters["when"] = when
         self.env.globals["_"] = translate
@@ -311,7 +313,8 @@ def need_write(request: Request) -> None:
 
 
 def site_of(request: Request) -> Site:
-    return request.app.state.site
+    site: Site = request.app.state.site
+    return site
 
 
 async def body(request: Request) -> dict[str, Any]:

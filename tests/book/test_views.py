@@ -66,29 +66,10 @@ def test_the_board_carries_the_phones_main_screen(tmp_path: Path) -> None:
         assert list(data["money"]["nets"]) == ["陳大文", "Ben", "Dan", "Cat"]  # most first
         assert data["undo"] == {"action": "deal", "deal": 1, "line": "陳大文=0 Ben=3 Cat=11 Dan=8",
                                 "back": None}
-        names = [f["name"] for f in data["facts"]]
-        assert names[0] == "cards" and data["facts"][0]["max"] == 13
-        rules = load_preset("hong-kong")
-        assert ("twos" in names) == (rules.twos != "off")
-        assert ("assist" in names) == rules.assist
-        assert "shootout" not in names and "order" not in names
+        from ledger.core.registry import offered_facts  # the registry says which facts
 
-
-def test_deal_facts_follow_the_rules() -> None:
-    places = views.deal_facts(load_preset("classic")._replace(mode="places"), False)
-    assert [(f.name, f.kind) for f in places] == [("order", "order")]
-    every = load_preset("classic")._replace(twos="each", bombs="once", finish_double=True,
-                                             assist=True, missed_call=True, finish_two="forbidden")
-    facts = {f.name: f for f in views.deal_facts(every, teams=True)}
-    assert set(facts) == {"cards", "twos", "bombs", "finish", "assist", "missed_call", "dragon",
-                          "four-twos", "shootout"}
-    assert facts["finish"].to_dict()["values"] == ["quads", "straight-flush"]  # no two: forbidden
-    assert facts["twos"].to_dict() | {"label": ""} == {
-        "name": "twos", "kind": "count", "option": "--twos", "label": "", "min": 0, "max": 4}
-    none = views.deal_facts(load_preset("classic")._replace(
-        immediate_wins=(), assist=False, missed_call=False, twos="off", bombs="off",
-        finish_double=False), False)
-    assert [f.name for f in none] == ["cards"]
+        assert data["facts"] == [o.to_dict() for o in offered_facts(load_preset("hong-kong"))]
+        assert "--shootout" not in [f["word"] for f in data["facts"]]  # not a teams session
 
 
 @pytest.mark.parametrize("steps", [

@@ -151,7 +151,7 @@ def test_english_is_unchanged(cli, bombs_rules):
     assert cli.ok("rules", "show", "house.toml").splitlines()[0] == (
         "house: based on classic; this file sets twos")
     assert shown[3] == ("  hand_size = 13: cards dealt to each player; a full hand after an "
-                        "immediate win (pagat; Wikipedia, 17 for three players)")
+                        "immediate win (pagat.com's Big Two page: thirteen cards each)")
     assert cli.ok("rules", "show", "taiwan").splitlines()[2] == (
         "ranked: losers pay 1, 2, 3 units by cards left; x2 if one holds 10+")
     assert cli.ok("rules", "list").split()[:5] == ["preset", "scoring", "extras", "settlement", "also"]

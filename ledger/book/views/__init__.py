@@ -22,7 +22,7 @@ is the one thing said in the language).
 
 Every name is importable from here (``from ledger.book.views import Board``); each
 module is loaded only when one of its names is first used, so ``bigtwo deal`` loads
-``after.py`` alone.  Named tuples, not dataclasses: a named tuple is the cheaper class
+``deal.py`` alone.  Named tuples, not dataclasses: a named tuple is the cheaper class
 to make on the deal path.
 """
 
@@ -43,10 +43,8 @@ if TYPE_CHECKING:
     )
     from ledger.book.views.scoreboard import (
         Board,
-        DealFact,
         UndoPreview,
         board,
-        deal_facts,
         undo_preview,
     )
     from ledger.book.views.settlement import (
@@ -60,7 +58,7 @@ if TYPE_CHECKING:
 
 HOMES = {
     "deal": ("AfterDeal", "PlayerPoints", "after_deal", "deal_points", "turn_dict"),
-    "scoreboard": ("Board", "DealFact", "UndoPreview", "board", "deal_facts", "undo_preview"),
+    "scoreboard": ("Board", "UndoPreview", "board", "undo_preview"),
     "settlement": ("SessionWorking", "SettleView", "WorkingRow", "session_working", "settle_view"),
     "entries": ("Log", "LogLine", "log"),
     "undo": ("UndoneView", "undone_view"),
@@ -68,9 +66,9 @@ HOMES = {
                "league"),
 }
 _HOME = {name: module for module, names in HOMES.items() for name in names}
-__all__ = ["AfterDeal", "Board", "DealFact", "History", "HistoryLine", "League",
+__all__ = ["AfterDeal", "Board", "History", "HistoryLine", "League",
     "LeaguePeriod", "LeagueRow", "Log", "LogLine", "PlayerPoints", "SessionWorking",
-    "SettleView", "UndoPreview", "UndoneView", "WorkingRow", "after_deal", "board", "deal_facts",
+    "SettleView", "UndoPreview", "UndoneView", "WorkingRow", "after_deal", "board",
     "deal_points", "history", "league", "log", "session_working", "settle_view", "turn_dict",
     "undo_preview", "undone_view"]  # every name of HOMES (a test checks)
 

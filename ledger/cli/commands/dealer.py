@@ -101,7 +101,7 @@ def _seating(
 
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
-        facts = [e.facts for e in ledger.journal.live_deals(s.id)]
+        facts = [e.facts for e in ledger.journal.live_deals(s.id) if e.facts is not None]
     turn = next_turn_from_facts(s.seats, book.session_rules(s), facts)
     return list(s.seats), turn.dealers
 

@@ -280,6 +280,7 @@ def _example(seats: Any) -> str:
 
 def _help_text(s: Any) -> str:
     from ledger.book import actions as book
+    from ledger.core.registry import table_options
     from ledger.present.fit import ljust, width
 
     rules = book.session_rules(s)
@@ -294,9 +295,8 @@ def _help_text(s: Any) -> str:
         + _("cards left in seat order ({seats}); the winner has 0").format(seats=seats),
         f"  {ljust(pairs, column)} " + _("or NAME=CARDS pairs (a unique start of a name will do)"),
         f"  {ljust(typed, column)} " + _("a loser's cards instead of a count"),
-        "  " + _("options:")
-        + " --twos NAME=K --bombs NAME=K --finish two|quads|straight-flush --assist NAME",
-        "           --missed-call --dragon NAME --four-twos NAME --shootout NAME --order A,B,C,D",
+        *(("  " + _("options:") if i == 0 else " " * 10) + " " + words
+          for i, words in enumerate(table_options())),  # the registry's deal facts
         "  " + _("(rules {name} score: {extras})").format(name=rules.name, extras=extras),
         _("commands:"),
         "  undo                  " + _("take back the last action (a deal, amend or void); "
