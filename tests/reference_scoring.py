@@ -61,8 +61,12 @@ PRESETS = {
         "finish_double": True,
         "missed_call": False,
         "settlement": "pay-the-winner",
+        "finish_side": "winning-side",
     },
-    "hong-kong": {
+    # Andrew White's Hong Kong rules: doubled with 10-12, tripled with 13, no missed call
+    "hong-kong": {**_CLASSIC, "missed_call": False},
+    # the Hong Kong online / mainland tiers
+    "hong-kong-online": {
         **_CLASSIC,
         "tiers": [[1, 1], [8, 2], [10, 3], [13, 4]],
         "missed_call": False,
@@ -74,6 +78,15 @@ PRESETS = {
         "assist": False,
         "missed_call": False,
         "assist_single_only": False,
+    },
+    # the French text's Choi Dai Di: 1 a card up to 10, 2 a card from 11, paid to the winner
+    "choi-dai-di": {
+        **_CLASSIC,
+        "tiers": [[1, 1], [11, 2]],
+        "assist": False,
+        "missed_call": False,
+        "assist_single_only": False,
+        "settlement": "pay-the-winner",
     },
     "three-player": {
         **_CLASSIC,
@@ -274,6 +287,11 @@ def team_deal(rules, seats, facts, pre_penalty):
             winners, losers = first_team, second_team
         else:
             winners, losers = second_team, first_team
+    went_out = next(name for name in seats if cards[name] == 0)
+    if rules.get("finish_side", "finisher") == "winning-side" and went_out not in winners:
+        # the Russian text doubles "if the winner finishes on a two"; in teams the winner
+        # is the winning side, and here it is not the side that went out
+        pre_penalty = pre_transfer_penalties(rules, seats, {**facts, "finish": None})
     penalty = {name: 0 if name in winners else pre_penalty[name] for name in seats}
     team_score = {"winners": 0, "losers": sum(penalty[name] for name in losers)}
     total = sum(team_score.values())

@@ -135,6 +135,8 @@ def _parse_token(token: str) -> list[Card]:
 
 STRAIGHT_STYLES = (
     "pagat", "hong-kong", "no-wrap", "ace-low-excluded", "twos-high", "descending", "indonesian",
+    "no-ace-five", "ace-five-low-two-six-high", "two-six-over-ace-five", "ace-five-high",
+    "ace-five-below-ace", "wrap-around",
 )
 
 
@@ -191,6 +193,20 @@ _STRAIGHT_RUNS: dict[str, tuple[Run, ...]] = {
     # pagat, Indonesia: A-2-3-4-5 and 2-3-4-5-6 beat all other straights and rank
     # between themselves by the suit of the two (one level, the two is the top card)
     "indonesian": _levelled((*_MIDDLE, Run(_2_TO_6, 15), Run(_A_TO_5, 15)), (_2_TO_6, _A_TO_5)),
+    # pagat: "Some do not allow A-2-3-4-5 as a valid straight": that one run goes
+    "no-ace-five": _levelled((Run(_2_TO_6, 6), *_MIDDLE)),
+    # Wikipedia's Singaporean variant (the Russian article's Taiwanese one):
+    # A-2-3-4-5 < 3-4-5-6-7 < ... < 10-J-Q-K-A < 2-3-4-5-6
+    "ace-five-low-two-six-high": _levelled((Run(_A_TO_5, 5), *_MIDDLE, Run(_2_TO_6, 15))),
+    # Wikipedia's Malaysian variant: ... < 10-J-Q-K-A < A-2-3-4-5 < 2-3-4-5-6 (suit of the 2)
+    "two-six-over-ace-five": _levelled((*_MIDDLE, Run(_A_TO_5, 15), Run(_2_TO_6, 15))),
+    # Wikipedia, the Russian article: 2-3-4-5-6 < ... < 10-J-Q-K-A < A-2-3-4-5 (suit of the A)
+    "ace-five-high": _levelled((Run(_2_TO_6, 6), *_MIDDLE, Run(_A_TO_5, 14))),
+    # Wikipedia, the Russian article: 2-3-4-5-6 < ... < 9-10-J-Q-K < A-2-3-4-5 < 10-J-Q-K-A
+    "ace-five-below-ace": _levelled((Run(_2_TO_6, 6), *_MIDDLE[:-1], Run(_A_TO_5, 14), _MIDDLE[-1])),
+    # Wikipedia: "Q-K-A-2-3 < K-A-2-3-4 < ... < 10-J-Q-K-A < J-Q-K-A-2" (the last card's suit)
+    "wrap-around": _levelled((Run((12, 13, 14, 15, 3), 3), Run((13, 14, 15, 3, 4), 4),
+                              Run(_A_TO_5, 5), Run(_2_TO_6, 6), *_MIDDLE, Run(_J_TO_2, 15))),
 }
 
 

@@ -79,6 +79,7 @@ class RedealCheck(NamedTuple):
     points: int
     may_redeal: bool
     face_cards: int  # J, Q, K: the variant "no face cards, ask for a redeal" looks at these
+    four_twos: bool = False  # all four twos: a reshuffle under redeal_four_twos (the Russian article)
 
     def to_dict(self) -> dict[str, Any]:
         from ledger.core.cards import format_card
@@ -92,6 +93,7 @@ class RedealCheck(NamedTuple):
             "may_redeal": self.may_redeal,
             "limit": REDEAL_MAX,
             "face_cards": self.face_cards,
+            "four_twos": self.four_twos,
         }
 
 
@@ -100,8 +102,14 @@ def hand_points(cards: Iterable[Card]) -> int:
     return sum(HAND_POINTS.get(card.rank, 0) for card in cards)
 
 
-def redeal_check(cards: Iterable[Card]) -> RedealCheck:
-    """A hand of 3 points or fewer may ask for a redeal (Wikipedia's Big Two article).
+REDEAL_SIZES = (13, 17, 18)  # a hand as dealt: four players, or three (17, one with the 52nd)
+
+
+def redeal_check(cards: Iterable[Card], rules: RuleSet | None = None) -> RedealCheck:
+    """A hand of 3 points or fewer may ask for a redeal (Wikipedia's Big Two article:
+    "a hand with only 3 points or less", whatever its size: 13 cards, or 17 with three
+    players); under ``redeal_four_twos`` so may a hand holding all four twos (the Russian
+    article: "если у игрока четыре двойки, может потребоваться перестановка").
 
     >>> from ledger.core.cards import parse_cards
     >>> redeal_check(parse_cards("JS QH 3D 4D 5C 6C 7C 8C 9C 10S 3S 4S 5S")).may_redeal
@@ -110,7 +118,9 @@ def redeal_check(cards: Iterable[Card]) -> RedealCheck:
     hand = tuple(cards)
     points = hand_points(hand)
     faces = sum(card.rank in FACE_RANKS for card in hand)
-    return RedealCheck(hand, points, points <= REDEAL_MAX, faces)
+    twos = sum(card.rank == TWO for card in hand) == 4
+    allowed = points <= REDEAL_MAX or (twos and rules is not None and rules.redeal_four_twos)
+    return RedealCheck(hand, points, allowed, faces, twos)
 
 
 # --- next dealer and leader -------------------------------------------------------------
@@ -128,6 +138,8 @@ class Turn(NamedTuple):
     dealers: tuple[str, ...]
     leader: str | None
     opener: str = THREE_OF_DIAMONDS
+    # next_lead = "loser" with players tied on the most cards: the showdown's winner leads
+    leaders: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """``next: Ben deals, Cat leads``."""
@@ -136,8 +148,11 @@ class Turn(NamedTuple):
         else:
             tied = _("{names} or {last}").format(names=", ".join(self.dealers[:-1]), last=self.dealers[-1])
             deals = _("{names} deals (tied on most cards: a showdown decides)").format(names=tied)
-        leader = self.opener if self.leader is None else self.leader
-        leads = _("{name} leads").format(name=leader)
+        if len(self.leaders) > 1:
+            leads = _("the showdown's winner leads")
+        else:
+            leader = self.opener if self.leader is None else self.leader
+            leads = _("{name} leads").format(name=leader)
         return _("next: {deals}, {leads}").format(deals=deals, leads=leads)
 
 
@@ -150,7 +165,7 @@ def next_turn(seats: Sequence[str], rules: RuleSet, deals: Sequence[Deal]) -> Tu
 
     >>> rules = RuleSet("rotating")
     >>> next_turn(["Ann", "Ben", "Cat"], rules, [Deal(cards={"Ann": 4, "Ben": 0, "Cat": 2})])
-    Turn(dealers=('Ben',), leader='Ben', opener='3♦')
+    Turn(dealers=('Ben',), leader='Ben', opener='3♦', leaders=())
     """
     return next_turn_after(seats, rules, len(deals), deals[-1] if deals else None)
 
@@ -160,7 +175,7 @@ def next_turn_after(seats: Sequence[str], rules: RuleSet, count: int, last: Deal
 
     >>> last = Deal(cards={"Ann": 4, "Ben": 0, "Cat": 2})
     >>> next_turn_after(["Ann", "Ben", "Cat"], RuleSet("rotating"), 1, last)
-    Turn(dealers=('Ben',), leader='Ben', opener='3♦')
+    Turn(dealers=('Ben',), leader='Ben', opener='3♦', leaders=())
     """
     opener = opening_card(rules)
     if last is None or count == 0:
@@ -171,7 +186,13 @@ def next_turn_after(seats: Sequence[str], rules: RuleSet, count: int, last: Deal
         dealers = losers(seats, rules, last)
     else:
         dealers = (seats[count % len(seats)],)
+    if rules.next_lead == "loser":  # pagat: "the 'loser' of each hand plays first in the next"
+        most = losers(seats, rules, last)
+        return Turn(dealers, most[0] if len(most) == 1 else None, opener,
+                    most if len(most) > 1 else ())
     leader = last.winner if rules.next_lead == "winner" else None
+    if rules.round_deals and count % rules.round_deals == 0:
+        leader = None  # pagat, Indonesia: "Only the first deal of the round is begun by the 3"
     return Turn(dealers, leader, opener)
 
 
@@ -181,6 +202,8 @@ def opening_card(rules: RuleSet) -> str:
     Dos), or 3♦ itself under ``next_lead = "three-of-diamonds"``."""
     if rules.next_lead == "three-of-diamonds":
         return THREE_OF_DIAMONDS
+    if rules.opener == "three-of-clubs":  # the French text: "3 clubs au lieu de 3 diamants"
+        return "3♣"
     suit_order = dict(rules.plays).get("suit_order", "SHCD")
     # format_card(lowest_card(suit_order), symbols=True), without importing the card
     # parser on every `bigtwo deal` (tests/core/test_dealer.py checks they agree)

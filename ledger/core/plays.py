@@ -35,13 +35,23 @@ from ledger.core.i18n import N_, _
 # order (diamonds lowest ... clubs highest, pagat's order read the other way); HSDC: the
 # Russian article's clubs < diamonds < spades < hearts; none: suits never break a tie.
 SUIT_ORDERS = ("SHCD", "DHSC", "SHDC", "CSHD", "HSDC", NO_SUIT_ORDER)
-FIVE_CARD_ORDERS = ("standard", "royal-over-quads")
+# straight-over-flush: Wikipedia, the Russian article ("a straight is considered higher than a
+# flush"); no-poker-rules: a five-card play is beaten only by one of its own kind (Wikipedia,
+# the Russian article); gamesky: pagat's GameSky Da Lao Er, "a full house cannot be used to
+# beat a straight".
+FIVE_CARD_ORDERS = ("standard", "royal-over-quads", "straight-over-flush", "no-poker-rules",
+                    "gamesky")
 CHOICES: dict[str, tuple[str, ...]] = {
     "suit_order": SUIT_ORDERS,
     "straights": STRAIGHT_STYLES,
     "flushes": ("suit-first", "top-card-first", "poker"),
-    "four_of_a_kind": ("with-kicker", "alone"),
-    "bombs": ("off", "beat-anything"),
+    # two-pairs: Wikipedia, "four-card combinations (two pairs or four cards alone ...).
+    # Four of a kind beats two pairs"
+    "four_of_a_kind": ("with-kicker", "alone", "two-pairs"),
+    # beat-all: pagat's GameSky and the French text's Choi Dai Di, quads or a straight flush
+    # "can be played out of turn to beat any combination"; quads-beat-all: Wikipedia, "A four
+    # of a kind can be used to beat all card combinations without a four of a kind".
+    "bombs": ("off", "beat-anything", "beat-all", "quads-beat-all"),
     "five_card_order": FIVE_CARD_ORDERS,
 }
 SWITCHES = ("no_flushes", "no_triples")
@@ -53,6 +63,9 @@ KIND_ORDERS: dict[str, tuple[str, ...]] = {
     "royal-over-quads": (
         "straight", "flush", "full-house", "straight-flush", "four-of-a-kind", "royal-flush",
     ),
+    "straight-over-flush": ("flush", "straight", "full-house", "four-of-a-kind", "straight-flush"),
+    "no-poker-rules": FIVE_CARD_KINDS,
+    "gamesky": FIVE_CARD_KINDS,
 }
 ROYAL = (10, 11, 12, 13, 14)
 BOMB_KINDS = ("four-of-a-kind", "straight-flush")
@@ -142,6 +155,7 @@ KIND_NAMES = {
     "four-of-a-kind": N_("four of a kind"), "straight": N_("straight"), "flush": N_("flush"),
     "full-house": N_("full house"), "straight-flush": N_("straight flush"),
     "royal-flush": N_("royal flush"),  # kind_name's, where five_card_order sets it apart
+    "two-pairs": N_("two pairs"),
 }
 
 
@@ -179,14 +193,19 @@ def classify(cards: Iterable[Card], rules: PlayRules = DEFAULT_RULES) -> Play:
         kind = ("single", "pair", "triple")[size - 1]
         return _play(kind, hand, rules, (0, hand[-1].rank), hand[-1], shown)
     if size == 4:
-        if len(counts) == 1 and rules.four_of_a_kind == "alone":
+        if len(counts) == 1 and rules.four_of_a_kind in ("alone", "two-pairs"):
             detail = _ranks(hand[0].rank, 4)
             return _play("four-of-a-kind", hand, rules, (3, hand[0].rank), hand[-1], detail)
+        if sorted(counts.values()) == [2, 2] and rules.four_of_a_kind == "two-pairs":
+            high = max(counts)
+            top = hand[-1]  # the higher pair's higher suit: the hand is sorted low to high
+            detail = f"{_ranks(high, 2)} + {_ranks(min(counts), 2)}"
+            return _play("two-pairs", hand, rules, (2, high), top, detail)
         raise InputError(_("{cards} is not a play: {why}").format(
             cards=shown, why=_(_FOUR_CARDS[rules.four_of_a_kind])))
     if size == 5:
         return _five(hand, counts, rules, shown)
-    sizes = _("1, 2, 3 or 5 cards (or a four)") if rules.four_of_a_kind == "alone" else _(
+    sizes = _("1, 2, 3 or 5 cards (or a four)") if rules.four_of_a_kind != "with-kicker" else _(
         "1, 2, 3 or 5 cards")
     if not hand:
         raise InputError(_("no cards: a play is {sizes}").format(sizes=sizes))
@@ -197,6 +216,15 @@ def compare(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES) -> Verdict:
     """May ``a`` be played on ``b``?  Both are re-judged under ``rules`` first."""
     a, b = classify(a.cards, rules), classify(b.cards, rules)
     this, that = (a.describe(), a.describe(True)), (b.describe(), b.describe(True))
+    if rules.bombs == "quads-beat-all" and has_quads(a) != has_quads(b):
+        if has_quads(a):
+            return _verdict(True, N_("{this} beats {that}: four of a kind beats any play "
+                                     "without a four of a kind"), this=this, that=that)
+        return _verdict(False, N_("{this} does not beat {that}: only a higher four of a kind "
+                                  "beats a four of a kind"), this=this, that=that)
+    if rules.bombs == "beat-all" and is_bomb(a) and not is_bomb(b):
+        return _verdict(True, N_("{this} beats {that}: a bomb beats any combination"),
+                        this=this, that=that)
     if len(a.cards) != len(b.cards):
         if rules.bombs == "beat-anything" and is_bomb(a) and len(b.cards) <= 3:
             return _verdict(True, N_("{this} beats {that}: a bomb beats any single, pair or triple"),
@@ -207,6 +235,13 @@ def compare(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES) -> Verdict:
         return _verdict(False, N_("{this} does not beat {that}: equal plays do not beat each other"),
                         this=this, that=that)
     beats = a.key > b.key
+    if a.key[0] != b.key[0] and len(a.cards) == 5 and _other_kind_refused(a, b, rules):
+        template = (N_("{this} cannot be played on {that}: no-poker-rules, a five-card play "
+                       "is beaten only by one of its kind")
+                    if rules.five_card_order == "no-poker-rules" else
+                    N_("{this} cannot be played on {that}: a full house cannot be used to beat "
+                       "a straight (gamesky)"))
+        return _verdict(False, template, this=this, that=that)
     if a.key[0] != b.key[0]:
         kind, other = kind_name(a, rules), kind_name(b, rules)
         template = (N_("{this} beats {that}: a {kind} ranks above a {other}") if beats
@@ -218,6 +253,19 @@ def compare(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES) -> Verdict:
     template = (N_("{this} beats {that}: higher {label}") if beats
                 else N_("{this} does not beat {that}: lower {label}"))
     return _verdict(beats, template, this=this, that=that, label=(label, _(label)))
+
+
+def _other_kind_refused(a: Play, b: Play, rules: PlayRules) -> bool:
+    """no-poker-rules: no five-card play on one of another kind; gamesky: no full house on
+    a straight."""
+    if rules.five_card_order == "no-poker-rules":
+        return True
+    return rules.five_card_order == "gamesky" and (a.kind, b.kind) == ("full-house", "straight")
+
+
+def has_quads(play: Play) -> bool:
+    """A four of a kind (with its fifth card or alone): what quads-beat-all lets loose."""
+    return play.kind == "four-of-a-kind"
 
 
 def kind_name(play: Play, rules: PlayRules = DEFAULT_RULES) -> str:
@@ -338,6 +386,7 @@ def is_bomb(play: Play) -> bool:
 _FOUR_CARDS = {
     "with-kicker": N_("four of a kind needs a fifth card (four_of_a_kind is with-kicker)"),
     "alone": N_("four cards must be four of a kind"),
+    "two-pairs": N_("four cards must be four of a kind or two pairs"),
 }
 
 
@@ -350,7 +399,7 @@ def _play(
     detail: str,
 ) -> Play:
     """Append the top card's suit to ``key`` for kinds where suits break ties."""
-    if kind in ("single", "pair", "triple", "straight", "straight-flush"):
+    if kind in ("single", "pair", "triple", "straight", "straight-flush", "two-pairs"):
         key = (*key, suit_value(top.suit, rules.suit_order))
     return Play(kind, hand, key, top, detail)
 
@@ -433,4 +482,6 @@ def _tie_labels(kind: str, rules: PlayRules) -> tuple[str, ...]:
         return (N_("sequence"), N_("suit of the top card"))
     if kind in ("full-house", "four-of-a-kind"):
         return (N_("rank"),)
+    if kind == "two-pairs":
+        return (N_("rank of the higher pair"), N_("suit of its highest card"))
     return (N_("rank"), N_("suit") if kind == "single" else N_("suit of its highest card"))

@@ -25,6 +25,7 @@ from ledger.core.i18n import N_, _
 from ledger.core.rule_values import tiers_value, want_bool, want_choice, want_int
 from ledger.core.rules import (
     FACTOR_CHOICES,
+    FINISH_SIDES,
     FINISH_TWO,
     FOUR_TWOS,
     IMMEDIATE_WINS,
@@ -33,6 +34,7 @@ from ledger.core.rules import (
     MODES,
     NEXT_DEALS,
     NEXT_LEADS,
+    OPENERS,
     SETTLEMENTS,
     RuleSet,
 )
@@ -217,6 +219,23 @@ _OPTIONS = (
            column="scoring"),
     Option("over_threshold_factor", "int", N_("ranked: that multiplier"), N_("a Taiwanese house rule"),
            N_("settlement = ranked"), "number", (1, 100), column="scoring"),
+    Option("round_deals", "int",
+           N_("rounds of this many deals: the lowest card opens each round's first deal; 0: none"),
+           N_("pagat, Indonesia; the French text"), N_("next_lead = winner"), "number", (0, 100)),
+    Option("opener", "choice",
+           N_("the card whose holder opens: the lowest under the suit order, or 3♣"),
+           N_("the French text, the Philippines: 3♣"), N_("the first deal and next_lead"), "select",
+           OPENERS),
+    Option("finish_side", "choice",
+           N_("teams: a finish doubles always, or only when who went out is on the winning side"),
+           N_("the Russian rule text and Wikipedia, team play"),
+           N_("teams sessions with finish_double"), "select", FINISH_SIDES),
+    Option("odd_card", "bool",
+           N_("three players: one of them holds the 52nd card (hand_size + 1)"),
+           N_("Wikipedia: the two of spades or three of diamonds takes it"),
+           N_("three players"), "switch"),
+    Option("redeal_four_twos", "bool", N_("a hand with all four twos may ask for a reshuffle"),
+           N_("the Russian rule text"), N_("bigtwo redeal-check"), "switch"),
 )
 OPTIONS: dict[str, Option] = {o.name: o for o in _OPTIONS}
 # The text fields of a rule set: not options (they decide nothing), checked as text.
@@ -227,20 +246,26 @@ _PLAY_HELP: dict[str, tuple[str, str, str]] = {
     "suit_order": (N_("the suits, high to low; none: suits never break a tie"),
                    N_("pagat; Wikipedia; the French text; Russian Wikipedia"),
                    N_("equal ranks, and the card that opens")),
-    "straights": (N_("which five-card runs are straights and their order"), N_("pagat; Andrew White"),
+    "straights": (N_("which five-card runs are straights and their order"),
+                  N_("pagat; Andrew White; Wikipedia; Russian Wikipedia"),
                   N_("straights and straight flushes")),
     "flushes": (N_("how flushes compare: suit first, top card first, or all ranks"), N_("pagat"),
                 N_("a flush on a flush")),
-    "four_of_a_kind": (N_("four of a kind needs a fifth card, or plays alone"), N_("pagat"),
-                       N_("four-card plays")),
-    "bombs": (N_("beat-anything: quads + 1 or a straight flush beats any single, pair or triple"),
-              N_("pagat; Wikipedia"), N_("a bomb on fewer cards")),
+    "four_of_a_kind": (N_("four of a kind needs a fifth card, plays alone, or beside two pairs"),
+                       N_("pagat; Wikipedia"), N_("four-card plays")),
+    "bombs": (N_("what quads + 1 or a straight flush beat beyond their size: singles, pairs "
+                 "and triples (beat-anything), any play (beat-all); quads-beat-all: quads beat "
+                 "any play without quads"),
+              N_("pagat; Wikipedia; the French text"), N_("a bomb on other plays")),
     "no_flushes": (N_("flushes are not plays"), N_("pagat, from Singapore and Taiwan"),
                    N_("five cards of one suit")),
     "no_triples": (N_("triples are not plays"), N_("pagat, from Singapore and Taiwan"),
                    N_("three cards of one rank")),
-    "five_card_order": (N_("royal-over-quads: only A-K-Q-J-10 suited beats four of a kind"),
-                        N_("pagat"), N_("five-card plays of different kinds")),
+    "five_card_order": (N_("the order of five-card kinds: royal-over-quads, a straight over a "
+                           "flush, no other kind on a kind (no-poker-rules), no full house on "
+                           "a straight (gamesky)"),
+                        N_("pagat; Wikipedia; Russian Wikipedia"),
+                        N_("five-card plays of different kinds")),
 }
 
 

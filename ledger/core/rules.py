@@ -35,7 +35,14 @@ ImmediateWin = Literal["dragon", "four-twos"]
 NextDeal = Literal["rotate", "winner", "loser"]  # who deals the next deal (default first)
 # Who leads it: the last winner, the holder of the lowest card under the suit order, or
 # (sessions frozen before lowest-card existed) the holder of 3♦ whatever the suits.
-NextLead = Literal["winner", "lowest-card", "three-of-diamonds"]
+# "loser": the player left with the most cards (pagat: "the 'loser' of each hand plays first").
+NextLead = Literal["winner", "lowest-card", "three-of-diamonds", "loser"]
+# The card whose holder opens: the lowest under the suit order, or 3♣ whatever the order
+# (the French text's Philippine rule: "le jeu commence porte 3 clubs au lieu de 3 diamants").
+Opener = Literal["lowest-card", "three-of-clubs"]
+# Teams: a finish doubles whoever went out (sessions before this option), or only when the
+# player who went out is on the winning side (the winner is the winning side).
+FinishSide = Literal["finisher", "winning-side"]
 FourTwos = Literal["tiers", "tripled"]  # a four-twos immediate win: by the tiers, or x3
 FinishTwo = Literal["double", "plain", "forbidden"]  # going out on a two
 
@@ -47,6 +54,8 @@ NEXT_DEALS: tuple[NextDeal, ...] = get_args(NextDeal)
 NEXT_LEADS: tuple[NextLead, ...] = get_args(NextLead)
 FOUR_TWOS: tuple[FourTwos, ...] = get_args(FourTwos)
 FINISH_TWO: tuple[FinishTwo, ...] = get_args(FinishTwo)
+OPENERS: tuple[Opener, ...] = get_args(Opener)
+FINISH_SIDES: tuple[FinishSide, ...] = get_args(FinishSide)
 MAX_HAND = 26  # two players splitting a whole pack
 MAX_LOSERS = 3  # four players at most
 
@@ -84,6 +93,15 @@ class RuleSet(NamedTuple):
     rank_payments: tuple[int, ...] = (1, 2, 3)
     rank_threshold: int = 10
     over_threshold_factor: int = 2
+    # pagat, Indonesia: rounds of ``round_deals`` deals, the first of each opened by the
+    # lowest card, the others by the last winner (0: no rounds).
+    round_deals: int = 0
+    opener: Opener = "lowest-card"
+    finish_side: FinishSide = "finisher"
+    # Wikipedia, three players: the 52nd card goes to one of them, who holds hand_size + 1.
+    odd_card: bool = False
+    # The Russian article: a hand holding all four twos may ask for a reshuffle.
+    redeal_four_twos: bool = False
 
     def tier(self, cards: int) -> int:
         """Multiplier of the highest tier whose lower bound is <= ``cards``."""

@@ -213,12 +213,18 @@ def _validate_cards(rules: RuleSet, seats: Sequence[str], deal: Deal) -> None:
         raise InputError(_(
             "no cards given for {names}; every seated player needs NAME=CARDS"
         ).format(names=", ".join(missing)))
+    most = largest_hand(rules, seats)
     for name, count in deal.cards.items():
-        if type(count) is not int or not 0 <= count <= rules.hand_size:
+        if type(count) is not int or not 0 <= count <= most:
             raise InputError(_(
                 "{player}={count}: cards left must be a whole number from 0 to "
                 "{hand_size} (the hand size under rules {name!r})"
-            ).format(player=name, count=count, hand_size=rules.hand_size, name=rules.name))
+            ).format(player=name, count=count, hand_size=most, name=rules.name))
+    over = [n for n, c in deal.cards.items() if c > rules.hand_size]
+    if len(over) > 1:
+        raise InputError(_(
+            "{names} hold more than {hand_size} cards: only one player takes the 52nd card"
+        ).format(names=", ".join(over), hand_size=rules.hand_size))
     winners = [n for n, c in deal.cards.items() if c == 0]
     if not winners:
         raise InputError(_("no winner: exactly one player must have 0 cards (the one who went out)"))
@@ -226,6 +232,13 @@ def _validate_cards(rules: RuleSet, seats: Sequence[str], deal: Deal) -> None:
         raise InputError(_(
             "{count} players have 0 cards ({names}); exactly one player goes out"
         ).format(count=len(winners), names=", ".join(winners)))
+
+
+def largest_hand(rules: RuleSet, seats: Sequence[str]) -> int:
+    """The most cards one player can hold: the hand size, or one more under
+    ``odd_card`` with three players (Wikipedia: "whichever player possesses the two of
+    spades or three of diamonds receives that card")."""
+    return rules.hand_size + (1 if rules.odd_card and len(seats) == 3 else 0)
 
 
 def _validate_counts(
@@ -344,8 +357,11 @@ def _factor(option: str, count: int) -> int:
     return 1
 
 
-def base_penalties(rules: RuleSet, seats: Sequence[str], deal: Deal) -> dict[str, int]:
-    """Each player's penalty before transfers (docs/scoring.md, "A loser's penalty")."""
+def base_penalties(
+    rules: RuleSet, seats: Sequence[str], deal: Deal, finish_counts: bool = True
+) -> dict[str, int]:
+    """Each player's penalty before transfers (docs/scoring.md, "A loser's penalty");
+    ``finish_counts`` False: the finish doubles nobody (teams, the side that went out lost)."""
     if rules.mode == "places":
         assert deal.order is not None
         return {n: rules.place_points[deal.order.index(n)] for n in seats}
@@ -356,7 +372,7 @@ def base_penalties(rules: RuleSet, seats: Sequence[str], deal: Deal) -> dict[str
         return ranked_penalties(rules, cards, deal.winner)
     if deal.immediate is not None:
         return {n: c * immediate_multiplier(rules, deal, c) for n, c in cards.items()}
-    finish = 2 if rules.finish_double and _doubling_finish(rules, deal.finish) else 1
+    finish = 2 if finish_counts and rules.finish_double and _doubling_finish(rules, deal.finish) else 1
     out = {}
     for name in seats:
         c = cards[name]
@@ -460,6 +476,10 @@ def _score_teams(
             winners = team_a if count_a < count_b else team_b
         else:
             winners = team_a if deal.shootout in team_a else team_b
+    if rules.finish_side == "winning-side" and deal.finish is not None and deal.immediate is None:
+        went_out = next(n for n in seats if cards[n] == 0)
+        if went_out not in winners:  # the winner is the winning side, which did not finish
+            base = base_penalties(rules, seats, deal, finish_counts=False)
     penalty = {n: 0 if n in winners else base[n] for n in seats}
     owed = sum(penalty.values())
     net = {n: owed if n in winners else -owed for n in seats}

@@ -191,7 +191,8 @@ def _rules_differ(stored: dict[str, Any], new: RuleSet, scoring_only: bool) -> b
         return True
     mine = new.to_dict()
     if scoring_only:
-        for key in ("name", "description", "source", "plays", "next_deal", "next_lead"):
+        for key in ("name", "description", "source", "plays", "next_deal", "next_lead",
+                    "round_deals", "opener", "redeal_four_twos"):  # no points change
             old.pop(key, None)
             mine.pop(key, None)
     return old != mine

@@ -75,8 +75,9 @@ CASES: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = [
     ("cards-fraction", "classic", ("deal", "Ann=0", "Ben=3.5", "Cat=4", "Dan=5"), ("Ben", "3.5")),
     ("cards-empty", "classic", ("deal", "Ann=0", "Ben=", "Cat=4", "Dan=5"), ("Ben", "number of cards")),
     ("cards-seat-order-negative", "classic", ("deal", "--", "0", "-3", "4", "5"), ("Ben", "-3")),
-    ("cards-three-player-hand", "three-player", ("deal", "Ann=0", "Ben=18", "Cat=1"),
-     ("Ben=18", "0 to 17")),
+    # Wikipedia: one of three players holds the 52nd card (18); 19 cannot be
+    ("cards-three-player-hand", "three-player", ("deal", "Ann=0", "Ben=19", "Cat=1"),
+     ("Ben=19", "0 to 18")),
     ("cards-typed-twice", "classic", ("deal", "Ann=0", "Ben=2S 2H", "Cat=2S", "Dan=5"),
      ("held twice", "Ben", "Cat")),
     ("none-given", "classic", ("deal",), ("no cards given",)),

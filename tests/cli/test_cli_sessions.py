@@ -252,10 +252,10 @@ def test_rules_list_and_show(cli):
 
     shown = cli.ok("rules", "show", "hong-kong")
     assert shown.startswith("hong-kong:")
-    assert "tiers: 1-7 x1, 8-9 x2, 10-12 x3, 13 x4" in shown
+    assert "tiers: 1-9 x1, 10-12 x2, 13 x3" in shown  # Andrew White's tiers
     assert "  missed_call = false: a winner who did not call 'last card' pays every penalty" in shown
     data = _json(cli, "rules", "show", "hong-kong")
-    assert data["tiers"] == [[1, 1], [8, 2], [10, 3], [13, 4]]
+    assert data["tiers"] == [[1, 1], [10, 2], [13, 3]]
     assert data["settlement"] == "pairwise" and data["assist"] is True
 
 

@@ -141,7 +141,7 @@ def test_text_output(cli) -> None:
     ]
     out = cli.ok("compare", "2H", "2S", "--rules", "hong-kong")
     assert out.startswith("no: single 2♥ does not beat single 2♠: lower suit\n")
-    assert "rules hong-kong: straights hong-kong, flushes top-card-first" in out
+    assert "rules hong-kong: straights hong-kong, flushes poker" in out
 
 
 # --- every play option, set in a rule file, changes an answer -------------------------------
@@ -181,6 +181,26 @@ OPTION_CASES = [
     ("straights", "indonesian", "A♥2♠3♥4♥5♥", "2♦3♠4♠5♠6♥", False, True),
     # pagat: "A-K-Q-J-10 beats 2-2-2-2-6, which beats 3-3-3-3-8, which beats K-Q-J-10-9"
     ("five_card_order", "royal-over-quads", "2♠2♥2♣2♦6♠", "9♥10♥J♥Q♥K♥", False, True),
+    # pagat: "Some do not allow A-2-3-4-5": only that one
+    ("straights", "no-ace-five", "2♦3♣4♣5♣6♣", "A♠2♥3♠4♠5♠", True, INVALID),
+    # Wikipedia's straight orders (docs/rules.md)
+    ("straights", "ace-five-low-two-six-high", "2♠3♥4♠5♠6♠", "10♠J♥Q♠K♠A♠", False, True),
+    ("straights", "two-six-over-ace-five", "A♠2♥3♠4♠5♠", "10♠J♥Q♠K♠A♥", False, True),
+    ("straights", "ace-five-high", "A♠2♥3♠4♠5♠", "2♠3♥4♠5♠6♠", False, True),
+    ("straights", "ace-five-below-ace", "A♠2♥3♠4♠5♠", "9♠10♥J♠Q♠K♠", False, True),
+    ("straights", "wrap-around", "J♠Q♥K♠A♠2♠", "10♠J♥Q♠K♠A♥", INVALID, True),
+    # Wikipedia: "two pairs or four cards alone ... Four of a kind beats two pairs"
+    ("four_of_a_kind", "two-pairs", "5♠5♥9♦9♣", "4♠4♥8♦8♣", INVALID, True),
+    # pagat's GameSky, the French Choi Dai Di: "beat any combination"
+    ("bombs", "beat-all", "3♦3♣3♥3♠4♦", "2♠", False, True),
+    # Wikipedia: "A four of a kind can be used to beat all card combinations without a four"
+    ("bombs", "quads-beat-all", "3♦3♣3♥3♠4♦", "9♥10♥J♥Q♥K♥", False, True),
+    # Wikipedia: "a straight is considered higher than a flush"
+    ("five_card_order", "straight-over-flush", "3♦4♣5♥6♠7♦", "2♠J♠7♠5♠3♠", False, True),
+    # Wikipedia: "No Poker Rules ... a Full House can not be played over a Straight"
+    ("five_card_order", "no-poker-rules", "9♠9♥9♦4♠4♥", "3♦4♣5♥6♠7♦", True, False),
+    # pagat's GameSky: "a full house cannot be used to beat a straight"
+    ("five_card_order", "gamesky", "9♠9♥9♦4♠4♥", "3♦4♣5♥6♠7♦", True, False),
 ]
 
 
@@ -215,7 +235,7 @@ def test_every_option_is_covered() -> None:
 def test_plays_table_accepts_dashes_and_keeps_the_base_options(cli, tmp_path) -> None:
     house = rule_file(tmp_path, "pusoy", 'base = "hong-kong"\n[plays]\nsuit-order = "dhsc"\n')
     shown = json.loads(cli.ok("rules", "show", house, "--json"))
-    assert shown["plays"] == {"flushes": "top-card-first", "straights": "hong-kong", "suit_order": "DHSC"}
+    assert shown["plays"] == {"flushes": "poker", "straights": "hong-kong", "suit_order": "DHSC"}
     assert beats(cli, "3♦", "3♠", "--rules", house)  # Pusoy Dos suits
     assert beats(cli, "A♦2♣3♣4♣5♣", "2♦3♥4♥5♥6♥", "--rules", house)  # still Hong Kong straights
 
@@ -291,7 +311,8 @@ DISPUTES = [
     ("A♥2♠3♦4♦5♦", "A♠2♥3♠4♠5♠", False, True),  # top card 5♦ < 5♠; in HK 2♠ > 2♥
     ("10♠J♥Q♥K♥A♥", "2♠3♠4♠5♠6♥", True, False),  # HK: 2-3-4-5-6 above 10-J-Q-K-A
     ("3♥5♥7♥9♥J♥", "2♣A♣K♣Q♣9♣", True, False),  # flush: suit first, or top card first
-    ("K♦Q♦8♦6♦4♦", "K♥9♥7♥5♥3♥", False, False),  # same top card: the suit decides
+    # same top card: the suit decides; Andrew White (hong-kong): "face-value down the line"
+    ("K♦Q♦8♦6♦4♦", "K♥9♥7♥5♥3♥", False, True),
     ("4♣6♣8♣10♣Q♣", "3♣5♣7♣9♣K♣", False, False),  # one suit: the top card decides
     ("J♠Q♠K♠A♠2♠", "3♠5♠7♠9♠J♠", True, True),  # both flushes; the two is on top
     ("3♦4♦5♦6♦8♦", "10♠J♠Q♠K♠A♥", True, True),  # any flush beats any straight

@@ -75,10 +75,22 @@ def test_session_end_gives_the_final_standings_and_settlement(cli) -> None:
 
 
 def test_redeal_check_wants_the_13_cards_as_dealt(cli) -> None:
-    assert "13 cards, not 3" in cli.fails("redeal-check", "JS QH 3D", code=2)
-    assert "13 cards, not 14" in cli.fails(
+    assert "13 cards (17 or 18 with three players), not 3" in cli.fails(
+        "redeal-check", "JS QH 3D", code=2)
+    assert "13 cards (17 or 18 with three players), not 14" in cli.fails(
         "redeal-check", "JS QH 3D 4D 5C 6C 7C 8C 9C 10S 3S 4S 5S 6S", code=2)
     assert cli.ok("redeal-check", "JS QH 3D 4D 5C 6C 7C 8C 9C 10S 3S 4S 5S").startswith("13 cards")
+
+
+def test_redeal_check_takes_three_player_hands_and_four_twos(cli) -> None:
+    """Wikipedia: "a hand with only 3 points or less" (17 cards with three players); the
+    Russian article: a hand with all four twos may ask for a reshuffle (doubling)."""
+    seventeen = "JS QH 3D 4D 5C 6C 7C 8C 9C 10S 3S 4S 5S 6S 7S 8S 9S"
+    assert cli.ok("redeal-check", seventeen).startswith("17 cards, hand points")
+    twos = "2S 2H 2C 2D 3D 4D 5C 6C 7C 8C 9C 10S 3S"
+    assert "so no redeal" in cli.ok("redeal-check", twos)
+    assert "all four twos: the holder may ask for a reshuffle (rules doubling)" in cli.ok(
+        "redeal-check", twos, "--rules", "doubling")
 
 
 def test_demo_leaves_no_folder_behind_unless_kept(tmp_path: Path) -> None:

@@ -210,7 +210,7 @@ def test_a_rule_file_error_is_told_in_chinese(cli, tmp_path):
     assert hant.count("\n") == 1
     hans = cli.fails("--lang", "zh_Hans", "rules", "show", str(bad), code=2)
     assert "规则文件" in hans and "8 没有大于 10" in hans and hans.count("\n") == 1
-    assert "香港／內地倍數" in cli.ok("--lang", "zh_Hant", "rules", "show", "hong-kong")
+    assert "香港網上／內地級數" in cli.ok("--lang", "zh_Hant", "rules", "show", "hong-kong-online")
 
 
 def test_the_deal_grammar_speaks_chinese(evening):

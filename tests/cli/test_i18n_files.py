@@ -225,7 +225,7 @@ CASES: dict[str, Case] = {
         "error: give the one exposed card, e.g. 7H; got 2 cards in '7H 8H'"),
     "a short hand to check for a redeal": (
         lambda t: ["redeal-check", "3D 4S"],
-        "error: a hand as dealt has 13 cards, not 2: type all of them, e.g. "
+        "error: a hand as dealt has 13 cards (17 or 18 with three players), not 2: type all of them, e.g. "
         "\"3D 4S 7H JC QD 5C 6C 8C 9C 10S 3S 4S 5S\""),
     "export of one session and all": (
         lambda t: ["export", "--all", "--session", "1"],

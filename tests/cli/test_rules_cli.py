@@ -26,7 +26,8 @@ def test_rules_list_shows_what_each_preset_sets(cli) -> None:
     out = cli.ok("rules", "list")
     rows = {line.split()[0]: line for line in out.splitlines()[2:]}
     assert "next_deal winner, assist_single_only" in rows["classic"]
-    assert "next_deal winner, plays.straights hong-kong" in rows["hong-kong"]
+    assert "next_deal winner, next_lead winner, plays.straights hong-kong, plays.flushes poker" in (
+        rows["hong-kong"])
     assert "four_twos tripled, finish_two forbidden" in rows["pay-the-winner"]
     assert "hand_size 17" in rows["three-player"]
     assert "losers pay 1, 2, 3 units by cards left; x2 if one holds 10+" in rows["taiwan"]
@@ -73,8 +74,8 @@ def test_rules_show_reads_a_rule_file(cli, tmp_path) -> None:
         ("A♥2♠3♥4♥5♥", "2♦3♠4♠5♠6♥", ["plays", "straights", "indonesian"], True,
          ["straights (indonesian), low to high: 3-4-5-6-7 < … < 10-J-Q-K-A < 2-3-4-5-6 = A-2-3-4-5",
           "suits (suit_order SHCD), high to low: ♠ ♥ ♣ ♦; compared: 2♠ against 2♦"]),
-        # pagat: Hong Kong flushes, "2-J-7-5-3 beats A-J-10-7-6"
-        ("2♦J♦7♦5♦3♦", "A♠J♠10♠7♠6♠", ["--rules", "hong-kong"], True,
+        # pagat: Hong Kong flushes, "2-J-7-5-3 beats A-J-10-7-6" (Wikipedia's, pay-the-winner)
+        ("2♦J♦7♦5♦3♦", "A♠J♠10♠7♠6♠", ["--rules", "pay-the-winner"], True,
          ["flushes (top-card-first): the top card's rank first, then the suit",
           "ranks 2-J-7-5-3 against A-J-10-7-6; suits ♦ against ♠"]),
         # Wikipedia: "a 3-single cannot be used to beat any other 3-single"
@@ -200,7 +201,7 @@ def test_lowest_card_opens_under_pusoy_dos_suits(cli, tmp_path) -> None:
          "rule 'rank_payments' [1, 2, 4] would make tied losers pay 1/6 units"),
         ('rank_threshold = "ten"\n', "rule 'rank_threshold' must be a whole number from 1 to 26"),
         ('next_lead = "3C"\n', "rule 'next_lead' must be one of winner, lowest-card, three-of-diamonds"),
-        ('[plays]\nstraights = "wrap-around"\n', "straights cannot be 'wrap-around': use one of pagat,"),
+        ('[plays]\nstraights = "circular"\n', "straights cannot be 'circular': use one of pagat,"),
         ('[plays]\nsuit_order = "DCHS"\n', "use one of SHCD, DHSC, SHDC, CSHD, HSDC, none"),
         ('[plays]\nfive_card_order = "royal"\n', "use one of standard, royal-over-quads"),
     ],

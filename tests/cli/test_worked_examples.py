@@ -57,10 +57,20 @@ def test_example_4_dragon(preset: str) -> None:
 
 
 def test_example_5_hong_kong_money() -> None:
-    score = score_deal(load_preset("hong-kong"), list("ABCD"),
+    # the online / mainland tiers (x2 from 8, x3 from 10, x4 at 13): hong-kong-online
+    score = score_deal(load_preset("hong-kong-online"), list("ABCD"),
                        Deal(cards={"A": 0, "B": 1, "C": 8, "D": 12}))
     assert score.penalty == {"A": 0, "B": 1, "C": 16, "D": 36}
     assert {k: v * 10 for k, v in score.net.items()} == {"A": 530, "B": 490, "C": -110, "D": -910}
+
+
+def test_example_5_andrew_white_tiers() -> None:
+    # Andrew White: "with 10, 11, and 12 the points are doubled, and with 13 the points
+    # are tripled" (hong-kong); 0 / 8 / 10 / 13 cards
+    score = score_deal(load_preset("hong-kong"), list("ABCD"),
+                       Deal(cards={"A": 0, "B": 8, "C": 10, "D": 13}))
+    assert score.penalty == {"A": 0, "B": 8, "C": 20, "D": 39}
+    assert score.net == {"A": 67, "B": 35, "C": -13, "D": -89}
 
 
 EXAMPLE_6 = {  # games, wins, fried, penalty, net
@@ -168,7 +178,7 @@ def test_examples_through_cli(cli) -> None:
     data = json.loads(cli.ok("settle", "--json"))
     assert data["nets"] == {"North": "117", "East": "-39", "South": "-39", "West": "-39"}
 
-    cli.ok("session", "start", "--players", "A,B,C,D", "--rules", "hong-kong", "--stake", "10")
+    cli.ok("session", "start", "--players", "A,B,C,D", "--rules", "hong-kong-online", "--stake", "10")
     cli.ok("deal", "A=0", "B=1", "C=8", "D=12")
     data = json.loads(cli.ok("settle", "--json"))
     assert data["nets"] == {"A": "530", "B": "490", "C": "-110", "D": "-910"}

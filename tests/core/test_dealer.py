@@ -216,7 +216,7 @@ def test_three_of_diamonds_leads() -> None:
     assert turn.describe() == "next: Ben deals, 3♦ leads"
 
 
-@pytest.mark.parametrize(("key", "value"), [("next_deal", "left"), ("next_lead", "loser"),
+@pytest.mark.parametrize(("key", "value"), [("next_deal", "left"), ("next_lead", "left"),
                                             ("next_deal", 1)])
 def test_bad_next_options_are_rule_errors(key: str, value: object) -> None:
     with pytest.raises(RuleError, match=f"rule '{key}' must be one of"):

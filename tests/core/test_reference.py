@@ -97,7 +97,7 @@ def test_example_4_immediate_win(immediate):
 
 def test_example_5_hong_kong_money():
     seats = ["p", "q", "r", "s"]
-    result = ref_deal(PRESETS["hong-kong"], seats, played({"p": 0, "q": 1, "r": 8, "s": 12}))
+    result = ref_deal(PRESETS["hong-kong-online"], seats, played({"p": 0, "q": 1, "r": 8, "s": 12}))
     assert result["penalty"] == {"p": 0, "q": 1, "r": 16, "s": 36}
     money = ref_session_money([result["net"]], Decimal(10))
     assert money == {"p": 530, "q": 490, "r": -110, "s": -910}
@@ -273,9 +273,9 @@ def test_missed_call_pay_the_winner_reverses_the_flows():
     assert pairwise["net"] == {"w": -186, "a": 62, "b": 62, "c": 62}
 
 
-def test_hong_kong_four_twos_uses_the_thirteen_card_tier():
+def test_hong_kong_online_four_twos_uses_the_thirteen_card_tier():
     seats = ["p", "q", "r", "s"]
-    result = ref_deal(PRESETS["hong-kong"], seats, make_facts(immediate="four-twos", immediate_by="q"))
+    result = ref_deal(PRESETS["hong-kong-online"], seats, make_facts(immediate="four-twos", immediate_by="q"))
     assert result["penalty"] == {"p": 52, "q": 0, "r": 52, "s": 52}
     assert result["net"] == {"p": -52, "q": 156, "r": -52, "s": -52}
 

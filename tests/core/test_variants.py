@@ -175,7 +175,8 @@ def test_assist_single_only_allows_a_single_two() -> None:
 @pytest.mark.parametrize(
     ("preset", "single_only"),
     [("classic", True), ("pay-the-winner", True), ("doubling", True), ("three-player", True),
-     ("hong-kong", False)],
+     # Andrew White: "When the player to your right has only one card"
+     ("hong-kong", True), ("hong-kong-online", False)],
 )
 def test_presets_whose_source_says_so_count_single_card_assists_only(preset: str, single_only: bool) -> None:
     assert load_preset(preset).assist_single_only is single_only
@@ -190,9 +191,9 @@ FOUR_TWOS = Deal(immediate="four-twos", immediate_by="North")
     ("base", "four_twos", "each", "winner"),
     [
         # Wikipedia: "The score (card count) of the losing players is tripled": 13 x 3 = 39
-        ("hong-kong", "tripled", 39, 117),
+        ("hong-kong-online", "tripled", 39, 117),
         ("da-lao-er", "tripled", 39, 117),
-        ("hong-kong", "tiers", 52, 156),  # the preset's own x4 at 13 cards
+        ("hong-kong-online", "tiers", 52, 156),  # the preset's own x4 at 13 cards
         ("da-lao-er", "tiers", 26, 78),  # x2 from 11 cards
         ("pay-the-winner", None, 39, 117),  # the Wikipedia preset reads it tripled
     ],
@@ -208,7 +209,7 @@ def test_four_twos_tripled_or_by_tiers(base: str, four_twos: str | None, each: i
 
 
 def test_four_twos_tripled_leaves_the_dragon_to_the_tiers() -> None:
-    rules = rules_from_mapping({"base": "hong-kong", "four_twos": "tripled"})
+    rules = rules_from_mapping({"base": "hong-kong-online", "four_twos": "tripled"})
     dragon = score_deal(rules, SEATS, Deal(immediate="dragon", immediate_by="North"))
     assert dragon.penalty["East"] == 52
 

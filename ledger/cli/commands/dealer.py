@@ -108,20 +108,26 @@ def _seating(
 
 def redeal_check_cmd(
     cards: Annotated[str, typer.Argument(help='The hand as dealt, e.g. "3D 4S 7H JC QD ...".')],
+    rules_name: Annotated[str, typer.Option(
+        "--rules", help="A preset or rule file (.toml): may four twos ask too.")] = "classic",
     json_out: JsonOpt = False,
 ) -> None:
     """May this hand ask for a redeal?  J=1 Q=2 K=3 A=4 2=5; 3 points or fewer may."""
     from ledger.core.cards import format_card, parse_cards
-    from ledger.core.dealer import HAND_POINTS, REDEAL_MAX, redeal_check
+    from ledger.core.dealer import HAND_POINTS, REDEAL_MAX, REDEAL_SIZES, redeal_check
     from ledger.core.errors import InputError
+    from ledger.core.rules import load_rules
+
+    rules = load_rules(rules_name)
 
     hand = parse_cards(cards)
     if not hand:
         raise InputError(_('no cards given: type the hand as dealt, e.g. "3D 4S 7H JC QD ..."'))
-    if len(hand) != 13:
-        raise InputError(_('a hand as dealt has 13 cards, not {count}: type all of them, e.g. '
+    if len(hand) not in REDEAL_SIZES:
+        raise InputError(_('a hand as dealt has 13 cards (17 or 18 with three players), not '
+                           '{count}: type all of them, e.g. '
                            '"3D 4S 7H JC QD 5C 6C 8C 9C 10S 3S 4S 5S"').format(count=len(hand)))
-    check = redeal_check(hand)
+    check = redeal_check(hand, rules)
     if json_out:
         from ledger.present.text import dumps
 
@@ -130,10 +136,13 @@ def redeal_check_cmd(
     scored = [c for c in hand if c.rank in HAND_POINTS]
     sums = " + ".join(f"{format_card(c, symbols=True)} {HAND_POINTS[c.rank]}" for c in scored)
     working = f"{sums} = {check.points}" if scored else _("0 (no J, Q, K, A or 2)")
-    verdict = (
-        _("{most} or fewer, so the holder may ask for a redeal").format(most=REDEAL_MAX)
-        if check.may_redeal else _("more than {most}, so no redeal").format(most=REDEAL_MAX)
-    )
+    if check.points <= REDEAL_MAX:
+        verdict = _("{most} or fewer, so the holder may ask for a redeal").format(most=REDEAL_MAX)
+    elif check.may_redeal:  # all four twos, under redeal_four_twos
+        verdict = _("more than {most}, but all four twos: the holder may ask for a reshuffle "
+                    "(rules {name})").format(most=REDEAL_MAX, name=rules.name)
+    else:
+        verdict = _("more than {most}, so no redeal").format(most=REDEAL_MAX)
     typer.echo(_("{count} cards, hand points {working} — {verdict}").format(
         count=len(hand), working=working, verdict=verdict))
     if not check.may_redeal and check.face_cards == 0:
