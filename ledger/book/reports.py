@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from ledger.core.errors import InputError
+from ledger.core.errors import InputError, NotFound
 from ledger.core.i18n import N_, _
 from ledger.core.scoring import teams_of
 from ledger.core.settlement import (
@@ -25,7 +25,8 @@ from ledger.core.settlement import (
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
 
-NO_SESSIONS = N_("the ledger has no sessions yet; start one with bigtwo session start")
+NO_SESSIONS = N_("the ledger has no sessions yet")
+START_ONE = N_("start one with bigtwo session start")
 
 
 class PlayerLine(NamedTuple):
@@ -59,25 +60,11 @@ class Standings(NamedTuple):
         return out
 
 
-def log_dicts(ledger: Ledger, session: SessionRow) -> list[dict[str, Any]]:
-    """Every entry of a session as ``bigtwo log --json`` (and the web page) show it, then
-    the renames and merges of its players (and their undos), as ``log`` lists them."""
-    from ledger.book.actions import undo_marks
-    from ledger.book.players import event_dicts
-
-    live = {e.id for e in ledger.journal.live_deals(session.id)}
-    undos = undo_marks(ledger, session.id)  # entry -> seq of the entry it took back
-    entries = [{**e.to_dict(), "live": e.id in live, "undoes": undos.get(e.id)}
-               for e in ledger.journal.entries(session.id)]
-    seated = {pid for _t, _n, pid in ledger.journal.seat_names(session.id)}
-    return entries + event_dicts(ledger, seated)
-
-
 def pick_sessions(ledger: Ledger, session: SessionRow | None, all_sessions: bool) -> list[SessionRow]:
     if all_sessions:
         sessions = ledger.journal.sessions()
         if not sessions:
-            raise InputError(_(NO_SESSIONS))
+            raise NotFound(_(NO_SESSIONS), advice=_(START_ONE))
         return sessions
     assert session is not None
     return [session]
@@ -121,7 +108,7 @@ def standings_all(ledger: Ledger) -> Standings:
     """Standings over every session, summed in SQL (fast on a decade of play)."""
     ids = ledger.journal.session_ids()
     if not ids:
-        raise InputError(_(NO_SESSIONS))
+        raise NotFound(_(NO_SESSIONS), advice=_(START_ONE))
     lines = [PlayerLine(*row) for row in ledger.totals.by_player()]
     return Standings("all sessions", [], _sorted(lines), [], ids)
 
@@ -286,7 +273,7 @@ def settle_all(ledger: Ledger, working_limit: int = WORKING_LIMIT) -> Settlement
     """
     currencies = sorted(set(ledger.totals.currencies()))
     if not currencies:
-        raise InputError(_(NO_SESSIONS))
+        raise NotFound(_(NO_SESSIONS), advice=_(START_ONE))
     if len(currencies) > 1:
         raise InputError(_("these sessions use different currencies ({currencies}); settle "
                            "each with --session ID").format(currencies=", ".join(currencies)))

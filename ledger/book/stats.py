@@ -31,7 +31,7 @@ from ledger.book.money import (
     session_money,
     session_nets,
 )
-from ledger.core.errors import InputError
+from ledger.core.errors import InputError, NotFound
 from ledger.core.i18n import _
 from ledger.core.settlement import format_amount, quantum, round_amount
 from ledger.storage.cache_rows import DealStatsRow
@@ -55,14 +55,15 @@ def parse_day(text: str | None, option: str) -> date | None:
 
 
 def _no_sessions(player: str | None, first: date | None, last: date | None) -> str:
-    """``no sessions with Ann from 2024-01-01 to 2024-02-01; see: bigtwo history --all``."""
+    """``no sessions with Ann from 2024-01-01 to 2024-02-01`` (the command line adds
+    ``see: bigtwo history --all``)."""
     between = " ".join(x for x in (first and _("from {day}").format(day=first),
                                    last and _("to {day}").format(day=last)) if x)
     if player:
         text = _("no sessions with {player} {between}").format(player=player, between=between)
     else:
         text = _("no sessions {between}").format(between=between)
-    return _("{problem}; see: bigtwo history --all").format(problem=text.strip())
+    return text.strip()
 
 
 def day_of(s: SessionRow) -> str:
@@ -144,7 +145,8 @@ def select(
     else:
         sessions = ledger.journal.sessions()
         if not sessions:
-            raise InputError(_("the ledger has no sessions yet; start one with bigtwo session start"))
+            raise NotFound(_("the ledger has no sessions yet"),
+                           advice=_("start one with bigtwo session start"))
         everything = not (first or last or player)
     if first or last:
         sessions = [s for s in sessions if (not first or day_of(s) >= first.isoformat())
@@ -152,7 +154,7 @@ def select(
     if player is not None:
         sessions = [s for s in sessions if player in s.seats]
     if not sessions:
-        raise InputError(_no_sessions(player, first, last))
+        raise NotFound(_no_sessions(player, first, last), advice=_("see: bigtwo history --all"))
     sessions.sort(key=lambda s: (s.started_at, s.id))
     return Scope(sessions, everything, first, last)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -135,6 +135,7 @@ WordsArg = Annotated[list[str] | None, typer.Argument(help="The deal: see below.
 def deal_cmd(ctx: typer.Context, words: WordsArg = None, session: SessionOpt = None) -> None:
     """Record a deal: bigtwo deal Ann=0 Ben=3 Cat=11 Dan=8"""
     from ledger.book import actions as book
+    from ledger.book.views import after_deal
     from ledger.core.deal_line import build_deal, split_words
     from ledger.present.text import after_deal_text
 
@@ -142,8 +143,8 @@ def deal_cmd(ctx: typer.Context, words: WordsArg = None, session: SessionOpt = N
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
         deal = build_deal(args, s.seats, book.session_rules(s))
-        recorded = book.record_deal(ledger, s, deal)
-        typer.echo(after_deal_text(ledger, s, recorded, "deal"))
+        view = after_deal(ledger, s, book.record_deal(ledger, s, deal))
+    typer.echo(after_deal_text(view, "deal"))
 
 
 @app.command("amend", context_settings=WORDS_SETTINGS, epilog=DEAL_HELP)
@@ -155,6 +156,7 @@ def amend_cmd(
 ) -> None:
     """Replace a deal's facts with corrected ones (a new entry; the old stays in the log)."""
     from ledger.book import actions as book
+    from ledger.book.views import after_deal
     from ledger.core.deal_line import build_deal, split_words
     from ledger.present.text import after_deal_text
 
@@ -162,8 +164,8 @@ def amend_cmd(
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
         deal = build_deal(args, s.seats, book.session_rules(s))
-        recorded = book.amend_deal(ledger, s, number, deal)
-        typer.echo(after_deal_text(ledger, s, recorded, "amended deal"))
+        view = after_deal(ledger, s, book.amend_deal(ledger, s, number, deal))
+    typer.echo(after_deal_text(view, "amended deal"))
 
 
 # "-1" is a (bad) deal number, not an unknown option: the book answers which numbers exist.
@@ -175,11 +177,13 @@ def void_cmd(
 ) -> None:
     """Void a deal (a new entry; the deal stays in the log)."""
     from ledger.book import actions as book
+    from ledger.book.views import after_deal
     from ledger.present.text import after_deal_text
 
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
-        typer.echo(after_deal_text(ledger, s, book.void_deal(ledger, s, number), "void"))
+        view = after_deal(ledger, s, book.void_deal(ledger, s, number))
+    typer.echo(after_deal_text(view, "void"))
 
 
 @app.command("undo")
@@ -188,6 +192,7 @@ def undo_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
     session with no deals, or a player rename or merge.  Undo again to walk further back;
     it is itself an entry."""
     from ledger.book import actions as book
+    from ledger.book.views import undone_view
     from ledger.present.text import undo_text
 
     with open_db(ctx) as ledger:
@@ -198,7 +203,8 @@ def undo_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
             typer.echo(players.undo_text(players.undo_last(ledger)))
             return
         s = book.current_session(ledger, session)
-        typer.echo(undo_text(book.undo(ledger, s), ledger, said=True))
+        view = undone_view(ledger, book.undo(ledger, s))
+    typer.echo(undo_text(view.undone, view.after, said=True))
 
 
 @app.command("log")
@@ -210,30 +216,20 @@ def log_cmd(
 ) -> None:
     """Every entry of a session, voids and amendments included."""
     from ledger.book import actions as book
-    from ledger.book.reports import log_dicts
+    from ledger.book import views
+    from ledger.present.fit import report_width, screen_width, wrap
     from ledger.present.text import dumps, log_text, session_title
 
     with open_db(ctx) as ledger:
-        s = book.current_session(ledger, session)
-        if json_out:
-            typer.echo(dumps(log_dicts(ledger, s)))
-            return
-        entries = ledger.journal.entries(s.id)
-        live = {e.id for e in ledger.journal.live_deals(s.id)}
-        undos = book.undo_marks(ledger, s.id)
-        from ledger.book.players import event_lines
-
-        renamed = event_lines(ledger, {pid for _t, _n, pid in ledger.journal.seat_names(s.id)})
-    from ledger.present.fit import report_width, screen_width
-    from ledger.present.text import wrap
-
-    typer.echo(wrap(session_title(s), screen_width()))
-
-    typer.echo(log_text(entries, live, report_width(wide), s.seats, undos)
-               if entries else _("no entries yet"))
-    if renamed:
+        view = views.log(ledger, book.current_session(ledger, session))
+    if json_out:
+        typer.echo(dumps(view.to_dict()))
+        return
+    typer.echo(wrap(session_title(view.session), screen_width()))
+    typer.echo(log_text(view, report_width(wide)))
+    if view.event_lines:
         typer.echo("\n" + _("players renamed or merged:"))
-        for line in renamed:
+        for line in view.event_lines:
             typer.echo(wrap("  " + line, screen_width()))
 
 
@@ -265,8 +261,7 @@ def standings_cmd(
         typer.echo(dumps(st.to_dict()))
         return
     if st.sessions:
-        from ledger.present.fit import screen_width
-        from ledger.present.text import wrap
+        from ledger.present.fit import screen_width, wrap
 
         typer.echo(wrap(session_title(st.sessions[0]), screen_width()))
     else:
@@ -278,46 +273,12 @@ def standings_cmd(
 
 def _league(ctx: typer.Context, by: str, json_out: bool) -> None:
     """``standings --by month|year``: one block per period, players by net money."""
-    from ledger.book import reports
-    from ledger.book.clock import local_day
-    from ledger.core.errors import InputError
-    from ledger.present.text import dumps, signed, table
+    from ledger.book import views
+    from ledger.present.text import dumps, league_text
 
-    if by not in ("month", "year"):
-        raise InputError(_("--by takes month or year, not {value!r}").format(value=by))
-    width = 7 if by == "month" else 4
     with open_db(ctx) as ledger:
-        periods: dict[str, list[Any]] = {}
-        for s in ledger.journal.sessions():
-            if s.deals:
-                periods.setdefault(local_day(s.started_at)[:width], []).append(s)
-        if not periods:
-            raise InputError(_("no deals recorded yet: nothing to put in a league table"))
-        out: list[dict[str, Any]] = []
-        for period, group in periods.items():
-            st = reports.standings(ledger, group)
-            money = reports.settle(ledger, group)
-            came = {p.name: sum(p.name in s.seats for s in group) for p in st.players}
-            rows: list[dict[str, Any]] = sorted(({"player": p.name, "sessions": came[p.name],
-                                                  "deals": p.deals,
-                            "wins": p.wins, "net": p.net, "money": money.nets.get(p.name, 0)}
-                           for p in st.players), key=lambda r: (-r["money"], -r["net"], r["player"]))
-            out.append({"period": period, "currency": money.currency, "players": rows})
-    if json_out:
-        from ledger.core.settlement import format_amount
-
-        for block in out:
-            for r in block["players"]:
-                r["money"] = format_amount(r["money"])
-        typer.echo(dumps(out))
-        return
-    blocks = []
-    for block in out:
-        cells = [[r["player"], r["sessions"], r["deals"], r["wins"], signed(r["net"]),
-                  signed(r["money"])] for r in block["players"]]
-        blocks.append(f"{block['period']}\n" + table(
-            cells, ["player", "sessions", "deals", "wins", "net", block["currency"] or "PTS"]))
-    typer.echo("\n\n".join(blocks))
+        view = views.league(ledger, by)
+    typer.echo(dumps(view.to_dict()) if json_out else league_text(view))
 
 
 @app.command("settle")
@@ -360,14 +321,16 @@ def settle_cmd(
     if coin is not None:
         st = st.rounded(coin)
     if json_out:
+        from ledger.book.views import settle_view
         from ledger.present.text import dumps
 
-        typer.echo(dumps(st.to_dict()))
+        typer.echo(dumps(settle_view(st).to_dict()))
         return
     if fmt == "table":
+        from ledger.book.views import settle_view
         from ledger.present.text import settlement_text
 
-        typer.echo(settlement_text(st))
+        typer.echo(settlement_text(settle_view(st)))
         return
     from ledger.present import share
 
@@ -409,6 +372,7 @@ def demo_cmd(
 
 def _demo(path: str, kept: bool) -> None:
     from ledger.book import reports
+    from ledger.book.views import settle_view
     from ledger.formats import samples
     from ledger.present.text import session_title, settlement_text, standings_text
     from ledger.storage.store import open_ledger
@@ -421,7 +385,7 @@ def _demo(path: str, kept: bool) -> None:
         typer.echo("")
         typer.echo(standings_text(reports.standings(ledger, [s])))
         typer.echo("")
-        typer.echo(settlement_text(reports.settle(ledger, [s])))
+        typer.echo(settlement_text(settle_view(reports.settle(ledger, [s]))))
         from pathlib import Path
 
         from ledger.book import stats

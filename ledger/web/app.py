@@ -22,9 +22,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Message, Receive, Scope, Send
 
-from ledger.book import reports
+from ledger.book import views
 from ledger.core import i18n
-from ledger.core.errors import LedgerError, StoreError
+from ledger.core.errors import LedgerError
 from ledger.web import data
 from ledger.web import lang as lang_
 from ledger.web.api import (
@@ -79,7 +79,7 @@ async def on_refused(request: Request, exc: Exception) -> Response:
 
 async def on_ledger_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, LedgerError)
-    return problem(request, 503 if isinstance(exc, StoreError) else 400, str(exc))
+    return problem(request, exc.status, exc.message)  # its advice is for the command line
 
 
 async def on_too_large(request: Request, exc: Exception) -> Response:
@@ -250,7 +250,7 @@ def create_app(cfg: Config) -> Guard:
         Route("/api/session", api_read(lambda site, ledger, s: data.session_json(ledger, s))),
         Route("/api/standings", api_read(lambda site, ledger, s: data.standings_json(ledger, s))),
         Route("/api/settle", api_read(lambda site, ledger, s: data.settle_json(ledger, s))),
-        Route("/api/log", api_read(lambda site, ledger, s: reports.log_dicts(ledger, s))),
+        Route("/api/log", api_read(lambda site, ledger, s: views.log(ledger, s).to_dict())),
         Route("/api/sessions", api_sessions),
         Route("/api/events", api_events),
         Route("/api/preview", api_preview, methods=["POST"]),

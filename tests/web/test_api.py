@@ -117,14 +117,25 @@ def test_malformed_bodies_are_400(client, db: Path, raw: bytes) -> None:
     assert ledger_bytes(db) == before
 
 
-def test_bad_void_amend_undo_are_400(client, db: Path) -> None:
+def test_bad_void_amend_undo_are_refused_by_type(client, db: Path) -> None:
     before = ledger_bytes(db)
-    assert client.post("/api/undo", headers=KEEP).json() == {
-        "error": "nothing to undo: session 1 has no deals yet"}
-    assert client.post("/api/void", json={"deal": 3}, headers=KEEP).status_code == 400
+    nothing = client.post("/api/undo", headers=KEEP)
+    assert nothing.status_code == 409  # the ledger's state refuses it
+    assert nothing.json() == {"error": "nothing to undo: session 1 has no deals yet"}
+    assert client.post("/api/void", json={"deal": 3}, headers=KEEP).status_code == 404
     assert client.post("/api/void", json={"deal": "3"}, headers=KEEP).status_code == 400
     assert client.post("/api/amend", json={"deal": 1}, headers=KEEP).status_code == 400
     assert ledger_bytes(db) == before
+
+
+def test_a_session_that_is_not_there_is_404_without_the_command_lines_advice(
+        client, db: Path, cli) -> None:
+    answer = client.get("/api/session?session=999", headers=VIEW)
+    assert answer.status_code == 404
+    assert answer.json() == {"error": "no session 999 in this ledger"}
+    assert cli.fails("--db", str(db), "standings", "--session", "999").strip() == (
+        "error: no session 999 in this ledger; see: bigtwo session list")  # the CLI's advice
+    assert client.get("/api/log?session=999", headers=VIEW).status_code == 404
 
 
 def test_writes_need_the_scorekeeper_token(client, db: Path) -> None:
@@ -243,7 +254,7 @@ def test_start_and_end_a_session(client, db: Path, cli) -> None:
     assert deal(client, "李小明=0 陳大文=4 Ann=9").status_code == 200
     assert client.post("/api/session/end", headers=KEEP).json()["ended_at"]
     ended = deal(client, "李小明=0 陳大文=4 Ann=9")
-    assert ended.status_code == 400 and "ended" in ended.json()["error"]
+    assert ended.status_code == 409 and "ended" in ended.json()["error"]
     bad = client.post("/api/session/start", headers=KEEP, json={"players": "Ann,Ann,Ben"})
     assert bad.status_code == 400
     assert bad.json()["error"] == cli.fails("session", "start", "--players", "Ann,Ann,Ben")[7:].strip()

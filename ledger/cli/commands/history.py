@@ -88,7 +88,7 @@ def history_cmd(
     wide: WideOpt = False,
 ) -> None:
     """List sessions: date, name, players, rules, deals and money per player (default: all)."""
-    from ledger.book import stats
+    from ledger.book import stats, views
 
     if not ledger_exists(ctx):
         typer.echo("[]" if json_out else _(NO_SESSIONS))
@@ -100,16 +100,16 @@ def history_cmd(
         all_sessions = all_when_no_current(ledger, session, all_sessions)
         scope = stats.select(ledger, session, all_sessions, since, until, player=player,
                              default_all=True)
-        rows = stats.history(ledger, scope)
+        view = views.history(ledger, scope)
     if json_out:
         from ledger.present.text import dumps
 
-        typer.echo(dumps([r.to_dict() for r in rows]))
+        typer.echo(dumps(view.to_dict()))
         return
     from ledger.present.fit import report_width
     from ledger.present.stats_text import history_text
 
-    typer.echo(history_text(rows, report_width(wide)))
+    typer.echo(history_text(view, report_width(wide)))
 
 
 def plot_cmd(
