@@ -6,7 +6,7 @@ transaction, so a rejected action leaves the ledger exactly as it was.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -62,7 +62,30 @@ def check_player_names(players: Sequence[str]) -> list[str]:
     if twice:
         raise InputError(_("player {name!r} is seated more than once ({names} are the same name); "
                            "each player sits once").format(name=twice[0], names=", ".join(twice)))
+    for i, name in enumerate(names):
+        refuse_look_alike(name, names[:i])
     return names
+
+
+def refuse_look_alike(name: str, others: Iterable[str], in_ledger: bool = False) -> None:
+    """InputError when ``name`` prints like one of ``others`` in another alphabet
+    (``Аnn`` with a Cyrillic А beside ``Ann``: :mod:`ledger.core.confusables`), naming it."""
+    from ledger.core.confusables import look_alikes, scripts
+
+    found = look_alikes(name, others)
+    if not found:
+        return
+    other = found[0]
+    values = {"name": name, "other": other, "letters": "/".join(sorted(scripts(name))),
+              "other_letters": "/".join(sorted(scripts(other)))}
+    if in_ledger:
+        raise InputError(_("player {name!r} looks like {other!r}, a player already in this "
+                           "ledger, but is written in other letters ({letters}, not "
+                           "{other_letters}); type {other!r} for that player, or choose a name "
+                           "that looks different").format(**values))
+    raise InputError(_("players {name!r} and {other!r} look the same but are written in "
+                       "different letters ({letters}, {other_letters}); seat one player once, "
+                       "or give one a name that looks different").format(**values))
 
 
 def check_session(rules: RuleSet, seats: Sequence[str], teams: bool) -> None:
@@ -122,6 +145,11 @@ def start_session(
         keys.refuse_taken(ledger, entry_uuid)
         # A player already in the ledger keeps the ledger's spelling (ann is Ann).
         shown = [ledger.find_player(n) or n for n in seats]
+        new = [n for n in seats if ledger.find_player(n) is None]
+        if new:  # Аnn (a Cyrillic А) is refused where Ann is a player already
+            known = {n for p in ledger.players.names().values() for n in (p.name, p.typed_name)}
+            for n in new:
+                refuse_look_alike(n, known, in_ledger=True)
         for i, n in enumerate(shown):
             if n in shown[:i]:  # two names of one player (merged)
                 raise InputError(_("{a} and {b} are one player, {name} (merged); each player "

@@ -36,11 +36,24 @@ def zone_label() -> str:
 
 
 def local(stamp: str) -> datetime:
-    """A stored timestamp (ISO 8601, UTC) in the user's zone."""
+    """A stored timestamp (ISO 8601, UTC) in the user's zone.
+
+    A time that the zone would move past the ends of ``datetime`` (year 9999 in Hong
+    Kong, year 1 in Los Angeles: stored before the range of ledger.core.times was
+    kept) is shown as stored, in UTC, rather than breaking the report.
+
+    >>> os.environ["TZ"] = "Asia/Hong_Kong"
+    >>> local("9999-12-31T23:59:59+00:00").isoformat()
+    '9999-12-31T23:59:59+00:00'
+    >>> del os.environ["TZ"]
+    """
     when = datetime.fromisoformat(stamp)
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
-    return when.astimezone(zone())
+    try:
+        return when.astimezone(zone())
+    except OverflowError:
+        return when.astimezone(UTC)
 
 
 def local_day(stamp: str) -> str:

@@ -63,6 +63,10 @@ def rename(ledger: Ledger, old: str, new: str) -> PlayerChange:
                 raise Conflict(_("the name {name} is taken by player {other}").format(
                     name=repr(name), other=repr(other.name)),
                     advice=_("to make them one player: bigtwo player merge"))
+        from ledger.book.actions import refuse_look_alike
+
+        refuse_look_alike(name, [o.name for o in ledger.players.names().values()
+                                 if o.id != player.id], in_ledger=True)
         ledger.players.add_event("rename", player.id, name=name)
     return PlayerChange("rename", player.own_name, name)
 

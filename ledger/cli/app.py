@@ -14,6 +14,7 @@ import typer
 
 from ledger.cli.common import (
     DB_ENV,
+    DEAL_NUMBER,
     AllOpt,
     JsonOpt,
     SessionOpt,
@@ -150,7 +151,8 @@ def deal_cmd(ctx: typer.Context, words: WordsArg = None, session: SessionOpt = N
 @app.command("amend", context_settings=WORDS_SETTINGS, epilog=DEAL_HELP)
 def amend_cmd(
     ctx: typer.Context,
-    number: Annotated[int, typer.Argument(help="The deal number to correct.")],
+    number: Annotated[int, typer.Argument(parser=DEAL_NUMBER,
+                                          help="The deal number to correct.")],
     words: WordsArg = None,
     session: SessionOpt = None,
 ) -> None:
@@ -172,7 +174,8 @@ def amend_cmd(
 @app.command("void", context_settings={"ignore_unknown_options": True})
 def void_cmd(
     ctx: typer.Context,
-    number: Annotated[int, typer.Argument(help="The deal number to void.")],
+    number: Annotated[int, typer.Argument(parser=DEAL_NUMBER,
+                                          help="The deal number to void.")],
     session: SessionOpt = None,
 ) -> None:
     """Void a deal (a new entry; the deal stays in the log)."""

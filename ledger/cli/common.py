@@ -339,8 +339,36 @@ def ledger_exists(ctx: typer.Context) -> bool:
     return os.path.exists(path) or not Path(path).parent.is_dir()
 
 
+def _whole(text: Any, signed: bool) -> int:
+    """A number typed on the command line, read by :func:`ledger.core.numbers.whole_number`
+    (ASCII or full-width digits; ``²`` and other scripts' digits are refused), with a
+    leading ``-`` when ``signed`` (a deal number: the book says which numbers exist)."""
+    if isinstance(text, int):
+        return text
+    from ledger.core.numbers import whole_number
+
+    text, sign = str(text), 1
+    if signed and text.startswith("-"):
+        text, sign = text[1:], -1
+    try:
+        return sign * whole_number(text, max_digits=100)  # a long one: the book says none such
+    except InputError as exc:  # the framework's usage error, with this reason
+        raise typer.BadParameter(str(exc)) from None
+
+
+def NUMBER(text: Any) -> int:
+    return _whole(text, False)
+
+
+def DEAL_NUMBER(text: Any) -> int:
+    return _whole(text, True)
+
+
+NUMBER.__name__ = DEAL_NUMBER.__name__ = "int"
+
 SessionOpt = Annotated[
-    int | None, typer.Option("--session", help="Session ID (default: the current session).")
+    int | None, typer.Option("--session", parser=NUMBER,
+                             help="Session ID (default: the current session).")
 ]
 
 

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from ledger.cli.common import (
+    NUMBER,
     SessionOpt,
     group,
     ledger_exists,
@@ -79,7 +80,8 @@ def session_list(
 @session_app.command("show")
 def session_show(
     ctx: typer.Context,
-    session_id: Annotated[int | None, typer.Argument(help="Session ID (default: current).")] = None,
+    session_id: Annotated[int | None, typer.Argument(
+        parser=NUMBER, help="Session ID (default: current).")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="JSON output.")] = False,
 ) -> None:
     """Show a session: its rules, seats and standings."""
@@ -101,7 +103,8 @@ def session_show(
 
 @session_app.command("use")
 def session_use(
-    ctx: typer.Context, session_id: Annotated[int, typer.Argument(help="Session ID.")]
+    ctx: typer.Context,
+    session_id: Annotated[int, typer.Argument(parser=NUMBER, help="Session ID.")],
 ) -> None:
     """Make a session the current one."""
     from ledger.book import actions as book

@@ -15,6 +15,7 @@ writer serves the log, the import report and exports.
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -22,9 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 from ledger.core.errors import InputError
 from ledger.core.i18n import N_, _
+from ledger.core.numbers import is_whole_number
 from ledger.core.registry import STORED_FACTS, flag_words, value_words
 from ledger.core.scoring import FINISHES, Deal, is_finish
-from ledger.core.text import name_key, shown
+from ledger.core.text import accentless_key, name_key, shown
 
 if TYPE_CHECKING:
     from ledger.core.rules import ImmediateWin, RuleSet
@@ -59,6 +61,18 @@ def match_player(text: str, seats: Sequence[str], what: str) -> str:
     prefixed = [s for s in seats if wanted and name_key(s).startswith(wanted)]
     if len(prefixed) == 1:
         return prefixed[0]
+    if not prefixed:  # typed without accents (jose for José): the one player it can mean
+        bare = accentless_key(text.strip())
+        prefixed = [s for s in seats if bare and accentless_key(s) == bare]
+        prefixed = prefixed or [s for s in seats if bare and accentless_key(s).startswith(bare)]
+        if len(prefixed) == 1:
+            return prefixed[0]
+    if not prefixed:  # typed in another alphabet's look-alike letters (Аnn for Ann)
+        from ledger.core.confusables import look_alikes
+
+        prefixed = look_alikes(text.strip(), seats)
+        if len(prefixed) == 1:
+            return prefixed[0]
     if prefixed:
         raise InputError(_("{what}: {name} matches several players; players: {players}").format(
             what=what, name=repr(text), players=shown(", ".join(seats))))
@@ -70,8 +84,10 @@ def match_player(text: str, seats: Sequence[str], what: str) -> str:
 
 
 def _count(text: str, what: str) -> int:
-    stripped = text.strip()
-    if not stripped.isdigit() or not stripped.isascii():
+    from ledger.core.numbers import digits
+
+    stripped = digits(text)  # ASCII or full-width digits (a Chinese keyboard's ０-９)
+    if stripped is None:
         raise InputError(_("{what}: {text} is not a whole number of 0 or more").format(
             what=what, text=repr(text[:40])))
     if len(stripped) > 100:  # int() of thousands of digits is refused by Python
@@ -96,6 +112,23 @@ def _pairs(items: Sequence[str], seats: Sequence[str], option: str) -> dict[str,
     return out
 
 
+_COMMAS = re.compile(r"[,，、]")  # ASCII, full-width and ideographic commas
+
+
+def _counts_in_a_row(words: Sequence[str]) -> list[str]:
+    """Counts typed with commas between them, as a Chinese keyboard gives them
+    (``0，3，8，12``, ``0,3,8,12``, ``0、3、8、12``), as one count a word.  Names
+    cannot hold a comma, so only counts are split.
+
+    >>> _counts_in_a_row(["0，3，8，", "12"])
+    ['0', '3', '8', '12']
+    """
+    if not any(_COMMAS.search(w) for w in words):
+        return list(words)
+    parts = [p for w in words for p in _COMMAS.split(w) if p.strip()]
+    return parts if all(is_whole_number(p) for p in parts) else list(words)
+
+
 def build_deal(args: DealArgs, seats: Sequence[str], rules: RuleSet | None = None) -> Deal:
     """Match names and numbers to seats; the scoring rules validate the rest.
 
@@ -108,6 +141,7 @@ def build_deal(args: DealArgs, seats: Sequence[str], rules: RuleSet | None = Non
     hands: dict[str, str] = {}
     positional = args.positional
     if positional and all("=" not in p for p in positional):
+        positional = _counts_in_a_row(positional)
         if len(positional) != len(seats):
             raise InputError(_(
                 "{count} numbers for {players} players: give one count per seat "
@@ -123,7 +157,7 @@ def build_deal(args: DealArgs, seats: Sequence[str], rules: RuleSet | None = Non
         player = match_player(name, seats, _("cards"))
         if player in cards:
             raise InputError(_("{player} is given cards more than once").format(player=player))
-        if value.strip().isdigit():
+        if is_whole_number(value):
             cards[player] = _count(value, player)
         elif any(ch.isalpha() or ch in "♠♥♣♦" for ch in value):
             hands[player] = value.strip()
@@ -210,13 +244,22 @@ def _read_hands(
             bombs[player] = reading.bombs
 
 
-def split_line(line: str) -> DealArgs:
-    """Split a whole typed line (``Ann=0 Ben=3 --twos Ben=1``) into DealArgs."""
+def line_words(line: str) -> list[str]:
+    """The words of a typed line, as a shell splits them (quotes, ``#`` comments), with
+    the ideographic space of a Chinese keyboard (U+3000) between words too."""
+    lexer = shlex.shlex(line, posix=True)
+    lexer.whitespace += "\u3000"
+    lexer.whitespace_split = True
+    lexer.commenters = "#"
     try:
-        words = shlex.split(line, comments=True)
+        return list(lexer)
     except ValueError as exc:
         raise InputError(_("cannot read the line: {reason}").format(reason=exc)) from None
-    return split_words(words)
+
+
+def split_line(line: str) -> DealArgs:
+    """Split a whole typed line (``Ann=0 Ben=3 --twos Ben=1``) into DealArgs."""
+    return split_words(line_words(line))
 
 
 def split_words(words: Sequence[str]) -> DealArgs:

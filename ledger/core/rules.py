@@ -352,14 +352,20 @@ def load_rules(spec: str) -> RuleSet:
         return load_preset(spec)
     import tomllib
 
+    from ledger.core.limits import check_depth, read_limited
+
     path = Path(spec)
-    try:
-        text = path.read_text("utf-8")
+    what = _("rule file {spec}").format(spec=spec)
+    try:  # a regular file of at most 1 MiB: never a FIFO, a device or /dev/zero
+        text = read_limited(path, what).decode("utf-8")
+        check_depth(text, what, toml=True)
     except OSError as exc:
         raise RuleError(_("cannot read rule file {spec}: {reason}").format(
             spec=spec, reason=exc.strerror or exc)) from None
     except UnicodeDecodeError:
         raise RuleError(_("rule file {spec} is not UTF-8 text").format(spec=spec)) from None
+    except InputError as exc:
+        raise RuleError(str(exc)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

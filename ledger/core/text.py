@@ -131,6 +131,19 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
 
 
+def accentless_key(name: str) -> str:
+    """:func:`name_key` without accents (combining marks removed after decomposing):
+    what ``jose`` typed for ``José`` matches.  Not an identity: ``José`` and ``Jose`` are
+    two players; this only finds the one seated player a bare spelling can mean.
+
+    >>> accentless_key("José") == accentless_key("JOSE")
+    True
+    """
+    decomposed = unicodedata.normalize("NFD", name_key(name))
+    return unicodedata.normalize("NFC", "".join(
+        ch for ch in decomposed if unicodedata.category(ch) != "Mn"))
+
+
 def same_name(a: str, b: str) -> bool:
     """Do ``a`` and ``b`` name the same player?"""
     return name_key(a) == name_key(b)

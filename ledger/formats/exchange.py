@@ -16,7 +16,6 @@ import os
 import uuid as uuidlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
-from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import IO, Any
@@ -30,6 +29,7 @@ from ledger.core.rules import rules_from_dict
 from ledger.core.scoring import Deal, score_deal
 from ledger.core.settlement import format_amount, parse_currency, parse_stake
 from ledger.core.text import clean_name, clean_session_name, json_safe, shown
+from ledger.core.times import check_time
 from ledger.formats.json_reader import FORMAT, JsonStream, at
 from ledger.formats.merge import EntrySpec, Importer, ImportReport, Progress, SessionSpec, point_tuples
 from ledger.formats.sheet_import import import_sheet
@@ -153,7 +153,7 @@ def _timestamp(value: object, where: str) -> str | None:
     _want(isinstance(value, str), where, N_("must be a date and time text, not {value!r}"),
           value=value)
     try:
-        datetime.fromisoformat(str(value))
+        check_time(str(value), where)  # showable in every time zone: 1970 to 8999
     except ValueError:
         raise InputError(at(where, _("{value!r} is not an ISO date and time").format(
             value=value))) from None
@@ -406,9 +406,16 @@ def check_importable(path: Path) -> None:
     """Refuse a missing file, a folder, or a file with nothing in it (0 bytes, or only
     blanks): none of them is an export or a score sheet.  Reads until the first
     character that is not a blank (a few bytes for any real file)."""
+    from ledger.core.limits import path_kind
+
     if not path.is_file():
+        kind = None if path.is_dir() else path_kind(path)
+        if kind is not None:  # a FIFO, a device, a socket: exists, but is no file to import
+            raise InputError(_("cannot import {path}: it is {kind}, not a file; give an export "
+                               "or a score sheet").format(path=path, kind=kind))
         raise InputError((_("cannot import {path}: it is a folder") if path.is_dir()
                           else _("cannot import {path}: no such file")).format(path=path))
+    _refuse_sample(path)
     try:
         with path.open("rb") as f:
             first = True
@@ -422,6 +429,26 @@ def check_importable(path: Path) -> None:
         raise InputError(_("cannot read {path}: {reason}").format(
             path=path, reason=os_reason(exc))) from None
     raise InputError(_("{name} is empty: not a bigtwo export or score sheet").format(name=path.name))
+
+
+def _refuse_sample(path: Path) -> None:
+    """A sample session file (TOML ``[[session]]`` tables, docs/sample-format.md) is
+    neither an export nor a score sheet: say what it is and how it is used."""
+    import re
+
+    try:
+        with path.open("rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return  # said by the import's own read
+    sample = path.suffix.lower() == ".toml" and not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
+    if sample or re.search(rb"^\s*\[\[\s*session\s*\]\]", head, re.M):
+        raise InputError(_(
+            "{name} is a sample session file (TOML with [[session]] tables, see "
+            "docs/sample-format.md), not an export or a score sheet: `bigtwo demo` plays "
+            "sample_sessions/evening.toml in a demo ledger; to keep such an evening, start its "
+            "session (bigtwo session start --players ...) and give its deal lines to "
+            "`bigtwo table`").format(name=path.name))
 
 
 def import_file(ledger: Ledger, path: Path, fmt: str | None = None,

@@ -29,6 +29,7 @@ from ledger.book import actions as book
 from ledger.core.deal_line import parse_deal_line
 from ledger.core.errors import InputError
 from ledger.core.i18n import _
+from ledger.core.numbers import is_whole_number, whole_number
 from ledger.core.rules import load_preset, rules_from_mapping
 from ledger.core.settlement import parse_currency, parse_stake
 from ledger.storage.rows import SessionRow
@@ -46,8 +47,13 @@ def samples_dir() -> Path:
 
 
 def read_sample(path: str | Path) -> list[dict[str, Any]]:
+    from ledger.core.limits import check_depth, read_limited
+
+    what = _("sample file {path}").format(path=path)
     try:
-        data = tomllib.loads(Path(path).read_text("utf-8"))
+        text = read_limited(path, what).decode("utf-8")
+        check_depth(text, what, toml=True)
+        data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise InputError(_("cannot read sample file {path}: {reason}").format(
             path=path, reason=exc)) from None
@@ -95,13 +101,14 @@ def apply_line(ledger: Ledger, session: SessionRow, line: str) -> book.Recorded 
     if words[0] == "undo" and len(words) == 1:
         return book.undo(ledger, session, session_start=False)
     if words[0] in ("void", "amend"):
-        if len(words) < 2 or not words[1].isdigit():
+        if len(words) < 2 or not is_whole_number(words[1]):
             raise InputError(_("{command} needs a deal number").format(command=words[0]))
+        number = whole_number(words[1])
         if words[0] == "void":
-            return book.void_deal(ledger, session, int(words[1]))
+            return book.void_deal(ledger, session, number)
         rules = book.session_rules(session)
         deal = parse_deal_line(words[2] if len(words) > 2 else "", session.seats, rules)
-        return book.amend_deal(ledger, session, int(words[1]), deal)
+        return book.amend_deal(ledger, session, number, deal)
     deal = parse_deal_line(line, session.seats, book.session_rules(session))
     return book.record_deal(ledger, session, deal)
 

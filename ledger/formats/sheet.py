@@ -174,9 +174,16 @@ def _fail(origin: str, number: int, problem: str, **values: object) -> SheetErro
 
 def _date(text: str, origin: str, number: int) -> str:
     try:
-        return Date.fromisoformat(text).isoformat()
+        day = Date.fromisoformat(text)
     except ValueError:
         raise _fail(origin, number, N_("{text} is not a date (YYYY-MM-DD)"), text=text) from None
+    from ledger.core.times import check_day
+
+    try:
+        return check_day(day, text).isoformat()
+    except InputError as exc:
+        raise SheetError(_("{origin} line {number}: {problem}").format(
+            origin=origin, number=number, problem=exc)) from None
 
 
 def _threshold(digits: str, origin: str, number: int) -> int:

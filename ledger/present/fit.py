@@ -31,12 +31,29 @@ def rjust(text: str, columns: int) -> str:
     return " " * (columns - width(text)) + text
 
 
+_GLUE = frozenset({"=", "−", "-", "+", "·", "→"})
+
+
+def _glued(words: list[str]) -> list[str]:
+    """Words with an operator between two of them kept on one line: ``Σs = 79`` is
+    not broken as ``Σs =`` / ``79``."""
+    out: list[str] = []
+    glue = False
+    for word in words:
+        if out and (glue or word in _GLUE):
+            out[-1] += " " + word
+        else:
+            out.append(word)
+        glue = word in _GLUE
+    return out
+
+
 def wrap(text: str, columns: int) -> str:
     """``text`` broken at spaces into lines of at most ``columns`` display columns."""
     lines: list[str] = []
     line = ""
     words: list[str] = []
-    for word in text.split(" "):
+    for word in _glued(text.split(" ")):
         while width(word) > columns:  # Chinese has no spaces: a long run breaks anywhere
             cut = ""
             for ch in word:
@@ -88,6 +105,10 @@ def truncate(text: str, columns: int) -> str:
     return out + "…"
 
 
+def _widest_line(text: str) -> int:
+    return max(width(line) for line in text.split("\n"))
+
+
 def table_width(rows: Sequence[Sequence[str]], headers: Sequence[str], header_pad: int = 2) -> int:
     """The width tabulate's "simple" layout gives the table (it pads each heading by
     two; :func:`ledger.present.text.quick_table` does not: ``header_pad`` 0)."""
@@ -95,16 +116,40 @@ def table_width(rows: Sequence[Sequence[str]], headers: Sequence[str], header_pa
     return sum(cols) + GAP * (len(cols) - 1)
 
 
+def fold(text: str, columns: int) -> str:
+    """``text`` on lines of at most ``columns`` display columns (a table cell of
+    several lines), broken at spaces only: a word longer than that keeps its line
+    whole (``🐉Dragon=8`` is never split).  Nothing is cut.
+
+    >>> print(fold("陳大文=0 李小明=3", 9))
+    陳大文=0
+    李小明=3
+    """
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and width(lines[-1]) + 1 + width(word) <= columns:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "\n".join(lines)
+
+
 def fit_columns(
     rows: Sequence[Sequence[Any]], headers: Sequence[str], limit: int | None,
     drop: Sequence[int] = (), shrink: Sequence[int] = (), header_pad: int = 2,
+    cut: bool = True,
 ) -> tuple[list[list[str]], list[str], list[str]]:
     """Rows and headers that fit ``limit`` columns, and the headers left out.
 
     Columns in ``drop`` (indexes, least needed first) go one by one until the
     table fits; then the text columns in ``shrink`` are shortened with … (to no
-    fewer than 6 columns each).  ``limit`` None keeps everything.
+    fewer than 6 columns each), or with ``cut`` False folded onto more lines (no
+    value is cut: the row takes more lines).  ``limit`` None keeps everything.
     """
+    if not cut:  # escaped first: the lines a fold makes are the only line breaks in a cell
+        from ledger.core.text import shown
+
+        rows = [[shown(str(c)) for c in r] for r in rows]
     cells = [[str(c) for c in r] for r in rows]
     heads = [str(h) for h in headers]
     keep = list(range(len(heads)))
@@ -132,8 +177,8 @@ def fit_columns(
         col = max([head] + [width(r[at]) for r in body])
         target = max(6, head, col - over)
         for r in body:
-            r[at] = truncate(r[at], target)
-        over -= col - max([head] + [width(r[at]) for r in body])
+            r[at] = truncate(r[at], target) if cut else fold(r[at], target)
+        over -= col - max([head] + [_widest_line(r[at]) for r in body])
     return body, top, hidden
 
 

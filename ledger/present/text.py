@@ -32,12 +32,15 @@ if TYPE_CHECKING:
     from ledger.book.views import AfterDeal, League, Log, PlayerPoints, SettleView
 
 
-def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], align_right: bool = True) -> str:
+def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], align_right: bool = True,
+          folded: bool = False) -> str:
     """A text table; every cell goes through :func:`shown` (stored text never reaches
-    the terminal raw)."""
+    the terminal raw).  ``folded``: the cells were escaped and folded onto lines by
+    :func:`ledger.present.fit.fit_columns` (``cut=False``); each line is escaped again."""
     from tabulate import tabulate
 
-    rows = [[shown(c) if isinstance(c, str) else c for c in r] for r in rows]
+    rows = [[("\n".join(map(shown, c.split("\n"))) if folded else shown(c))
+             if isinstance(c, str) else c for c in r] for r in rows]
     return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True,
                     colalign=None if not align_right else
                     ("left",) + ("right",) * (len(headers) - 1))
@@ -213,8 +216,8 @@ def settlement_text(view: SettleView, columns: int | None = None) -> str:
     limit = screen_width() if columns is None else columns
 
     def tbl(rows: list[list[Any]], headers: list[str], shrink: Sequence[int] = (0,)) -> str:
-        body, top, _hidden = fit_columns(rows, headers, limit, shrink=shrink)
-        return table(body, top)
+        body, top, _hidden = fit_columns(rows, headers, limit, shrink=shrink, cut=False)
+        return table(body, top, folded=True)
 
     st = view.settlement
     cur = st.currency
@@ -279,9 +282,9 @@ def fitted_table(rows: Sequence[Sequence[Any]], headers: Sequence[str], limit: i
     """:func:`table` made to fit ``limit`` columns (None: every column, full text):
     the columns in ``drop`` go first, then the text in ``shrink`` is shortened with …;
     a line under the table names what was left out."""
-    body, top, hidden = fit_columns(rows, headers, limit, drop, shrink)
+    body, top, hidden = fit_columns(rows, headers, limit, drop, shrink, cut=False)
     note = "\n\n" + wrap(hidden_note(hidden), limit or 80) if hidden else ""
-    return table(body, top, align_right=align_right) + note
+    return table(body, top, align_right=align_right, folded=True) + note
 
 
 ENTRY_KINDS = {"deal": N_("deal"), "amend": N_("amend"), "void": N_("void")}

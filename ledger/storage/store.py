@@ -311,6 +311,14 @@ def open_ledger(path: str | os.PathLike[str], *, create_folder: bool = False,
 
         raise StoreError(_("cannot open the ledger {path}: it is a folder, not a file").format(
             path=path))
+    from ledger.core.limits import path_kind
+
+    kind = None if path == ":memory:" or path.startswith("file:") else path_kind(path)
+    if kind is not None:  # SQLite would write NAME-journal beside a device (/dev/null-journal)
+        from ledger.core.i18n import _
+
+        raise StoreError(_("cannot open the ledger {path}: it is {kind}, not a file; a ledger "
+                           "is a regular file (or a new name)").format(path=path, kind=kind))
     try:
         if create or path == ":memory:" or path.startswith("file:"):
             conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)

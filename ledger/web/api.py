@@ -25,7 +25,17 @@ from ledger.storage.store import Ledger
 from ledger.web import data
 from ledger.web.auth import KEEPER
 from ledger.web.feed import Feed
-from ledger.web.site import Refused, Site, body, int_field, need_read, need_write, site_of, text_field
+from ledger.web.site import (
+    Refused,
+    Site,
+    body,
+    int_field,
+    need_read,
+    need_write,
+    session_number,
+    site_of,
+    text_field,
+)
 
 
 def parse_line(line: str, s: SessionRow) -> Any:
@@ -56,9 +66,7 @@ def api_read(build: Callable[[Site, Ledger, SessionRow], Any]) -> Callable[[Requ
         sid = request.query_params.get("session")
         session_id = None
         if sid is not None:
-            if not sid.isdigit() or len(sid) > 18:
-                raise InputError(_("session {sid!r} is not a session number").format(sid=sid))
-            session_id = int(sid)
+            session_id = session_number(sid)
 
         def work() -> Any:
             with site.reading() as ledger:

@@ -242,7 +242,7 @@ def create_app(cfg: Config) -> Guard:
         Route("/start", start_page),
         Route("/history", history_page),
         Route("/history/session/{sid:int}", session_page),
-        Route("/history/player/{name:str}", player_page),
+        Route("/history/player/{name:path}", player_page),  # any name, AC/DC too
         Route("/plot/{kind:str}.{fmt:str}", plot_image),
         Route("/share/settle.png", share_png),
         Route("/share/settle.txt", share_text),

@@ -25,7 +25,7 @@ from ledger.core.i18n import _, language
 from ledger.storage.rows import SessionRow
 from ledger.web import data
 from ledger.web.auth import COOKIE, KEEPER, VIEWER
-from ledger.web.site import Refused, need_read, site_of
+from ledger.web.site import Refused, need_read, session_number, site_of
 
 # --- pages ----------------------------------------------------------------------------
 
@@ -172,9 +172,7 @@ async def plot_image(request: Request) -> Response:
     def work() -> bytes:
         with site.reading() as ledger:
             if sid is not None:
-                if not sid.isdigit() or len(sid) > 18:
-                    raise InputError(_("session {sid!r} is not a session number").format(sid=sid))
-                scope = stats.select(ledger, int(sid), False)
+                scope = stats.select(ledger, session_number(sid), False)
             else:
                 scope = stats.select(ledger, None, True, player=player, default_all=True)
             return draw(lambda out: plots.plot(ledger, scope, kind, out), fmt)

@@ -94,24 +94,59 @@ def links(base: str, tokens: Tokens) -> tuple[str, str]:
     return f"{base}/entry?t={tokens.key}", f"{base}/?t={tokens.viewer}"
 
 
-def banner(db: str, where: str, keeper: str, viewer: str, colour: bool) -> str:
+SIDE_BY_SIDE = 80  # narrower terminals get the two QR codes one under the other
+
+
+def banner(db: str, where: str, keeper: str, viewer: str, colour: bool,
+           screen: int = SIDE_BY_SIDE, notes: tuple[str, ...] = ()) -> str:
+    """The links, their QR codes (side by side from :data:`SIDE_BY_SIDE` columns, else
+    stacked: a wrapped QR code cannot be scanned) and ``notes`` (warnings)."""
     keeper_qr, viewer_qr = qr_lines(keeper), qr_lines(viewer)
     width = len(keeper_qr[0])
     if colour:  # black modules on white, whatever the terminal's own colours
         keeper_qr = [f"\x1b[30;47m{x}\x1b[0m" for x in keeper_qr]
         viewer_qr = [f"\x1b[30;47m{x}\x1b[0m" for x in viewer_qr]
-    left = _("scorekeeper (can write)")
-    heading = left + " " * max(1, width - columns(left)) + "   " + _("viewers (read only)")
+    left, right = _("scorekeeper (can write)"), _("viewers (read only)")
+    if screen >= SIDE_BY_SIDE and 2 * width + 3 <= screen:
+        heading = left + " " * max(1, width - columns(left)) + "   " + right
+        codes = [heading, *side_by_side(keeper_qr, viewer_qr)]
+    else:
+        codes = [left, *keeper_qr, "", right, *viewer_qr]
     return "\n".join([
         _("bigtwo serve: ledger {path}, {where}").format(path=db, where=where),
         _("scorekeeper link (can write; keep it to yourself): {link}").format(link=keeper),
         _("viewer link (read only; share it with the table):  {link}").format(link=viewer),
+        *notes,
         "",
-        heading,
-        *side_by_side(keeper_qr, viewer_qr),
+        *codes,
         "",
         _("Ctrl-C stops the server."),
     ])
+
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+ANY = ("0.0.0.0", "::", "")
+
+
+def link_host(host: str) -> tuple[str, list[str]]:
+    """(the address the printed links name, every address a phone may use for this
+    server).  Listening on every address (``0.0.0.0``, ``::``), the links name this
+    machine's own network address, which a phone can open, instead of 0.0.0.0."""
+    if host not in ANY:
+        return host, [host]
+    try:
+        own = lan_address()
+    except LedgerError:  # no network: only this machine can reach it
+        own = "127.0.0.1"
+    return own, [own, *LOOPBACK]
+
+
+def loopback_note(host: str) -> tuple[str, ...]:
+    """A warning when the links are this machine's only: phones cannot open them."""
+    if host in LOOPBACK or host.startswith("127."):
+        return (_("note: these links work on this machine only ({host}): a phone cannot open "
+                  "them; for phones on the same Wi-Fi start with --lan").format(host=host),)
+    return ()
 
 
 def columns(text: str) -> int:
@@ -134,10 +169,14 @@ def serve(db: str, host: str, port: int, session_id: int | None, key: str,
     tokens = Tokens.from_key(key)
     sock = bind(host, port)
     port = sock.getsockname()[1]
-    shown = f"[{host}]" if ":" in host else host
-    base = f"http://{shown}:{port}"
-    hosts = {f"{shown}:{port}"}
-    if host in ("127.0.0.1", "localhost", "::1"):
+    named, reachable = link_host(host)
+
+    def bracketed(address: str) -> str:
+        return f"[{address}]" if ":" in address else address
+
+    base = f"http://{bracketed(named)}:{port}"
+    hosts = {f"{bracketed(a)}:{port}" for a in reachable}
+    if named in LOOPBACK:
         hosts |= {f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"}
     cfg = Config(db=db, tokens=tokens, session_id=session_id, identity=file_identity(db),
                  allowed_hosts=sorted(hosts), poll=poll)
@@ -145,7 +184,11 @@ def serve(db: str, host: str, port: int, session_id: int | None, key: str,
     keeper, viewer = links(base, tokens)
     where = (_("session {id}").format(id=session_id) if session_id is not None
              else _("the current session"))
-    echo(banner(db, where, keeper, viewer, colour=sys.stdout.isatty()))
+    import shutil
+
+    echo(banner(db, where, keeper, viewer, colour=sys.stdout.isatty(),
+                screen=shutil.get_terminal_size((SIDE_BY_SIDE, 24)).columns,
+                notes=loopback_note(named)))
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
                             timeout_graceful_shutdown=1, **uvicorn_options)
     server = _make_server(config, app)

@@ -322,6 +322,10 @@ async def body(request: Request) -> dict[str, Any]:
     if not raw:
         return {}
     try:
+        from ledger.core.limits import check_depth
+
+        # json.loads recurses once per level: 16,000 levels would be a RecursionError
+        check_depth(raw.decode("utf-8"), _("the request body"))
         value = json.loads(raw)
     except json.JSONDecodeError as exc:  # Python's words, as the import of a file says them
         problem = _("line {line} column {column}: {problem}").format(
@@ -334,6 +338,17 @@ async def body(request: Request) -> dict[str, Any]:
         raise InputError(_("the request body must be a JSON object, e.g. {example}").format(
             example='{"line": "Ann=0 Ben=3 Cat=11 Dan=8"}'))
     return value
+
+
+def session_number(text: str) -> int:
+    """A session number from a query value (``?session=3``), read as typed (ASCII or
+    full-width digits): anything else is a 400 naming it, never a 500."""
+    from ledger.core.numbers import digits
+
+    found = digits(text)
+    if found is None or len(found) > 18:
+        raise InputError(_("session {sid!r} is not a session number").format(sid=text[:40]))
+    return int(found)
 
 
 def text_field(values: dict[str, Any], key: str, required: bool = True, limit: int = MAX_LINE) -> str | None:

@@ -23,9 +23,22 @@ def register(app: typer.Typer) -> None:
 
 # --- table ---------------------------------------------------------------------------
 
-# Commands of the loop; ``amend``/``void`` take a deal number after them.
+# Commands of the loop; ``amend``/``void`` take a deal number after them, ``log`` and
+# ``settle`` the options their own commands have (``log --wide``, ``settle --round 5``).
 COMMANDS = ("undo", "amend", "void", "log", "standings", "settle", "help", "quit", "exit")
 BARE = ("undo", "log", "standings", "settle", "help", "quit", "exit")
+OPTIONS = {"log": ("--wide",), "settle": ("--round",)}
+# The same commands in Chinese, both scripts (Hong Kong words first): what a scorekeeper
+# types on a Chinese keyboard without switching to English.
+CHINESE = {
+    "撤回": "undo", "撤銷": "undo", "撤销": "undo",
+    "修改": "amend", "作廢": "void", "作废": "void",
+    "記錄": "log", "记录": "log",
+    "計分": "standings", "计分": "standings",
+    "埋數": "settle", "埋数": "settle", "結算": "settle", "结算": "settle",
+    "幫助": "help", "帮助": "help",
+    "走": "quit", "退出": "quit",
+}
 
 
 def table_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
@@ -196,10 +209,12 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
     from ledger.present.text import after_deal_text, log_text, settlement_text, standings_text
 
     s = ledger.journal.session(session_id)  # fresh: another terminal may have added deals
-    words = line.split()
+    words = line.split()  # str.split: the ideographic space (U+3000) separates words too
     if not words or words[0].startswith("#"):
         return True
-    command = words[0].casefold()
+    command = CHINESE.get(words[0], words[0].casefold())
+    if command != words[0].casefold():  # a Chinese command word: the rest as after the English
+        line = command + line.lstrip()[len(words[0]):]
     if command not in COMMANDS and _looks_like_a_command(words[0]):
         import difflib
 
@@ -213,9 +228,7 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
         raise InputError(_("unknown command {command!r}: the commands are {commands}; a deal is "
                            "e.g. {example} (type help)").format(**values))
     if command in BARE:
-        if len(words) > 1:
-            raise InputError(_("{command} takes nothing after it; type help for the line forms")
-                             .format(command=command))
+        options = _options(command, words[1:])
         if command in ("quit", "exit"):
             return False
         if command == "help":
@@ -223,22 +236,29 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
         elif command == "standings":
             typer.echo(standings_text(reports.standings(ledger, [s]), money=reports.settle(ledger, [s])))
         elif command == "settle":
-            typer.echo(settlement_text(views.settle_view(reports.settle(ledger, [s]))))
-        elif command == "log":
-            from ledger.present.fit import screen_width
+            money = reports.settle(ledger, [s])
+            if "--round" in options:
+                from ledger.core.settlement import parse_coin
 
-            typer.echo(log_text(views.log(ledger, s), screen_width()))
+                money = money.rounded(parse_coin(options["--round"]))
+            typer.echo(settlement_text(views.settle_view(money)))
+        elif command == "log":
+            from ledger.present.fit import report_width
+
+            typer.echo(log_text(views.log(ledger, s), report_width("--wide" in options)))
         else:
             return _undo(ledger, s)
         return True
     if command in ("amend", "void"):
         parts = line.split(None, 2)
-        if len(parts) < 2 or not parts[1].removeprefix("-").isdigit():
+        from ledger.core.numbers import is_whole_number, whole_number
+
+        if len(parts) < 2 or not is_whole_number(parts[1].removeprefix("-")):
             if command == "amend":
                 raise InputError(_("amend needs a deal number: amend N followed by the deal, e.g. "
                                    "amend 3 {example}").format(example=_example(s.seats)))
             raise InputError(_("void needs a deal number: void N, e.g. void 3"))
-        number = int(parts[1])
+        number = (-1 if parts[1].startswith("-") else 1) * whole_number(parts[1].removeprefix("-"))
         if command == "void":
             if len(parts) > 2 and not parts[2].lstrip().startswith("#"):
                 raise InputError(_("void takes only the deal number, e.g. void 3"))
@@ -268,9 +288,51 @@ def _undo(ledger: Any, s: Any) -> bool:
     return _session_or_none(ledger, s.id) is not None
 
 
+def _options(command: str, words: list[str]) -> dict[str, str]:
+    """The options typed after a bare command (``log --wide``, ``settle --round 5`` or
+    ``--round=5``), or InputError naming what the command takes."""
+    from ledger.core.errors import InputError
+
+    allowed = OPTIONS.get(command, ())
+    found: dict[str, str] = {}
+    i = 0
+    while i < len(words):
+        option, sep, value = words[i].partition("=")
+        if option.startswith("#"):
+            break
+        if option not in allowed:
+            if not allowed:
+                raise InputError(_("{command} takes nothing after it; type help for the line "
+                                   "forms").format(command=command))
+            raise InputError(_("{command} takes only {options}, not {word!r}").format(
+                command=command, options=", ".join(allowed), word=words[i]))
+        if option == "--round" and not sep:
+            if i + 1 >= len(words):
+                raise InputError(_("--round needs a coin, e.g. settle --round 5"))
+            i += 1
+            value = words[i]
+        found[option] = value
+        i += 1
+    return found
+
+
 def _looks_like_a_command(word: str) -> bool:
-    """A first word that is neither a count, NAME=CARDS nor an --option."""
-    return "=" not in word and not word.startswith("-") and not word.isdigit()
+    """A first word that is neither a count, NAME=CARDS, a quoted name ("Mary Ann"=3)
+    nor an --option."""
+    from ledger.core.numbers import is_whole_number
+
+    return ("=" not in word and not word.startswith(("-", '"', "'"))
+            and not is_whole_number(word) and not _counts(word))
+
+
+def _counts(word: str) -> bool:
+    """Counts typed with commas (``0，3，8，12``)."""
+    import re
+
+    from ledger.core.numbers import is_whole_number
+
+    parts = [p for p in re.split(r"[,，、]", word) if p]
+    return len(parts) < len(word) and bool(parts) and all(is_whole_number(p) for p in parts)
 
 
 def _example(seats: Any) -> str:
@@ -304,7 +366,18 @@ def _help_text(s: Any) -> str:
         "  amend N DEAL          " + _("replace deal N, e.g. amend 2 {example}").format(
             example=_example(s.seats)),
         "  void N                " + _("deal N no longer counts"),
-        "  log                   " + _("every entry, corrections included"),
-        "  standings, settle     " + _("the running totals and the money"),
+        "  log [--wide]          " + _("every entry, corrections included"),
+        "  standings             " + _("the running totals"),
+        "  settle [--round COIN] " + _("the money (--round 5: in whole coins of 5)"),
         "  help, quit            " + _("(Ctrl-D also ends; Ctrl-C clears the line being typed)"),
+        _("the same in Chinese:"),
+        *(f"  {ljust(' / '.join(words), 21)} {command}" for command, words in _chinese_words()),
+        _("a player named like a command (e.g. log) is written NAME=CARDS: log=3"),
     ])
+
+
+def _chinese_words() -> list[tuple[str, list[str]]]:
+    by_command: dict[str, list[str]] = {}
+    for word, command in CHINESE.items():
+        by_command.setdefault(command, []).append(word)
+    return list(by_command.items())

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ledger.cli.common import AllOpt, JsonOpt, SessionOpt, open_db, scope_sessions
+from ledger.cli.common import NUMBER, AllOpt, JsonOpt, SessionOpt, open_db, scope_sessions
 from ledger.core.i18n import _, ngettext
 
 PROGRESS_MIN_ENTRIES = 1000  # one session smaller than this imports without a bar
@@ -115,7 +115,8 @@ def check_cmd(
     session: SessionOpt = None,
     after: Annotated[
         int | None,
-        typer.Option("--after", help="The sheet's last total is after this deal (default: the last)."),
+        typer.Option("--after", parser=NUMBER,
+                     help="The sheet's last total is after this deal (default: the last)."),
     ] = None,
     json_out: JsonOpt = False,
 ) -> None:
