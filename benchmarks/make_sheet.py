@@ -16,17 +16,18 @@ import sys
 CLUB = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lee"]
 
 
-def games(rng: random.Random) -> str:
+def games(rng: random.Random, winner_takes: bool = True) -> str:
     winner = rng.randrange(4)
     counts = [0 if i == winner else rng.choice(range(1, 14)) for i in range(4)]
     cells = [str(c) for c in counts]
     if rng.random() < 0.025:
         i = rng.randrange(4)
-        cells[i] += "t"
+        if winner_takes or i != winner:  # big-two-scorer itself refuses a `t` on the winner
+            cells[i] += "t"
     return " ".join(cells)
 
 
-def write(n: int, out=sys.stdout, seed: int = 2026) -> None:
+def write(n: int, out=sys.stdout, seed: int = 2026, winner_takes: bool = True) -> None:
     rng = random.Random(seed)
     day = dt.date(2016, 1, 1)
     written = 0
@@ -36,7 +37,7 @@ def write(n: int, out=sys.stdout, seed: int = 2026) -> None:
             out.write(f"F={rng.choice((10, 11, 12))}\n")
         out.write(" ".join(rng.sample(CLUB, 4)) + "\n")
         evening = min(n - written, rng.randrange(40, 81))
-        out.write("\n".join(games(rng) for _ in range(evening)) + "\n")
+        out.write("\n".join(games(rng, winner_takes) for _ in range(evening)) + "\n")
         written += evening
         day += dt.timedelta(days=rng.choice((0, 0, 0, 1, 1)))
 

@@ -19,7 +19,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from ledger.book import actions as book
-from ledger.book import stats
+from ledger.book.scope import select
 from ledger.core import i18n
 from ledger.core.rules import load_preset
 from ledger.formats import samples
@@ -112,14 +112,14 @@ def main() -> None:
         with open_ledger(db) as ledger:
             evening = build(ledger)
             for file, (kind, one) in CHARTS.items():
-                scope = stats.select(ledger, evening if one else None, not one)
+                scope = select(ledger, evening if one else None, not one)
                 out = plots.plot(ledger, scope, kind, IMG / f"{file}.png")
                 print(out.relative_to(ROOT))
         with open_ledger(Path(folder) / "card.db") as ledger:
             card_of_the_evening(ledger)
         with open_ledger(db) as ledger:  # docs/i18n.md: a season chart in Traditional Chinese
             i18n.choose("zh_Hant")
-            out = plots.plot(ledger, stats.select(ledger, None, True), "timeline",
+            out = plots.plot(ledger, select(ledger, None, True), "timeline",
                              IMG / "timeline-zh_Hant.png")
             i18n.choose(None)
             print(out.relative_to(ROOT))

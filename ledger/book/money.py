@@ -9,15 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
+from ledger.book.scope import Scope
 from ledger.core.scoring import teams_of
 from ledger.core.settlement import format_amount, quantum, round_amount, round_nets
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
-
-if TYPE_CHECKING:
-    from ledger.book.stats import Scope
 
 Money = dict[str, Decimal]  # amount per currency
 

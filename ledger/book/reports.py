@@ -60,16 +60,6 @@ class Standings(NamedTuple):
         return out
 
 
-def pick_sessions(ledger: Ledger, session: SessionRow | None, all_sessions: bool) -> list[SessionRow]:
-    if all_sessions:
-        sessions = ledger.journal.sessions()
-        if not sessions:
-            raise NotFound(_(NO_SESSIONS), advice=_(START_ONE))
-        return sessions
-    assert session is not None
-    return [session]
-
-
 def team_name(members: Sequence[str]) -> str:
     return "+".join(members)
 
@@ -157,6 +147,19 @@ class Settlement(NamedTuple):
     session_count: int = 1
     coin: Decimal | None = None  # settle --round: nets and payments in whole coins
     exact_nets: dict[str, Decimal] | None = None  # the nets before rounding to the coin
+    paid: dict[str, Decimal] | None = None  # payments recorded (ledger.book.owed): + paid out
+
+    def outstanding(self) -> dict[str, Decimal]:
+        """The exact nets after the payments recorded: + still owed money, - still owes."""
+        exact = self.exact_nets if self.exact_nets is not None else self.nets
+        paid = self.paid or {}
+        out = {k: v + paid.get(k, Decimal(0)) for k, v in exact.items()}
+        out.update({k: v for k, v in paid.items() if k not in out})
+        return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
+
+    def still_to_pay(self) -> list[Payment]:
+        """The fewest payments that clear what is outstanding (exact amounts)."""
+        return payment_plan({k: v for k, v in self.outstanding().items() if v})
 
     def rounded(self, coin: Decimal) -> "Settlement":
         """The same settlement paid in whole coins: nets by largest remainder (still
@@ -188,6 +191,10 @@ class Settlement(NamedTuple):
             data["round"] = format_amount(self.coin)
             data["exact_nets"] = {k: format_amount(v) for k, v in self.exact_nets.items()}
             data["rounding"] = {k: format_amount(v) for k, v in self.remainder().items()}
+        if self.paid is not None:
+            data["paid"] = {k: format_amount(v) for k, v in sorted(self.paid.items())}
+            data["outstanding"] = {k: format_amount(v) for k, v in self.outstanding().items()}
+            data["still_to_pay"] = [p.to_dict() for p in self.still_to_pay()]
         return data
 
 

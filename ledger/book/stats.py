@@ -12,10 +12,8 @@ different currencies are never added: money is kept per currency.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -31,7 +29,8 @@ from ledger.book.money import (
     session_money,
     session_nets,
 )
-from ledger.core.errors import InputError, NotFound
+from ledger.book.scope import Scope, day_of
+from ledger.core.errors import InputError
 from ledger.core.i18n import _
 from ledger.core.settlement import format_amount, quantum, round_amount
 from ledger.storage.cache_rows import DealStatsRow
@@ -39,124 +38,6 @@ from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
 
 REGULAR_SHARE = 4  # a regular plays in at least 1/4 of the deals
-
-
-def parse_day(text: str | None, option: str) -> date | None:
-    """``--since`` / ``--until``: a calendar date, YYYY-MM-DD."""
-    if text is None:
-        return None
-    try:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text.strip()):
-            raise ValueError
-        return date.fromisoformat(text.strip())
-    except ValueError:
-        raise InputError(_("bad date {text!r} for {option}: use YYYY-MM-DD, e.g. 2024-05-03").format(
-            text=text, option=option)) from None
-
-
-def _no_sessions(player: str | None, first: date | None, last: date | None) -> str:
-    """``no sessions with Ann from 2024-01-01 to 2024-02-01`` (the command line adds
-    ``see: bigtwo history --all``)."""
-    between = " ".join(x for x in (first and _("from {day}").format(day=first),
-                                   last and _("to {day}").format(day=last)) if x)
-    if player:
-        text = _("no sessions with {player} {between}").format(player=player, between=between)
-    else:
-        text = _("no sessions {between}").format(between=between)
-    return text.strip()
-
-
-def day_of(s: SessionRow) -> str:
-
-    """The session's start date, YYYY-MM-DD, in the user's time zone (ledger.book.clock)."""
-    from ledger.book.clock import local_day
-
-    return local_day(s.started_at)
-
-
-# --- scope ----------------------------------------------------------------------
-
-
-@dataclass
-class Scope:
-    """The sessions a report covers, oldest first."""
-
-    sessions: list[SessionRow]
-    everything: bool  # every session of the ledger
-    since: date | None = None
-    until: date | None = None
-
-    @property
-    def ids(self) -> list[int] | None:
-        """Session ids for store queries; None means all of them."""
-        return None if self.everything else [s.id for s in self.sessions]
-
-    @property
-    def currencies(self) -> list[str]:
-        return sorted({s.currency or "PTS" for s in self.sessions})
-
-    def describe(self) -> str:
-        from ledger.core.i18n import ngettext
-
-        if len(self.sessions) == 1:
-            s = self.sessions[0]
-            return _("session {id}{name} ({date})").format(
-                id=s.id, name=f' "{s.name}"' if s.name else "", date=day_of(s))
-        first, last = day_of(self.sessions[0]), day_of(self.sessions[-1])
-        span = first if first == last else _("{first} to {last}").format(first=first, last=last)
-        return ngettext("{count} session, {span}", "{count} sessions, {span}",
-                        len(self.sessions)).format(count=f"{len(self.sessions):,}", span=span)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "sessions": len(self.sessions),
-            "first": day_of(self.sessions[0]), "last": day_of(self.sessions[-1]),
-            "since": self.since and self.since.isoformat(),
-            "until": self.until and self.until.isoformat(),
-            "currencies": self.currencies,
-        }
-
-
-def select(
-    ledger: Ledger,
-    session: int | None,
-    all_sessions: bool,
-    since: str | None = None,
-    until: str | None = None,
-    *,
-    player: str | None = None,
-    default_all: bool = False,
-) -> Scope:
-    """--session ID, --all or the current session (every session for ``default_all``
-    or when a date filter is given), narrowed by --since/--until and --player."""
-    from ledger.book import actions as book
-
-    if all_sessions and session is not None:
-        raise InputError(_("give --session ID or --all, not both"))
-    first, last = parse_day(since, "--since"), parse_day(until, "--until")
-    if first and last and first > last:
-        raise InputError(_("--since {first} is after --until {last}; nothing is between them")
-                         .format(first=first, last=last))
-    if player is not None:  # the ledger's spelling; an unknown name is an InputError
-        player = ledger.player_name(player)
-    if session is not None or not (all_sessions or default_all or first or last):
-        sessions = [book.current_session(ledger, session)]
-        everything = len(sessions) == len(ledger.journal.session_ids())
-    else:
-        sessions = ledger.journal.sessions()
-        if not sessions:
-            raise NotFound(_("the ledger has no sessions yet"),
-                           advice=_("start one with bigtwo session start"))
-        everything = not (first or last or player)
-    if first or last:
-        sessions = [s for s in sessions if (not first or day_of(s) >= first.isoformat())
-                    and (not last or day_of(s) <= last.isoformat())]
-    if player is not None:
-        sessions = [s for s in sessions if player in s.seats]
-    if not sessions:
-        raise NotFound(_no_sessions(player, first, last), advice=_("see: bigtwo history --all"))
-    sessions.sort(key=lambda s: (s.started_at, s.id))
-    return Scope(sessions, everything, first, last)
 
 
 # --- history ------------------------------------------------------------------------

@@ -17,13 +17,15 @@ from ledger.cli.common import (
     DEAL_NUMBER,
     AllOpt,
     JsonOpt,
+    SeasonOpt,
     SessionOpt,
-    all_when_no_current,
+    SinceOpt,
+    UntilOpt,
+    chosen_scope,
     db_path,
     group,
     open_db,
     root_group,
-    scope_sessions,
 )
 from ledger.cli.sessions import session_app
 from ledger.core.i18n import _
@@ -241,29 +243,37 @@ def log_cmd(
 @app.command("standings")
 def standings_cmd(
     ctx: typer.Context, session: SessionOpt = None, all_sessions: AllOpt = False,
+    since: SinceOpt = None, until: UntilOpt = None, season: SeasonOpt = None,
     json_out: JsonOpt = False,
     by: Annotated[str | None, typer.Option(
-        "--by", help="A league table per month or year (every session): attendance, "
-                     "deals, wins, net points and money.")] = None,
+        "--by", help="A league table per month or year (every session, or the range): "
+                     "attendance, deals, wins, net points and money, per currency.")] = None,
+    min_deals: Annotated[int | None, typer.Option(
+        "--min-deals", metavar="N", min=0,
+        help="With --by: mark who played at least N deals in the period (qualified).")] = None,
 ) -> None:
     """Deals, wins, fried, penalty and net points per player."""
     from ledger.book import reports
     from ledger.core.i18n import ngettext
     from ledger.present.text import dumps, session_title, standings_text
 
-    if by is not None:
-        _league(ctx, by, json_out)
+    if by is not None or min_deals is not None:
+        from ledger.cli.league import league_cmd
+
+        league_cmd(ctx, by, min_deals, json_out, session, all_sessions, since, until, season)
         return
     with open_db(ctx) as ledger:
-        all_sessions = all_when_no_current(ledger, session, all_sessions)
-        if all_sessions and session is None:
+        scope = chosen_scope(ledger, session, all_sessions, since, until, season)
+        if scope.everything and len(scope.sessions) > 1:
             st = reports.standings_all(ledger)
         else:
-            st = reports.standings(ledger, scope_sessions(ledger, session, all_sessions))
+            st = reports.standings(ledger, scope.sessions)
     if json_out:
-        typer.echo(dumps(st.to_dict()))
+        typer.echo(dumps({**st.to_dict(), **({"range": scope.range.to_dict()} if scope.range else {})}))
         return
-    if st.sessions:
+    if scope.range:
+        typer.echo(_("{scope} (net points added up)").format(scope=scope.describe()))
+    elif len(st.sessions) == 1:
         from ledger.present.fit import screen_width, wrap
 
         typer.echo(wrap(session_title(st.sessions[0]), screen_width()))
@@ -274,19 +284,10 @@ def standings_cmd(
     typer.echo(standings_text(st))
 
 
-def _league(ctx: typer.Context, by: str, json_out: bool) -> None:
-    """``standings --by month|year``: one block per period, players by net money."""
-    from ledger.book import views
-    from ledger.present.text import dumps, league_text
-
-    with open_db(ctx) as ledger:
-        view = views.league(ledger, by)
-    typer.echo(dumps(view.to_dict()) if json_out else league_text(view))
-
-
 @app.command("settle")
 def settle_cmd(
     ctx: typer.Context, session: SessionOpt = None, all_sessions: AllOpt = False,
+    since: SinceOpt = None, until: UntilOpt = None, season: SeasonOpt = None,
     json_out: JsonOpt = False,
     round_to: Annotated[str | None, typer.Option(
         "--round", metavar="COIN",
@@ -316,11 +317,14 @@ def settle_cmd(
 
         coin = parse_coin(round_to)
     with open_db(ctx) as ledger:
-        all_sessions = all_when_no_current(ledger, session, all_sessions)
-        if all_sessions and session is None:
+        scope = chosen_scope(ledger, session, all_sessions, since, until, season)
+        if scope.everything and len(scope.sessions) > 1:
             st = reports.settle_all(ledger)
         else:
-            st = reports.settle(ledger, scope_sessions(ledger, session, all_sessions))
+            st = reports.settle(ledger, scope.sessions)
+        from ledger.book.owed import with_payments
+
+        st = with_payments(ledger, st, scope)
     if coin is not None:
         st = st.rounded(coin)
     if json_out:
@@ -391,11 +395,11 @@ def _demo(path: str, kept: bool) -> None:
         typer.echo(settlement_text(settle_view(reports.settle(ledger, [s]))))
         from pathlib import Path
 
-        from ledger.book import stats
+        from ledger.book.scope import select
         from ledger.present import plots
 
         chart = Path(path).resolve().with_name(f"{Path(path).stem}-net.png")
-        plots.plot(ledger, stats.select(ledger, s.id, False), "net", chart)
+        plots.plot(ledger, select(ledger, s.id, False), "net", chart)
         typer.echo("")
         typer.echo(_("plot: {path}").format(path=chart))
         if not kept:

@@ -376,32 +376,28 @@ AllOpt = Annotated[bool, typer.Option("--all", help="Every session in the ledger
 JsonOpt = Annotated[bool, typer.Option("--json", help="JSON output.")]
 
 
-def all_when_no_current(ledger: Any, session: int | None, all_sessions: bool) -> bool:
-    """True when a report should cover every session because none is current (after
-    ``bigtwo import``, or once the current session's start was undone) while the ledger
-    has sessions; says so in one line on stderr, so the report itself stays clean."""
-    from ledger.book import actions as book
-
-    if all_sessions or session is not None:
-        return all_sessions
-    if ledger.journal.get_setting(book.CURRENT_KEY) is not None or not ledger.journal.session_ids():
-        return False
-    from ledger.core.i18n import _
-
-    typer.echo(_("no current session: showing all sessions (--all); pick one with bigtwo session "
-                 "use ID"), err=True)
-    return True
+SinceOpt = Annotated[
+    str | None, typer.Option("--since", metavar="DATE",
+                             help="From this date on, YYYY-MM-DD (a session's start date).")
+]
+UntilOpt = Annotated[
+    str | None, typer.Option("--until", metavar="DATE",
+                             help="Up to this date, YYYY-MM-DD, that day included.")
+]
+SeasonOpt = Annotated[
+    str | None, typer.Option("--season", metavar="NAME",
+                             help="The dates of a season (bigtwo season add NAME ...).")
+]
 
 
-def scope_sessions(ledger: Any, session: int | None, all_sessions: bool) -> list[Any]:
-    """The sessions a report covers: --session ID, --all, or the current session."""
-    from ledger.book import actions as book
-    from ledger.book import reports
+def chosen_scope(ledger: Any, session: int | None, all_sessions: bool, since: str | None = None,
+                 until: str | None = None, season: str | None = None, **narrow: Any) -> Any:
+    """The sessions a report covers (ledger.book.scope.select); when it falls back to every
+    session because none is current, says so in one line on stderr, so the report itself
+    stays clean."""
+    from ledger.book.scope import select
 
-    if all_sessions and session is not None:
-        from ledger.core.i18n import _
-
-        raise InputError(_("give --session ID or --all, not both"))
-    current = None if all_sessions else book.current_session(ledger, session)
-
-    return reports.pick_sessions(ledger, current, all_sessions)
+    scope = select(ledger, session, all_sessions, since, until, season=season, **narrow)
+    if scope.notice:
+        typer.echo(scope.notice, err=True)
+    return scope

@@ -58,8 +58,11 @@ def session_header(s: SessionRow) -> dict[str, Any]:
     return head
 
 
-def export_json(ledger: Ledger, sessions: Sequence[SessionRow], out: IO[str]) -> int:
-    """Write the sessions, every entry included; returns the number of entries.
+def export_json(ledger: Ledger, sessions: Sequence[SessionRow], out: IO[str],
+                payments: Sequence[Any] = ()) -> int:
+    """Write the sessions, every entry included, then ``payments`` (rows of
+    ledger.storage.payments, :mod:`ledger.formats.payments_io`); returns the number of
+    entries.
 
     Written piece by piece (one entry a line), so a big ledger is never held in memory
     as one document; the same ledger always gives the same bytes.
@@ -80,6 +83,11 @@ def export_json(ledger: Ledger, sessions: Sequence[SessionRow], out: IO[str]) ->
             out.write(("\n" if j == 0 else ",\n") + _json(entry))
             count += e.is_deal
         out.write("\n]}")
+    if payments:
+        from ledger.formats.payments_io import payments_json
+
+        out.write('\n], "payments": [')
+        out.write(",".join("\n" + _json(p) for p in payments_json(payments)))
     out.write("\n]}\n")
     return count
 
@@ -188,8 +196,8 @@ def _check_version(version: object, origin: str) -> None:
           version=version, known=VERSION)
 
 
-def json_sessions(path: Path, origin: str, seen: tuple[set[int], set[int]] | None = None
-                  ) -> Iterator[tuple[SessionSpec, list[EntrySpec]]]:
+def json_sessions(path: Path, origin: str, seen: tuple[set[int], set[int]] | None = None,
+                  rest: dict[str, Any] | None = None) -> Iterator[tuple[SessionSpec, list[EntrySpec]]]:
     """Every session of a JSON export, read and checked one at a time (through the
     pure core).  With ``seen`` (two empty sets), sessions and entries that appear twice
     in the file are refused; the header is checked once the file is read."""
@@ -225,6 +233,8 @@ def json_sessions(path: Path, origin: str, seen: tuple[set[int], set[int]] | Non
     _check_format(top.get("format"), origin)
     _check_version(top.get("version"), origin)
     _want(isinstance(top.get("sessions"), list), origin, N_("missing key 'sessions' (a list)"))
+    if rest is not None:  # the other top-level keys (payments), for the caller
+        rest.update(top)
 
 
 def _json_session(raw: object, where: str) -> tuple[SessionSpec, list[EntrySpec]]:
@@ -382,13 +392,23 @@ def import_json(ledger: Ledger, path: Path, origin: str,
                 start_progress: Callable[[int, int], Progress | None] | None = None) -> ImportReport:
     # Read twice, streamed: once to check everything (a file with an error writes
     # nothing) and count for the progress bar, once to import, a session at a time.
+    from ledger.formats.payments_io import check_payments, import_payments, read_payments
+
     sessions = entries = 0
-    for _spec, checked in json_sessions(path, origin, (set(), set())):
+    rest: dict[str, Any] = {}
+    in_file: set[str] = set()
+    for spec, checked in json_sessions(path, origin, (set(), set()), rest):
         sessions += 1
         entries += len(checked)
+        in_file.add(spec.uuid)
+    payments = read_payments(rest.get("payments"), origin)
+    check_payments(ledger, payments, in_file)
     report = ImportReport(origin, "json")
     progress = start_progress(sessions, entries) if start_progress else None
-    return Importer(ledger, report, progress).run(json_sessions(path, origin))
+    report = Importer(ledger, report, progress).run(json_sessions(path, origin))
+    if payments and not report.conflicts:
+        report.payments_added, report.payments_present = import_payments(ledger, payments)
+    return report
 
 
 # --- choosing the reader -------------------------------------------------------------------
@@ -451,16 +471,28 @@ def _refuse_sample(path: Path) -> None:
             "`bigtwo table`").format(name=path.name))
 
 
+def check_fry(path: Path, fmt: str | None, fry: int) -> None:
+    """Refuse ``import --fry N`` for a file it does not fit, before the ledger is opened."""
+    from ledger.formats.sheet_import import sheet_format
+
+    if (fmt or detect_format(path)) == "json":
+        raise InputError(_("--fry is for big-two-stats sheets, not a JSON export"))
+    sheet_format(path, path.name, fry)
+
+
 def import_file(ledger: Ledger, path: Path, fmt: str | None = None,
-                start_progress: Callable[[int, int], Progress | None] | None = None) -> ImportReport:
+                start_progress: Callable[[int, int], Progress | None] | None = None,
+                fry: int | None = None) -> ImportReport:
     """Import a JSON export or a score sheet; conflicts are in the report (the rest is written)."""
     origin = path.name
     try:
         check_importable(path)
         kind = fmt or detect_format(path)
         if kind == "json":
+            if fry is not None:
+                check_fry(path, kind, fry)
             return import_json(ledger, path, origin, start_progress)
-        return import_sheet(ledger, path, origin, start_progress)
+        return import_sheet(ledger, path, origin, start_progress, fry)
     except OSError as exc:
         raise InputError(_("cannot read {path}: {reason}").format(
             path=path, reason=os_reason(exc))) from None

@@ -115,15 +115,21 @@ class ImportReport:
     conflicts: list[Conflict] = field(default_factory=list)
     conflicting_sessions: list[str] = field(default_factory=list)
     session_ids: list[int] = field(default_factory=list)
+    payments_added: int = 0  # rows of ledger.storage.payments (formats/payments_io.py)
+    payments_present: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "source": self.source, "format": self.kind, "sessions": self.sessions,
             "sessions_new": self.sessions_new, "sessions_merged": self.sessions_merged,
             "entries": self.entries, "entries_added": self.entries_added,
             "entries_present": self.entries_present, "session_ids": self.session_ids,
             "conflicts": [c.to_dict() for c in self.conflicts],
         }
+        if self.payments_added or self.payments_present:
+            out["payments_added"] = self.payments_added
+            out["payments_present"] = self.payments_present
+        return out
 
     def summary(self) -> str:
         """One line in the interface's language: what was added, merged, already there."""
@@ -152,6 +158,9 @@ class ImportReport:
         if not self.entries_added and not self.conflicting_sessions:
             parts = [_("nothing new; its {sessions} and {deals} are already in the ledger").format(
                 sessions=sessions(self.sessions), deals=deals(self.entries_present))]
+        if self.payments_added:
+            parts.append(ngettext("{count} payment added", "{count} payments added",
+                                  self.payments_added).format(count=self.payments_added))
         return _("{source}: {parts}").format(source=self.source, parts=_("; ").join(parts))
 
     def conflict_text(self) -> str:

@@ -17,6 +17,13 @@ uuid5 of (date, F, names, the run's index among that date's runs), and a game's 
 a uuid5 of (session uuid, position).  So re-reading a sheet that has grown gives the
 same identities to the games already read.
 
+The older ``big-two-stats`` format (the predecessor of ``big-two-scorer``) is the same
+but for two things: a date is a line of digits ``yyyymmdd`` (digits after the eighth are
+ignored, as that program does), and there is no ``F=`` line: its fry threshold is given
+on the command line (``bigtwo import --fry N``, default 10, from 1 to 12 as that program
+takes it).  :func:`sheet_dialect` tells the two apart by their first date line.  A game
+has the same identity in either format (its date, threshold, names and position).
+
 Pure: lines in, games out; every problem raises :class:`SheetError` naming the line.
 
 >>> games = list(read_sheet(["a b c d", "0 11 12 13", "1 1 1t 0  # c let d out"]))
@@ -57,6 +64,31 @@ EXPLAIN = N_(
     "four numbers of cards left (one 0, the winner; a `t` suffix on at most one), "
     "a # comment, or blank"
 )
+EXPLAIN_OLDER = N_(
+    "a line of this big-two-stats sheet is a date yyyymmdd, four player names, "
+    "four numbers of cards left (one 0, the winner; a `t` suffix on at most one), "
+    "a # comment, or blank"
+)
+SCORER, STATS = "big-two-scorer", "big-two-stats"  # the newer format and the older one
+OLDER_FRY = (1, 12)  # big-two-stats takes a fry threshold from 1 to 12
+
+
+def sheet_dialect(lines: Iterable[str]) -> str:
+    """:data:`STATS` if the sheet's first date is a line of digits (yyyymmdd), else
+    :data:`SCORER`; reads only up to the first date or ``F=`` line.
+
+    >>> sheet_dialect(["# 2013", "20130105", "a b c d"]), sheet_dialect(["2013-01-05"])
+    ('big-two-stats', 'big-two-scorer')
+    """
+    for raw in lines:
+        words = raw.split("#", 1)[0].split()
+        if len(words) != 1:
+            continue
+        if words[0].isascii() and words[0].isdigit():
+            return STATS
+        if _DATE.fullmatch(words[0]) or _THRESHOLD.fullmatch(words[0]):
+            return SCORER
+    return SCORER
 
 
 class SheetError(InputError):
@@ -159,15 +191,19 @@ def sheet_rules(fry_threshold: int) -> RuleSet:
     >>> sheet_rules(11).tiers, sheet_rules(14).tiers
     (((1, 1), (11, 2), (13, 3)), ((1, 1),))
     """
-    if fry_threshold <= HAND:
+    if MIN_FRY_THRESHOLD <= fry_threshold <= HAND:
         return rules_from_mapping({"fry_threshold": fry_threshold})
+    if fry_threshold < MIN_FRY_THRESHOLD:  # big-two-stats --fry 1..9: still x3 at 13
+        return rules_from_mapping({"tiers": [[1, 1], [fry_threshold, 2], [13, 3]]
+                                   if fry_threshold > 1 else [[1, 2], [13, 3]]})
     return rules_from_mapping({"tiers": [[1, 1]]})
 
 
-def _fail(origin: str, number: int, problem: str, **values: object) -> SheetError:
+def _fail(origin: str, number: int, problem: str, explain: str = EXPLAIN,
+          **values: object) -> SheetError:
     """The error for line ``number``: ``problem`` is a message (``N_``), translated, then
     formatted with ``values`` and ``explain`` (what a line may be)."""
-    text = _(problem).format(explain=_(EXPLAIN), **values)
+    text = _(problem).format(explain=_(explain), **values)
     return SheetError(_("{origin} line {number}: {problem}").format(
         origin=origin, number=number, problem=text))
 
@@ -186,6 +222,27 @@ def _date(text: str, origin: str, number: int) -> str:
             origin=origin, number=number, problem=exc)) from None
 
 
+def _yyyymmdd(digits: str, origin: str, number: int) -> str:
+    """A big-two-stats date line: its first eight digits, yyyymmdd (the rest ignored)."""
+    try:
+        if len(digits) < 8:
+            raise ValueError
+        return Date(int(digits[:4]), int(digits[4:6]), int(digits[6:8])).isoformat()
+    except ValueError:
+        raise _fail(origin, number, N_("{text} is not a date (yyyymmdd)"), EXPLAIN_OLDER,
+                    text=digits) from None
+
+
+def older_fry(value: int) -> int:
+    """``import --fry N`` for a big-two-stats sheet: 1 to 12, as that program takes it."""
+    least, most = OLDER_FRY
+    if not least <= value <= most:
+        raise InputError(_("--fry {value}: the fry threshold of a big-two-stats sheet is from "
+                           "{least} to {most} (default 10)").format(value=value, least=least,
+                                                                    most=most))
+    return value
+
+
 def _threshold(digits: str, origin: str, number: int) -> int:
     if len(digits) > len(str(MAX_FRY_THRESHOLD)) or int(digits) > MAX_FRY_THRESHOLD:
         raise _fail(origin, number, N_("fry threshold F={digits} is too large (at most {most})"),
@@ -197,11 +254,11 @@ def _threshold(digits: str, origin: str, number: int) -> int:
     return value
 
 
-def _names(words: list[str], origin: str, number: int) -> tuple[str, ...]:
+def _names(words: list[str], origin: str, number: int, explain: str = EXPLAIN) -> tuple[str, ...]:
     bad = [w for w in words if "*" in w or w[0].isdigit()]
     if bad:
         raise _fail(origin, number, N_("{word!r} is not a player name (no *, no leading digit); "
-                                       "{explain}"), word=bad[0])
+                                       "{explain}"), explain, word=bad[0])
     seen: set[str] = set()
     for name in words:
         if name in seen:
@@ -248,10 +305,19 @@ def _game(cards: list[int], takes: list[int], names: tuple[str, ...], origin: st
     return tuple(cards), (takes[0] if takes else None)
 
 
-def read_sheet(lines: Iterable[str], origin: str = "sheet") -> Iterator[SheetGame]:
-    """The games of a sheet, in order, each with its session; streams the lines."""
+def read_sheet(lines: Iterable[str], origin: str = "sheet", dialect: str = SCORER,
+               fry: int = DEFAULT_FRY_THRESHOLD) -> Iterator[SheetGame]:
+    """The games of a sheet, in order, each with its session; streams the lines.
+
+    ``dialect`` :data:`STATS` reads the older format, whose threshold is ``fry``.
+
+    >>> [g.session.date for g in read_sheet(["20190918", "a b c d", "0 1 2 3"], dialect=STATS)]
+    ['2019-09-18']
+    """
+    older = dialect == STATS
+    explain = EXPLAIN_OLDER if older else EXPLAIN
     date: str | None = None
-    threshold = DEFAULT_FRY_THRESHOLD
+    threshold = fry
     names: tuple[str, ...] | None = None
     names_line = 0
     session: SheetSession | None = None  # the current run, made at its first game
@@ -269,12 +335,17 @@ def read_sheet(lines: Iterable[str], origin: str = "sheet") -> Iterator[SheetGam
                 position += 1
                 yield SheetGame(session, position, number, cards, None)
                 continue
-        if len(words) == 1 and _DATE.fullmatch(words[0]):
+        if older and len(words) == 1 and words[0].isascii() and words[0].isdigit():
+            new_date = _yyyymmdd(words[0], origin, number)
+            if new_date != date:
+                date, session = new_date, None
+            continue
+        if not older and len(words) == 1 and _DATE.fullmatch(words[0]):
             new_date = _date(words[0], origin, number)
             if new_date != date:
                 date, session = new_date, None
             continue
-        if len(words) == 1 and (m := _THRESHOLD.fullmatch(words[0])):
+        if not older and len(words) == 1 and (m := _THRESHOLD.fullmatch(words[0])):
             new_threshold = _threshold(m.group(1), origin, number)
             if new_threshold != threshold:
                 threshold, session = new_threshold, None
@@ -303,12 +374,13 @@ def read_sheet(lines: Iterable[str], origin: str = "sheet") -> Iterator[SheetGam
             yield SheetGame(session, position, number, cards, takes)
             continue
         if words[0][0].isdigit() or any("=" in w for w in words):
-            raise _fail(origin, number, N_("cannot read {line!r}: {explain}"), line=" ".join(words))
+            raise _fail(origin, number, N_("cannot read {line!r}: {explain}"), explain,
+                        line=" ".join(words))
         if len(words) != PLAYERS:
             raise _fail(origin, number, N_("a line of names needs {players} players, not {count} "
                                            "({line})"),
                         players=PLAYERS, count=len(words), line=" ".join(words))
 
-        new_names = _names(words, origin, number)
+        new_names = _names(words, origin, number, explain)
         if new_names != names:
             names, names_line, session = new_names, number, None

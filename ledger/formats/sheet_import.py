@@ -1,4 +1,5 @@
-"""Importing big-two-scorer score sheets: :mod:`ledger.formats.sheet` games to import specs.
+"""Importing score sheets (big-two-scorer's, or the older big-two-stats format):
+:mod:`ledger.formats.sheet` games to import specs.
 
 The sheet is read twice, streamed: once to check every line (a sheet with an error
 writes nothing) and count the games for the progress bar, once to import.
@@ -19,7 +20,16 @@ from ledger.core.i18n import N_, _
 from ledger.core.phrase import Phrase, local
 from ledger.core.scoring import score_deal
 from ledger.formats.merge import EntrySpec, Importer, ImportReport, Progress, SessionSpec
-from ledger.formats.sheet import SheetError, SheetGame, SheetSession, read_sheet
+from ledger.formats.sheet import (
+    DEFAULT_FRY_THRESHOLD,
+    SCORER,
+    SheetError,
+    SheetGame,
+    SheetSession,
+    older_fry,
+    read_sheet,
+    sheet_dialect,
+)
 from ledger.storage.store import Ledger
 
 
@@ -53,11 +63,25 @@ def _sheet_spec(s: SheetSession, origin: str) -> SessionSpec:
     )
 
 
-def scan_sheet(path: Path, origin: str) -> tuple[int, int]:
+def sheet_format(path: Path, origin: str, fry: int | None = None) -> tuple[str, int]:
+    """(dialect, first fry threshold) of the sheet at ``path``: ``--fry`` is for the older
+    big-two-stats sheets, which leave their threshold to the command line."""
+    dialect = sheet_dialect(sheet_lines(path, origin))
+    if fry is None:
+        return dialect, DEFAULT_FRY_THRESHOLD
+    if dialect == SCORER:
+        raise InputError(_("--fry is for big-two-stats sheets (dates as yyyymmdd lines); "
+                           "{origin} is a big-two-scorer sheet, which gives its fry threshold "
+                           "in F=<n> lines").format(origin=origin))
+    return dialect, older_fry(fry)
+
+
+def scan_sheet(path: Path, origin: str, dialect: str = SCORER,
+               fry: int = DEFAULT_FRY_THRESHOLD) -> tuple[int, int]:
     """Read the whole sheet once without writing: (sessions, games), or the first error."""
     sessions = games = 0
     last: SheetSession | None = None
-    for game in read_sheet(sheet_lines(path, origin), origin):
+    for game in read_sheet(sheet_lines(path, origin), origin, dialect, fry):
         if game.session is not last:
             last = game.session
             _sheet_spec(last, origin)
@@ -146,9 +170,10 @@ class _SheetScorer:
 
 
 
-def sheet_sessions(path: Path, origin: str) -> Iterator[tuple[SessionSpec, Iterator[EntrySpec]]]:
+def sheet_sessions(path: Path, origin: str, dialect: str = SCORER, fry: int = DEFAULT_FRY_THRESHOLD
+                   ) -> Iterator[tuple[SessionSpec, Iterator[EntrySpec]]]:
     """The sheet's sessions, each with its games, streamed from the file."""
-    games = read_sheet(sheet_lines(path, origin), origin)
+    games = read_sheet(sheet_lines(path, origin), origin, dialect, fry)
     scorer = _SheetScorer()
     for _session, run in groupby(games, key=lambda g: g.session):
         yield _sheet_run(run, scorer, origin)
@@ -162,10 +187,12 @@ def _sheet_run(run: Iterator[SheetGame], scorer: _SheetScorer, origin: str
 
 
 def import_sheet(ledger: Ledger, path: Path, origin: str,
-                 start_progress: Callable[[int, int], Progress | None] | None = None) -> ImportReport:
-    sessions, games = scan_sheet(path, origin)
+                 start_progress: Callable[[int, int], Progress | None] | None = None,
+                 fry: int | None = None) -> ImportReport:
+    dialect, first_fry = sheet_format(path, origin, fry)
+    sessions, games = scan_sheet(path, origin, dialect, first_fry)
     report = ImportReport(origin, "sheet")
     progress = start_progress(sessions, games) if start_progress else None
-    return Importer(ledger, report, progress).run(sheet_sessions(path, origin))
+    return Importer(ledger, report, progress).run(sheet_sessions(path, origin, dialect, first_fry))
 
 

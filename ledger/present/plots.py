@@ -1,8 +1,9 @@
 """Charts of the ledger, written to PNG, SVG or PDF with matplotlib (Agg).
 
 matplotlib is imported inside :func:`plot` only, so no other command pays for
-it.  Each player keeps one colour in every chart (chosen by the order players
-first appeared in the ledger); fonts come from
+it.  Each player keeps one look in every chart (a colour, a marker and a line style,
+:mod:`ledger.core.palette`, chosen by the order players first appeared in the
+ledger: 24 distinct looks); dates are written in the interface's language; fonts come from
 :mod:`ledger.present.fonts`.  Long histories are summed per day or per
 period and thinned to at most MAX_POINTS points a line, so a decade of play
 draws as fast as an evening.
@@ -21,11 +22,21 @@ from typing import TYPE_CHECKING, Any
 
 from ledger.book import digest, stats
 from ledger.book.money import session_nets
+from ledger.book.scope import Scope, day_of
 from ledger.core.errors import InputError
 from ledger.core.i18n import N_, _, ngettext
+from ledger.core.palette import Style, style
 from ledger.core.scoring import teams_of
+from ledger.present.chart_values import (
+    MAX_GROUPS,
+    MAX_POINTS,
+    date_formats,
+    fixed,
+    group_results,
+    thin,
+    weighted_box,
+)
 from ledger.present.fonts import Fonts
-from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
 
 if TYPE_CHECKING:
@@ -41,34 +52,28 @@ KINDS = {
     "rating": "skill rating per player with its uncertainty",
 }
 FORMATS = (".png", ".svg", ".pdf")
-MAX_POINTS = 1500  # per line
-MAX_GROUPS = 24  # bar groups
 SMALL_MULTIPLES = 4  # more players: cards left as one small panel each
-PALETTE = (
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-    "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd",
-    "#e6550d", "#31a354", "#756bb1", "#636363",
-)
+MARKS_PER_LINE = 12  # a long line shows its marker this many times, so its look stays told
 # Dates and tools leave no timestamp in the file: the same ledger draws the same bytes.
 _METADATA = {".png": {"Software": None}, ".svg": {"Date": None}, ".pdf": {"CreationDate": None}}
 
 
 def colour(player_id: int) -> str:
-    return PALETTE[(player_id - 1) % len(PALETTE)]
+    return style(player_id).colour
 
 
-def default_kind(scope: stats.Scope) -> str:
+def default_kind(scope: Scope) -> str:
     return "net" if len(scope.sessions) == 1 else "timeline"
 
 
-def default_path(kind: str, scope: stats.Scope, folder: Path | None = None) -> Path:
+def default_path(kind: str, scope: Scope, folder: Path | None = None) -> Path:
     """``bigtwo-net-session-3.png``, ``bigtwo-timeline-all.png``, ... in the current folder."""
     if len(scope.sessions) == 1:
         where = f"session-{scope.sessions[0].id}"
     elif scope.everything:
         where = "all"
     else:
-        where = f"{stats.day_of(scope.sessions[0])}-to-{stats.day_of(scope.sessions[-1])}"
+        where = f"{day_of(scope.sessions[0])}-to-{day_of(scope.sessions[-1])}"
     return (folder or Path.cwd()) / f"bigtwo-{kind}-{where}.png"
 
 
@@ -82,34 +87,6 @@ def check_out(path: Path) -> Path:
     return path
 
 
-def thin(points: Sequence[Any], limit: int = MAX_POINTS) -> list[Any]:
-    """At most ``limit`` points, evenly spread, always keeping the first and the last.
-
-    >>> thin(list(range(10)), 4)
-    [0, 3, 6, 9]
-    """
-    n = len(points)
-    if n <= limit:
-        return list(points)
-    return [points[round(i * (n - 1) / (limit - 1))] for i in range(limit)]
-
-
-def period_of(day: date, period: str) -> str:
-    """The label of the week / month / quarter / year a day falls in.
-
-    >>> period_of(date(2024, 5, 3), "quarter")
-    '2024 Q2'
-    """
-    if period == "week":
-        monday = day - timedelta(days=day.weekday())
-        return f"week of {monday.isoformat()}"
-    if period == "month":
-        return day.strftime("%Y-%m")
-    if period == "quarter":
-        return f"{day.year} Q{(day.month - 1) // 3 + 1}"
-    return str(day.year)
-
-
 # --- the charts ----------------------------------------------------------------
 
 
@@ -118,13 +95,29 @@ class Canvas:
     """What a chart function gets: the open ledger, the scope, and a blank figure."""
 
     ledger: Ledger
-    scope: stats.Scope
+    scope: Scope
     figure: Figure
     ids: dict[str, int]
     notice: Callable[[str], None] | None = None
 
     def colour(self, name: str) -> str:
-        return colour(self.ids.get(name.split("+")[0], 1))
+        return self.style(name).colour
+
+    def style(self, name: str) -> Style:
+        return style(self.ids.get(name.split("+")[0], 1))
+
+    def line(self, name: str, count: int) -> dict[str, Any]:
+        """matplotlib keywords for ``name``'s line of ``count`` points: its colour, its
+        marker (shown at most MARKS_PER_LINE times) and its line style."""
+        look = self.style(name)
+        return {"color": look.colour, "marker": look.marker, "ls": "--" if look.dashed else "-",
+                "markevery": max(1, count // MARKS_PER_LINE)}
+
+    def bar(self, name: str) -> dict[str, Any]:
+        """matplotlib keywords for ``name``'s bars: its colour, hatched for the second twelve."""
+        look = self.style(name)
+        return {"color": look.colour, "hatch": "//" if look.dashed else None,
+                "edgecolor": "white" if look.dashed else None}
 
     def unit(self) -> tuple[str, bool]:
         """The money axis label, and whether money can be shown (one currency)."""
@@ -167,8 +160,7 @@ def _net(c: Canvas) -> None:
     ax = c.figure.subplots()
     for label, points in sorted(lines.items(), key=lambda kv: -kv[1][-1][1]):
         xs, ys = zip(*points, strict=True)
-        ax.plot(xs, ys, color=c.colour(label), lw=2, marker="o" if len(xs) <= 40 else None,
-                ms=3, label=f"{label} ({ys[-1]:+d})")
+        ax.plot(xs, ys, lw=2, ms=4, label=f"{label} ({ys[-1]:+d})", **c.line(label, len(xs)))
     ax.axhline(0, color="black", lw=0.8)
     from matplotlib.ticker import MaxNLocator
 
@@ -188,7 +180,7 @@ def _net(c: Canvas) -> None:
     every = _(" (summed every {n} deals)").format(n=bucket) if bucket > 1 else ""
     name = f' "{s.name}"' if s.name else ""
     _finish(ax, _("Session {id}{name}, {date}: cumulative net points").format(
-                id=s.id, name=name, date=stats.day_of(s)),
+                id=s.id, name=name, date=day_of(s)),
             _("deal") + every, _("net points"))
 
 
@@ -196,7 +188,7 @@ def _timeline(c: Canvas) -> None:
     label, money = c.unit()
     by_day: dict[str, dict[str, float]] = {}
     for session, values in stats.chart_values(c.ledger, c.scope, money):
-        day = by_day.setdefault(stats.day_of(session), {})
+        day = by_day.setdefault(day_of(session), {})
         for name, v in values.items():
             day[name] = day.get(name, 0.0) + v
     running: dict[str, float] = {}
@@ -207,11 +199,17 @@ def _timeline(c: Canvas) -> None:
             running[name] = running.get(name, 0.0) + v
             lines.setdefault(name, []).append((when, running[name]))
     ax = c.figure.subplots()
+    whole = not money or c.scope.currencies == ["PTS"]  # points: whole numbers
     for name, points in sorted(lines.items(), key=lambda kv: -kv[1][-1][1]):
         points = thin(points)
         xs, ys = zip(*points, strict=True)
-        ax.plot(xs, ys, color=c.colour(name), lw=1.8, drawstyle="steps-post",
-                marker="o" if len(xs) <= 30 else None, ms=4, label=f"{name} ({ys[-1]:+,.2f})")
+        end = f"{round(ys[-1]):+,d}" if whole else f"{ys[-1]:+,.2f}"
+        ax.plot(xs, ys, lw=1.8, drawstyle="steps-post", ms=4, label=f"{name} ({end})",
+                **c.line(name, len(xs)))
+    if whole:
+        from matplotlib.ticker import MaxNLocator
+
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.axhline(0, color="black", lw=0.8)
     _date_axis(ax, sorted(by_day))
     title = (_("Cumulative money per player, {scope}") if money
@@ -224,32 +222,12 @@ def _date_axis(ax: Axes, days: Sequence[str]) -> None:
 
     locator = mdates.AutoDateLocator()  # type: ignore[no-untyped-call]
     ax.xaxis.set_major_locator(locator)
-    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))  # type: ignore[no-untyped-call]
+    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(  # type: ignore[no-untyped-call]
+        locator, **date_formats()))
     if days and days[0] == days[-1]:
         one = date.fromisoformat(days[0])
         ax.set_xlim(mdates.date2num(one - timedelta(days=1)),  # type: ignore[no-untyped-call]
                     mdates.date2num(one + timedelta(days=1)))  # type: ignore[no-untyped-call]
-
-
-def group_results(
-    rows: Sequence[tuple[SessionRow, dict[str, float]]], limit: int = MAX_GROUPS
-) -> tuple[str | None, dict[str, dict[str, float]]]:
-    """Each session's results, or summed per week / month / quarter / year (the finest
-    period that gives at most ``limit`` groups): (period or None, {group: {player: value}})."""
-    period = None
-    if len(rows) > limit:
-        days = {stats.day_of(s) for s, _v in rows}
-        for period in ("week", "month", "quarter", "year"):
-            if len({period_of(date.fromisoformat(d), period) for d in days}) <= limit:
-                break
-    groups: dict[str, dict[str, float]] = {}
-    for s, values in rows:
-        day = stats.day_of(s)
-        key = period_of(date.fromisoformat(day), period) if period else f"#{s.id} {day}"
-        group = groups.setdefault(key, {})
-        for name, v in values.items():
-            group[name] = group.get(name, 0.0) + v
-    return period, groups
 
 
 def _sessions(c: Canvas) -> None:
@@ -262,7 +240,7 @@ def _sessions(c: Canvas) -> None:
     for i, name in enumerate(names):
         xs = [g + (i - (len(names) - 1) / 2) * width for g in range(len(keys))]
         ys = [groups[k].get(name, 0.0) for k in keys]
-        ax.bar(xs, ys, width=width, color=c.colour(name), label=name)
+        ax.bar(xs, ys, width=width, label=name, **c.bar(name))
     few = len(keys) <= 12
     labels = [k.replace(" ", "\n", 1) if few and not period else k for k in keys]
     ax.set_xticks(range(len(keys)), labels, fontsize=8, rotation=0 if few else 45,
@@ -274,27 +252,6 @@ def _sessions(c: Canvas) -> None:
     _finish(ax, _("Results {per}{shown}, {scope}").format(per=per, shown=shown,
                                                            scope=c.scope.describe()),
             _(periods[period]) if period else _("session (id and date)"), label)
-
-
-def _weighted_box(values: Counter[int]) -> dict[str, Any]:
-    """matplotlib ``bxp`` statistics from a value -> count table (no raw list needed)."""
-    total = sum(values.values())
-    ordered = sorted(values.items())
-
-    def quantile(q: float) -> float:
-        target, seen = q * (total - 1), 0
-        for value, n in ordered:
-            seen += n
-            if seen > target:
-                return float(value)
-        return float(ordered[-1][0])
-
-    q1, med, q3 = quantile(0.25), quantile(0.5), quantile(0.75)
-    reach = 1.5 * (q3 - q1)
-    inside = [v for v, _count in ordered if q1 - reach <= v <= q3 + reach]
-    mean = sum(v * n for v, n in ordered) / total
-    return {"q1": q1, "med": med, "q3": q3, "whislo": float(min(inside)),
-            "whishi": float(max(inside)), "mean": mean, "fliers": []}
 
 
 def _cards_left(c: Canvas, ax: Axes, cards: dict[str, Counter[int]]) -> None:
@@ -310,7 +267,7 @@ def _cards_left(c: Canvas, ax: Axes, cards: dict[str, Counter[int]]) -> None:
         total = sum(counts.values())
         ys = [100 * counts.get(x, 0) / total for x in xs]
         ax.bar([x + (i - (len(cards) - 1) / 2) * width for x in xs], ys, width=width,
-               color=c.colour(name), label=name)
+               label=name, **c.bar(name))
     ax.set_xticks(xs)
 
 
@@ -323,7 +280,7 @@ def _panels(c: Canvas, where: Any, cards: dict[str, Counter[int]]) -> None:
     xs = list(range(1, top + 1))
     for ax, (name, counts) in zip(grid.flat, cards.items(), strict=False):
         total = sum(counts.values()) or 1
-        ax.bar(xs, [100 * counts.get(x, 0) / total for x in xs], width=0.8, color=c.colour(name))
+        ax.bar(xs, [100 * counts.get(x, 0) / total for x in xs], width=0.8, **c.bar(name))
         ax.set_title(name, fontsize=9, loc="left")
         ax.grid(True, alpha=0.3)
         ax.tick_params(labelsize=7)
@@ -356,7 +313,7 @@ def _distribution(c: Canvas) -> None:
         left, right = c.figure.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
         _cards_left(c, left, {n: cards[n] for n in order})
         _finish(left, _("Cards left when losing"), _("cards left"), _("% of the player's deals"))
-    boxes = [(n, _weighted_box(penalty[n])) for n in order if penalty[n]]
+    boxes = [(n, weighted_box(penalty[n])) for n in order if penalty[n]]
     if boxes:
         stats_list = [{**b, "label": n} for n, b in boxes]
         art = right.bxp(stats_list, showmeans=True, showfliers=False, patch_artist=True,
@@ -392,7 +349,7 @@ def _rates(c: Canvas) -> None:
         deals, wins, fried = totals[name][:3]
         rates = [100 * wins / deals, 100 * fried / deals]
         xs = [g + (i - (len(names) - 1) / 2) * width for g in range(2)]
-        bars = ax.bar(xs, rates, width=width, color=c.colour(name),
+        bars = ax.bar(xs, rates, width=width, **c.bar(name),
                       label=ngettext("{name} ({deals} deal)", "{name} ({deals} deals)", deals).format(
                           name=name, deals=deals))
         if len(names) <= 8:
@@ -412,15 +369,23 @@ def _rating(c: Canvas) -> None:
     by_name = {names[pid]: r for pid, r in ratings.current(c.ledger, c.notice).items()
                if pid in names}  # as bigtwo stats: one rating per shown name
     rated = ratings.ranked((n, r) for n, r in by_name.items() if n in wanted)
+    c.figure.set_size_inches(11, max(5.5, 1.8 + 0.42 * len(rated)))  # a row of room each
     ax = c.figure.subplots()
     top = len(rated) - 1
+    right = max((r.mu + r.sigma for _n, r in rated), default=25.0)
+    left = min((min(r.mu - r.sigma, r.conservative) for _n, r in rated), default=25.0)
     for i, (name, r) in enumerate(rated):
         y = top - i
-        ax.errorbar(r.mu, y, xerr=r.sigma, fmt="o", color=c.colour(name), ms=8, capsize=4, lw=2)
-        ax.plot(r.conservative, y, marker="D", ms=6, color=c.colour(name), mfc="white", mew=1.5)
-        ax.annotate(_("μ {mu:.1f}, σ {sigma:.1f}; μ − 3σ {low:.1f}").format(
-                        mu=r.mu, sigma=r.sigma, low=r.conservative),
-                    (r.mu, y), xytext=(0, 8), textcoords="offset points", ha="center", fontsize=8)
+        look = c.style(name)
+        ax.errorbar(r.mu, y, xerr=r.sigma, fmt=look.marker, color=look.colour, ms=8, capsize=4, lw=2)
+        ax.plot(r.conservative, y, marker="D", ms=6, color=look.colour, mfc="white", mew=1.5)
+        # Each row's numbers in one column right of every bar: they can never overlap.
+        ax.annotate(_("μ {mu}, σ {sigma}; μ − 3σ {low}").format(
+                        mu=fixed(r.mu), sigma=fixed(r.sigma), low=fixed(r.conservative)),
+                    (right, y), xytext=(10, 0), textcoords="offset points", ha="left",
+                    va="center", fontsize=8)
+    span = max(right - left, 1.0)
+    ax.set_xlim(left - 0.05 * span, right + 0.9 * span)  # room for the column of numbers
     ax.axvline(25, color="grey", lw=0.8, ls="--")
     ax.set_yticks(range(len(rated)), [n for n, _r in reversed(rated)])
     ax.set_ylim(-0.7, len(rated) - 0.3)
@@ -435,7 +400,7 @@ CHARTS: dict[str, Callable[[Canvas], None]] = {
 }
 
 
-def plot(ledger: Ledger, scope: stats.Scope, kind: str, out: Path,
+def plot(ledger: Ledger, scope: Scope, kind: str, out: Path,
          notice: Callable[[str], None] | None = None) -> Path:
     """Draw chart ``kind`` of ``scope`` into ``out`` (.png, .svg or .pdf).
 
@@ -450,7 +415,7 @@ def plot(ledger: Ledger, scope: stats.Scope, kind: str, out: Path,
     return out
 
 
-def draw(ledger: Ledger, scope: stats.Scope, kind: str,
+def draw(ledger: Ledger, scope: Scope, kind: str,
          notice: Callable[[str], None] | None = None) -> Figure:
     """The figure of chart ``kind``, not yet written anywhere (tests measure its artists)."""
     import matplotlib

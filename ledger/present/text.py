@@ -271,9 +271,20 @@ def settlement_text(view: SettleView, columns: int | None = None) -> str:
     plan = tbl([[p.payer, p.payee, format_amount(p.amount)] for p in st.payments],
                [_("pays"), _("to"), cur], shrink=(0, 1)) if st.payments else _("(all square)")
     count = len(st.payments)
+    paid = []
+    if st.paid is not None:
+        exact = st.exact_nets if st.exact_nets is not None else st.nets
+        left = st.outstanding()
+        paid.append(_("paid so far (bigtwo payments) and still outstanding, exactly:") + "\n" + tbl(
+            [[k, signed(exact.get(k, 0)), signed(st.paid.get(k, 0)), signed(v)] for k, v in left.items()],
+            [_("player"), _("net {currency}").format(currency=cur), _("paid"), _("outstanding")]))
+        rest = st.still_to_pay()
+        paid.append(_("still to pay ({count}):").format(count=len(rest)) + "\n" + (
+            tbl([[p.payer, p.payee, format_amount(p.amount)] for p in rest],
+                [_("pays"), _("to"), cur], shrink=(0, 1)) if rest else _("(all square)")))
     return "\n\n".join(
         [*blocks, nets, pair_title + "\n" + pair,
-         _("fewest payments ({count}):").format(count=count) + "\n" + plan]
+         _("fewest payments ({count}):").format(count=count) + "\n" + plan, *paid]
     )
 
 

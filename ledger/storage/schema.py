@@ -21,7 +21,7 @@ APP = "bigtwo-ledger"
 POINT_COLUMNS = ("deals", "wins", "fried", "cards", "penalty", "net")
 
 # Adding a migration below?  Bump this too (a test checks they agree).
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 7
 APPLICATION_ID = 0x42324C47  # "B2LG": marks the file as a bigtwo ledger
 
 
@@ -247,6 +247,60 @@ def migrations() -> Migrations:
         from ledger.storage.upgrade import migrate_history
 
         migrate_history(db.conn)
+
+    @migrations(name="m006_seasons")
+    def m006_seasons(db: Database) -> None:
+        """Named seasons (``bigtwo season add``), append-only (ledger/storage/seasons.py).
+
+        A season is a name and a range of dates; adding the name again gives it new dates
+        from then on, and removing it is a row of kind ``remove``.  The latest row of a
+        name (by ``created_at``, then ``uuid``) says what it is now.
+        """
+        db.execute(
+            """CREATE TABLE seasons (
+                id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('add', 'remove')),
+                name TEXT NOT NULL, key TEXT NOT NULL, since TEXT, until TEXT,
+                CHECK (kind = 'remove' OR since IS NOT NULL OR until IS NOT NULL),
+                CHECK (since IS NULL OR until IS NULL OR since <= until)) STRICT"""
+        )
+        db.execute("CREATE INDEX idx_seasons_key ON seasons (key, created_at, uuid)")
+        for op in ("UPDATE", "DELETE"):
+            db.execute(
+                f"CREATE TRIGGER seasons_no_{op.lower()} BEFORE {op} ON seasons "
+                "BEGIN SELECT RAISE(ABORT, 'seasons are append-only'); END"
+            )
+
+    @migrations(name="m007_payments")
+    def m007_payments(db: Database) -> None:
+        """Payments between players, append-only (ledger/storage/payments.py).
+
+        A payment is for one session or (``session_id`` null) against the balance as a
+        whole; an undo is a row of kind ``undo`` naming the payment's uuid.  The one
+        order of rows is ``created_at``, then ``uuid``.
+        """
+        db.execute(
+            """CREATE TABLE payments (
+                id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('payment', 'undo')),
+                payer_id INTEGER REFERENCES players(id),
+                payee_id INTEGER REFERENCES players(id),
+                amount TEXT, currency TEXT,
+                session_id INTEGER REFERENCES sessions(id),
+                note TEXT,
+                undoes TEXT UNIQUE REFERENCES payments(uuid),
+                CHECK ((kind = 'payment') = (payer_id IS NOT NULL AND payee_id IS NOT NULL
+                                             AND amount IS NOT NULL AND currency IS NOT NULL)),
+                CHECK (payer_id IS NULL OR payer_id != payee_id),
+                CHECK ((kind = 'undo') = (undoes IS NOT NULL))) STRICT"""
+        )
+        db.execute("CREATE INDEX idx_payments_order ON payments (created_at, uuid)")
+        db.execute("CREATE INDEX idx_payments_session ON payments (session_id)")
+        for op in ("UPDATE", "DELETE"):
+            db.execute(
+                f"CREATE TRIGGER payments_no_{op.lower()} BEFORE {op} ON payments "
+                "BEGIN SELECT RAISE(ABORT, 'payments are append-only'); END"
+            )
 
     return migrations
 

@@ -4,6 +4,8 @@ Everything else is a part bound to the connection, the way sqlite-utils binds
 ``db.table(...)``, built on first use:
 
 - ``ledger.journal``: players, sessions and their append-only entries (journal.py);
+- ``ledger.payments``: payments between players, append-only (payments.py);
+- ``ledger.seasons``: named ranges of dates, append-only (seasons.py);
 - ``ledger.totals``: standings and settlement sums (totals.py);
 - ``ledger.derived``: caches for history and statistics (derived.py);
 - ``ledger.inspection``: raw reads for `bigtwo doctor` and the audit log (inspection.py);
@@ -45,7 +47,9 @@ if TYPE_CHECKING:
     from ledger.storage.derived import Derived
     from ledger.storage.inspection import Inspection
     from ledger.storage.journal import Journal
+    from ledger.storage.payments import Payments
     from ledger.storage.players import Players
+    from ledger.storage.seasons import Seasons
     from ledger.storage.totals import Totals
 
 BUSY_TIMEOUT_MS = 30_000
@@ -119,6 +123,18 @@ class Ledger:
         from ledger.storage.players import Players
 
         return Players(self)
+
+    @cached_property
+    def payments(self) -> Payments:
+        from ledger.storage.payments import Payments
+
+        return Payments(self)
+
+    @cached_property
+    def seasons(self) -> Seasons:
+        from ledger.storage.seasons import Seasons
+
+        return Seasons(self)
 
     @cached_property
     def totals(self) -> Totals:

@@ -104,6 +104,7 @@ async def history_page(request: Request) -> Response:
     if isinstance(who, Response):
         return who
     from ledger.book import stats
+    from ledger.book.scope import select
 
     site = site_of(request)
 
@@ -111,7 +112,7 @@ async def history_page(request: Request) -> Response:
         with site.reading() as ledger:
             if not ledger.journal.session_ids():
                 return []
-            scope = stats.select(ledger, None, True, default_all=True)
+            scope = select(ledger, None, True, default_all=True)
             return list(reversed(stats.history(ledger, scope)))
 
     return page("history.html", request, who, rows=await run_in_threadpool(work))
@@ -138,13 +139,14 @@ async def player_page(request: Request) -> Response:
         return who
     from ledger.book import stats
     from ledger.book.money import money_text
+    from ledger.book.scope import select
 
     site = site_of(request)
     name = request.path_params["name"]
 
     def work() -> dict[str, Any]:
         with site.reading() as ledger:
-            scope = stats.select(ledger, None, True, player=name, default_all=True)
+            scope = select(ledger, None, True, player=name, default_all=True)
             st = stats.build(ledger, scope, name)
             rows = list(reversed(stats.history(ledger, scope)))
             line = next((p for p in st.players if p.name == name), None)
@@ -156,7 +158,7 @@ async def player_page(request: Request) -> Response:
 
 async def plot_image(request: Request) -> Response:
     need_read(request)
-    from ledger.book import stats
+    from ledger.book.scope import select
     from ledger.present import plots
 
     kind, fmt = request.path_params["kind"], request.path_params["fmt"]
@@ -172,9 +174,9 @@ async def plot_image(request: Request) -> Response:
     def work() -> bytes:
         with site.reading() as ledger:
             if sid is not None:
-                scope = stats.select(ledger, session_number(sid), False)
+                scope = select(ledger, session_number(sid), False)
             else:
-                scope = stats.select(ledger, None, True, player=player, default_all=True)
+                scope = select(ledger, None, True, player=player, default_all=True)
             return draw(lambda out: plots.plot(ledger, scope, kind, out), fmt)
 
     content = await run_in_threadpool(work)

@@ -21,7 +21,8 @@ from ledger.storage.raw_rows import RawEntry, RawPoints
 from ledger.storage.rows import PointsRow
 from ledger.storage.store import open_ledger
 
-GUARDS = [(t, op) for t in ("entries", "points", "audit", "player_events", "sessions", "seats")
+GUARDS = [(t, op) for t in ("entries", "points", "audit", "player_events", "sessions", "seats",
+                            "seasons", "payments")
           for op in ("update", "delete")]
 
 

@@ -11,6 +11,7 @@ import pytest
 from history_ledger import add_session, build
 
 from ledger.book import digest, ratings, stats
+from ledger.book.scope import select
 from ledger.formats import samples
 from ledger.storage.cache_rows import RatingDeal
 from ledger.storage.store import open_ledger
@@ -24,7 +25,7 @@ def ledger(ledger_path):
 
 
 def everything(led):
-    return stats.build(led, stats.select(led, None, True))
+    return stats.build(led, select(led, None, True))
 
 
 def by_name(st):
@@ -102,14 +103,14 @@ def test_head_to_head_money(ledger):
 def test_head_to_head_in_teams_and_pay_the_winner(ledger):
     s = add_session(ledger, ["Ann", "Ben", "Cat", "Dan"], ["Ann=0 Ben=3 Cat=1 Dan=2"],
                     "2024-05-02", teams=True)
-    st = stats.build(ledger, stats.select(ledger, s.id, False))
+    st = stats.build(ledger, select(ledger, s.id, False))
     # Ann+Cat win (1 card vs 5); Ben+Dan pay 3 + 2 = 5 points: each member 1.25 to each other
     usd = {k: v["USD"] for k, v in st.head_to_head.items()}
     assert usd[("Ann", "Ben")] == usd[("Cat", "Dan")] == Decimal("1.25")
     assert by_name(st)["Ben"].money == {"USD": Decimal("-2.50")}
     s = add_session(ledger, ["Ann", "Ben", "Cat"], ["Ann=0 Ben=3 Cat=11"], "2024-05-03",
                     rules="pay-the-winner")
-    st = stats.build(ledger, stats.select(ledger, s.id, False))
+    st = stats.build(ledger, select(ledger, s.id, False))
     usd = {k: v["USD"] for k, v in st.head_to_head.items()}
     assert usd == {("Ann", "Ben"): 3, ("Ben", "Ann"): -3, ("Ann", "Cat"): 22, ("Cat", "Ann"): -22}
 
@@ -127,18 +128,18 @@ def test_mixed_currencies_are_kept_apart(ledger):
 
 
 def test_since_until_and_player(ledger):
-    scope = stats.select(ledger, None, False, "2024-03-02", "2024-03-31")
+    scope = select(ledger, None, False, "2024-03-02", "2024-03-31")
     assert [s.id for s in scope.sessions] == [2]
     st = stats.build(ledger, scope, "Ben")
     assert [p.name for p in st.players] == ["Ben"]
     assert st.players[0].money == {"USD": Decimal("-37")}
     assert set(st.head_to_head) == {("Ben", "Ann"), ("Ben", "Cat")}
-    scope = stats.select(ledger, None, False, "2024-03-08", "2024-03-08")  # inclusive
+    scope = select(ledger, None, False, "2024-03-08", "2024-03-08")  # inclusive
     assert [s.id for s in scope.sessions] == [2]
 
 
 def test_current_session_is_the_default(ledger):
-    st = stats.build(ledger, stats.select(ledger, None, False))
+    st = stats.build(ledger, select(ledger, None, False))
     assert [s.id for s in st.scope.sessions] == [3]
     assert st.deals == 1
 

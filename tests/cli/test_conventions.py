@@ -150,7 +150,7 @@ def test_standings_by_month_and_year_is_a_league_table(cli, tmp_path: Path) -> N
     year = json.loads(cli.ok("standings", "--by", "year", "--json"))
     assert [b["period"] for b in year] == ["2025"] and len(year[0]["players"]) == 5
     text = cli.ok("standings", "--by", "month")
-    assert text.startswith("2025-01\nplayer") and "sessions" in text
+    assert text.startswith("2025-01 (PTS)\nplayer") and "sessions" in text  # one block per currency
     assert "month or year" in cli.fails("standings", "--by", "week", code=2)
 
 

@@ -165,7 +165,7 @@ def test_english_is_unchanged(cli, bombs_rules):
     assert cli.fails("session", "start", "陳大文", code=2) == (
         "error: missing option '--players' (see 'bigtwo session start --help')\n")
     assert cli.fails("standings", "--sesion", "1", code=2) == (
-        "error: no such option: --sesion (Possible options: --json, --session) "
+        "error: no such option: --sesion (Possible options: --json, --season, --session) "
         "(see 'bigtwo standings --help')\n")
     cli.ok("session", "start", "--players", SEATS)
     assert cli.fails("deal", "陳大文=0", "李小明=3", "José=5") == (

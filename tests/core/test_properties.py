@@ -131,7 +131,7 @@ def zero_sum_nets(draw, max_players: int = 10):
     return {n: Decimal(v) / 100 for n, v in zip(names, values, strict=True)}
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)  # the exact search of 10 players: slow on a loaded machine
 @given(zero_sum_nets())
 def test_payment_plan_settles_exactly(nets: dict[str, Decimal]) -> None:
     plan = payment_plan(nets)

@@ -99,7 +99,7 @@ def test_an_undrawable_glyph_gives_one_line(tmp_path) -> None:
 
 def test_without_a_cjk_font_one_line_says_how_to_get_one(monkeypatch, ledger_path, tmp_path) -> None:
     from ledger.book import actions as book
-    from ledger.book import stats
+    from ledger.book.scope import select
     from ledger.core.deal_line import build_deal, split_words
     from ledger.core.rules import load_preset
     from ledger.storage.store import open_ledger
@@ -113,7 +113,7 @@ def test_without_a_cjk_font_one_line_says_how_to_get_one(monkeypatch, ledger_pat
         book.record_deal(ledger, s, deal)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            plots.plot(ledger, stats.select(ledger, s.id, False), "net", tmp_path / "c.png", heard.append)
+            plots.plot(ledger, select(ledger, s.id, False), "net", tmp_path / "c.png", heard.append)
     assert heard == [fonts.NO_CJK_FONT.format(what="plot")]
     assert "apt-get install fonts-noto-cjk" in heard[0]
     assert not [w for w in caught if "Glyph" in str(w.message)]

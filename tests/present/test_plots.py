@@ -10,6 +10,7 @@ from helpers import ROOT
 from history_ledger import add_session, build
 
 from ledger.book import stats
+from ledger.book.scope import select
 from ledger.present import fonts, plots
 from ledger.storage.store import open_ledger
 
@@ -101,7 +102,7 @@ def test_a_long_history_is_summed_per_period(ledger_path):
         for i in range(60):
             add_session(led, ["Ann", "Ben"], [f"Ann=0 Ben={1 + i % 9}"], day.isoformat())
             day += timedelta(days=9)
-        scope = stats.select(led, None, True)
+        scope = select(led, None, True)
         period, groups = plots.group_results(stats.chart_values(led, scope, money=True))
     assert period == "month"
     assert len(groups) <= plots.MAX_GROUPS
@@ -115,7 +116,7 @@ def test_a_long_session_is_summed_in_buckets(ledger_path, tmp_path, monkeypatch)
         s = add_session(led, ["Ann", "Ben"], [f"Ann=0 Ben={1 + i % 3}" for i in range(45)],
                         "2024-01-01")
         rows = led.totals.deal_nets(s.id, 5)
-        out = plots.plot(led, stats.select(led, s.id, False), "net", tmp_path / "n.png")
+        out = plots.plot(led, select(led, s.id, False), "net", tmp_path / "n.png")
     assert len(rows) == 2 * 9 and rows[-1][0] == 45
     assert sum(net for _d, name, net in rows if name == "Ann") == sum(1 + i % 3 for i in range(45))
     assert_real_image(out)
@@ -128,8 +129,10 @@ def test_thin_keeps_ends_and_limit():
 
 
 def test_colours_are_stable_per_player():
-    assert plots.colour(1) == plots.colour(1 + len(plots.PALETTE))
-    assert len({plots.colour(i) for i in range(1, 11)}) == 10
+    from ledger.core.palette import COLOURS, DISTINCT
+
+    assert plots.colour(1) == plots.colour(1 + DISTINCT)
+    assert len({plots.colour(i) for i in range(1, len(COLOURS) + 1)}) == len(COLOURS)
 
 
 def test_plotting_module_is_not_imported_by_the_cli():
@@ -178,7 +181,7 @@ def legends(figure):
 
 
 def test_net_legend_covers_no_axis_labels_and_no_data(ledger):
-    scope = stats.select(ledger, 1, False)  # stake 0.5 USD: a money axis on the right
+    scope = select(ledger, 1, False)  # stake 0.5 USD: a money axis on the right
     assert scope.sessions[0].stake == "0.5"
     figure = plots.draw(ledger, scope, "net")
     renderer = rendered(figure)
@@ -207,7 +210,7 @@ def test_rating_plot_order_bars_and_labels_agree_with_stats(cli, ledger):
     by_stats = sorted(rated, key=lambda n: (-rated[n]["conservative"], n))
     by_mu = sorted(rated, key=lambda n: -rated[n]["mu"])
     assert by_stats != by_mu  # the two orders differ here, so the test can tell them apart
-    figure = plots.draw(ledger, stats.select(ledger, None, True), "rating")
+    figure = plots.draw(ledger, select(ledger, None, True), "rating")
     rendered(figure)
     [ax] = figure.axes
     shown = [t.get_text() for t in sorted(ax.get_yticklabels(), key=lambda t: -t.get_position()[1])]
@@ -235,7 +238,7 @@ def test_distribution_draws_a_small_panel_per_player_beyond_four(ledger_path, pl
                               for k, n in enumerate(seats)) for j in range(6)]
             add_session(led, seats, deals, f"2024-02-{i + 1:02d}")
         with fonts.Fonts(lambda line: None):  # the Chinese names in their font
-            figure = plots.draw(led, stats.select(led, None, True), "distribution")
+            figure = plots.draw(led, select(led, None, True), "distribution")
             rendered(figure)
     axes = figure.axes  # the subfigures' axes too
     assert len(axes) == panels + 1  # and the penalty box plot

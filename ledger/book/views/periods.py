@@ -10,7 +10,8 @@ from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
 
 if TYPE_CHECKING:
-    from ledger.book.stats import HistoryRow, Scope
+    from ledger.book.scope import Scope
+    from ledger.book.stats import HistoryRow
 
 
 class LeagueRow(NamedTuple):

@@ -20,7 +20,8 @@ LAZY: dict[str, str] = {
     "export": "transfer", "import": "transfer", "check": "transfer",
     "doctor": "care", "backup": "care", "restore": "care",
     "stats": "history", "history": "history", "plot": "history",
-    "serve": "serve", "player": "players",
+    "serve": "serve", "player": "players", "season": "seasons",
+    "paid": "money", "owed": "money", "payments": "money",
 }
 FEATURES: tuple[str, ...] = tuple(dict.fromkeys(LAZY.values()))
 

@@ -8,17 +8,21 @@ from typing import Annotated
 
 import typer
 
-from ledger.cli.common import AllOpt, JsonOpt, SessionOpt, all_when_no_current, ledger_exists, open_db
+from ledger.cli.common import (
+    AllOpt,
+    JsonOpt,
+    SeasonOpt,
+    SessionOpt,
+    SinceOpt,
+    UntilOpt,
+    chosen_scope,
+    ledger_exists,
+    open_db,
+)
 from ledger.core.i18n import N_, _
 
 PlayerOpt = Annotated[
     str | None, typer.Option("--player", help="Only this player (name as in the ledger).")
-]
-SinceOpt = Annotated[
-    str | None, typer.Option("--since", help="Sessions started on or after this date, YYYY-MM-DD.")
-]
-UntilOpt = Annotated[
-    str | None, typer.Option("--until", help="Sessions started on or before this date, YYYY-MM-DD.")
 ]
 KindOpt = Annotated[
     str | None,
@@ -56,6 +60,7 @@ def stats_cmd(
     player: PlayerOpt = None,
     since: SinceOpt = None,
     until: UntilOpt = None,
+    season: SeasonOpt = None,
     json_out: JsonOpt = False,
     wide: WideOpt = False,
 ) -> None:
@@ -63,8 +68,7 @@ def stats_cmd(
     from ledger.book import stats
 
     with open_db(ctx) as ledger:
-        all_sessions = all_when_no_current(ledger, session, all_sessions)
-        scope = stats.select(ledger, session, all_sessions, since, until)
+        scope = chosen_scope(ledger, session, all_sessions, since, until, season)
         st = stats.build(ledger, scope, player, notice=_notice)
     if json_out:
         from ledger.present.text import dumps
@@ -84,11 +88,12 @@ def history_cmd(
     player: PlayerOpt = None,
     since: SinceOpt = None,
     until: UntilOpt = None,
+    season: SeasonOpt = None,
     json_out: JsonOpt = False,
     wide: WideOpt = False,
 ) -> None:
     """List sessions: date, name, players, rules, deals and money per player (default: all)."""
-    from ledger.book import stats, views
+    from ledger.book import views
 
     if not ledger_exists(ctx):
         typer.echo("[]" if json_out else _(NO_SESSIONS))
@@ -97,8 +102,7 @@ def history_cmd(
         if not ledger.journal.session_ids():
             typer.echo("[]" if json_out else _(NO_SESSIONS))
             return
-        all_sessions = all_when_no_current(ledger, session, all_sessions)
-        scope = stats.select(ledger, session, all_sessions, since, until, player=player,
+        scope = chosen_scope(ledger, session, all_sessions, since, until, season, player=player,
                              default_all=True)
         view = views.history(ledger, scope)
     if json_out:
@@ -120,9 +124,9 @@ def plot_cmd(
     out: OutOpt = None,
     since: SinceOpt = None,
     until: UntilOpt = None,
+    season: SeasonOpt = None,
 ) -> None:
     """Draw a chart to a PNG, SVG or PDF file and print its path."""
-    from ledger.book import stats
     from ledger.core.errors import InputError
     from ledger.present import plots
 
@@ -133,8 +137,7 @@ def plot_cmd(
     if out is not None:
         plots.check_out(out)
     with open_db(ctx) as ledger:
-        all_sessions = all_when_no_current(ledger, session, all_sessions)
-        scope = stats.select(ledger, session, all_sessions, since, until)
+        scope = chosen_scope(ledger, session, all_sessions, since, until, season)
         chosen = kind or plots.default_kind(scope)
         path = plots.plot(ledger, scope, chosen, out or plots.default_path(chosen, scope), _notice)
     typer.echo(str(path.resolve()))

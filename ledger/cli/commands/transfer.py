@@ -11,7 +11,17 @@ from typing import Annotated, Any
 
 import typer
 
-from ledger.cli.common import NUMBER, AllOpt, JsonOpt, SessionOpt, open_db, scope_sessions
+from ledger.cli.common import (
+    NUMBER,
+    AllOpt,
+    JsonOpt,
+    SeasonOpt,
+    SessionOpt,
+    SinceOpt,
+    UntilOpt,
+    chosen_scope,
+    open_db,
+)
 from ledger.core.i18n import _, ngettext
 
 PROGRESS_MIN_ENTRIES = 1000  # one session smaller than this imports without a bar
@@ -37,6 +47,9 @@ def export_cmd(
     ctx: typer.Context,
     session: SessionOpt = None,
     all_sessions: AllOpt = False,
+    since: SinceOpt = None,
+    until: UntilOpt = None,
+    season: SeasonOpt = None,
     fmt: Annotated[
         ExportFormat,
         typer.Option("--format", help="json: lossless, for bigtwo import; csv: one row per "
@@ -50,11 +63,16 @@ def export_cmd(
     from ledger.formats import exchange as transfer
 
     with open_db(ctx) as ledger:
-        sessions = scope_sessions(ledger, session, all_sessions)
-        writer = transfer.export_json if fmt is ExportFormat.json else transfer.export_csv
+        scope = chosen_scope(ledger, session, all_sessions, since, until, season)
+        sessions = scope.sessions
 
         def write(f: Any) -> int:
-            return writer(ledger, sessions, f)
+            if fmt is ExportFormat.csv:
+                return transfer.export_csv(ledger, sessions, f)
+            from ledger.formats.payments_io import exported_rows
+
+            return transfer.export_json(ledger, sessions, f,
+                                        exported_rows(ledger, sessions, scope.everything, scope.range))
 
         if out is None:
             write(sys.stdout)
@@ -69,13 +87,22 @@ def export_cmd(
 
 def import_cmd(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(help="A JSON export or a big-two-scorer score sheet.",
+    file: Annotated[Path, typer.Argument(help="A JSON export, or a score sheet of big-two-scorer "
+                                              "or big-two-stats.",
                                          metavar="FILE")],
     fmt: Annotated[
         ImportFormat | None,
         typer.Option("--format", help="json or sheet (default: json if the file starts with {, "
                                       "else a score sheet)."),
     ] = None,
+    fry: Annotated[
+        int | None,
+        typer.Option("--fry", metavar="N", help="The fry threshold of a big-two-stats sheet "
+                                               "(dates as yyyymmdd lines): 1 to 12, default 10."),
+    ] = None,
+    standings: Annotated[bool, typer.Option(
+        "--standings", help="Then print the standings of the sessions in the file, as "
+                            "big-two-scorer prints its table.")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Import a JSON export or a score sheet; importing it again adds nothing."""
@@ -84,6 +111,8 @@ def import_cmd(
     from ledger.present.text import dumps
 
     transfer.check_importable(file)  # before the ledger is opened (or created)
+    if fry is not None:
+        transfer.check_fry(file, None if fmt is None else fmt.value, fry)
     with ExitStack() as stack:
 
         def start_progress(sessions: int, entries: int) -> Any:
@@ -96,11 +125,21 @@ def import_cmd(
             return bar.update
 
         ledger = stack.enter_context(open_db(ctx, create=True))
-        report = transfer.import_file(ledger, file, None if fmt is None else fmt.value, start_progress)
+        report = transfer.import_file(ledger, file, None if fmt is None else fmt.value, start_progress,
+                                      fry)
+        table = None
+        if standings and report.session_ids:
+            from ledger.book import reports
+
+            table = reports.standings(ledger, [ledger.journal.session(i) for i in report.session_ids])
     if json_out:
-        typer.echo(dumps(report.to_dict()))
+        typer.echo(dumps({**report.to_dict(), **({"standings": table.to_dict()} if table else {})}))
     else:
         typer.echo(report.summary())
+        if table is not None:
+            from ledger.present.text import standings_text
+
+            typer.echo(standings_text(table))
     if report.conflicts:
         raise ImportConflict(report.conflict_text())
 

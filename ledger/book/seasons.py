@@ -1,0 +1,86 @@
+"""Named seasons: ``bigtwo season add NAME --since DATE --until DATE``, then
+``--season NAME`` wherever a report takes a range (ledger.book.scope).
+
+A season is stored append-only (ledger/storage/seasons.py): adding a name again gives
+it new dates, removing it appends a row; reports read each name's latest row.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, NamedTuple
+
+from ledger.book.scope import checked_range, parse_day
+from ledger.core.errors import InputError, NotFound
+from ledger.core.i18n import N_, _
+from ledger.core.names import did_you_mean
+from ledger.core.text import clean_name
+from ledger.storage.seasons import SeasonRow
+from ledger.storage.store import Ledger
+
+
+class Season(NamedTuple):
+    name: str
+    since: date | None
+    until: date | None
+    uuid: str
+
+    @classmethod
+    def of(cls, row: SeasonRow) -> Season:
+        return cls(row.name, None if row.since is None else date.fromisoformat(row.since),
+                   None if row.until is None else date.fromisoformat(row.until), row.uuid)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "since": self.since and self.since.isoformat(),
+                "until": self.until and self.until.isoformat(), "uuid": self.uuid}
+
+
+def season_name(text: str) -> str:
+    name = clean_name(text, N_("season name"))
+    if name.startswith("-"):
+        raise InputError(_("season name {name!r} cannot start with -").format(name=name))
+    return name
+
+
+def add_season(ledger: Ledger, name: str, since: str | None, until: str | None,
+               entry_uuid: str | None = None) -> tuple[Season, bool]:
+    """Add (or give new dates to) season ``name``; (the season, whether it replaced one).
+
+    A repeat with the same ``entry_uuid`` writes nothing and returns what is there."""
+    name = season_name(name)
+    first, last = parse_day(since, "--since"), parse_day(until, "--until")
+    if first is None and last is None:
+        raise InputError(_("a season needs its dates: give --since DATE, --until DATE or both"))
+    checked_range(first, last)
+    with ledger.writing():
+        if entry_uuid is not None and (done := ledger.seasons.by_uuid(entry_uuid)) is not None:
+            return Season.of(done), False
+        before = ledger.seasons.find(name)
+        row = ledger.seasons.add("add", name, None if first is None else first.isoformat(),
+                                 None if last is None else last.isoformat(), entry_uuid)
+        ledger.audit("season.add", row.to_dict())
+    return Season.of(row), before is not None
+
+
+def remove_season(ledger: Ledger, name: str) -> Season:
+    with ledger.writing():
+        found = find_season(ledger, name)
+        ledger.seasons.add("remove", found.name, None, None)
+        ledger.audit("season.remove", {"name": found.name, "uuid": found.uuid})
+    return found
+
+
+def seasons(ledger: Ledger) -> list[Season]:
+    return [Season.of(r) for r in ledger.seasons.current()]
+
+
+def find_season(ledger: Ledger, name: str) -> Season:
+    """The season called ``name`` (any case); a NotFound naming the close ones."""
+    row = ledger.seasons.find(name.strip())
+    if row is None:
+        names = [s.name for s in ledger.seasons.current()]
+        hint = did_you_mean(name, names) or (
+            _("; see: bigtwo season list") if names else _("; add one with bigtwo season add NAME "
+                                                            "--since DATE --until DATE"))
+        raise NotFound(_("no season {name!r} in this ledger").format(name=name) + hint)
+    return Season.of(row)
