@@ -435,7 +435,9 @@ def check_importable(path: Path) -> None:
                                "or a score sheet").format(path=path, kind=kind))
         raise InputError((_("cannot import {path}: it is a folder") if path.is_dir()
                           else _("cannot import {path}: no such file")).format(path=path))
-    _refuse_sample(path)
+    from ledger.formats.samples import refuse_sample
+
+    refuse_sample(path)
     try:
         with path.open("rb") as f:
             first = True
@@ -449,26 +451,6 @@ def check_importable(path: Path) -> None:
         raise InputError(_("cannot read {path}: {reason}").format(
             path=path, reason=os_reason(exc))) from None
     raise InputError(_("{name} is empty: not a bigtwo export or score sheet").format(name=path.name))
-
-
-def _refuse_sample(path: Path) -> None:
-    """A sample session file (TOML ``[[session]]`` tables, docs/sample-format.md) is
-    neither an export nor a score sheet: say what it is and how it is used."""
-    import re
-
-    try:
-        with path.open("rb") as f:
-            head = f.read(4096)
-    except OSError:
-        return  # said by the import's own read
-    sample = path.suffix.lower() == ".toml" and not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
-    if sample or re.search(rb"^\s*\[\[\s*session\s*\]\]", head, re.M):
-        raise InputError(_(
-            "{name} is a sample session file (TOML with [[session]] tables, see "
-            "docs/sample-format.md), not an export or a score sheet: `bigtwo demo` plays "
-            "sample_sessions/evening.toml in a demo ledger; to keep such an evening, start its "
-            "session (bigtwo session start --players ...) and give its deal lines to "
-            "`bigtwo table`").format(name=path.name))
 
 
 def check_fry(path: Path, fmt: str | None, fry: int) -> None:

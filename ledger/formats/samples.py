@@ -121,3 +121,22 @@ def load_file(ledger: Ledger, path: str | Path) -> list[SessionRow]:
         for i, spec in enumerate(read_sample(path), 1)
     ]
 
+
+def refuse_sample(path: Path) -> None:
+    """A sample session file (TOML ``[[session]]`` tables, docs/sample-format.md) is
+    neither an export nor a score sheet: say what it is and how it is used."""
+    import re
+
+    try:
+        with path.open("rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return  # said by the import's own read
+    sample = path.suffix.lower() == ".toml" and not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
+    if sample or re.search(rb"^\s*\[\[\s*session\s*\]\]", head, re.M):
+        raise InputError(_(
+            "{name} is a sample session file (TOML with [[session]] tables, see "
+            "docs/sample-format.md), not an export or a score sheet: `bigtwo demo` plays "
+            "sample_sessions/evening.toml in a demo ledger; to keep such an evening, start its "
+            "session (bigtwo session start --players ...) and give its deal lines to "
+            "`bigtwo table`").format(name=path.name))
