@@ -52,7 +52,9 @@ def test_the_board_carries_the_phones_main_screen(tmp_path: Path) -> None:
     with open_ledger(tmp_path / "l.db") as ledger:
         s = _session(ledger, "hong-kong", stake="0.5")
         assert views.board(ledger, s).to_dict()["undo"] is None  # the phone never undoes a start
-        assert views.board(ledger, s, session_start=True).undo == views.UndoPreview("session start")
+        start = views.board(ledger, s, session_start=True).undo
+        assert start is not None and start._replace(target=None) == views.UndoPreview("session start")
+        assert start.target == s.start_uuid  # the entry undo would take back, named by its uuid
         _deal(ledger, s, "陳大文=0 Ben=3 Cat=11 Dan=8")
         data = views.board(ledger, s).to_dict()
         assert json.loads(json.dumps(data)) == data
@@ -64,8 +66,9 @@ def test_the_board_carries_the_phones_main_screen(tmp_path: Path) -> None:
         money = reports.settle(ledger, [s]).to_dict()
         assert data["money"] == {"currency": "HKD", "nets": money["nets"]}
         assert list(data["money"]["nets"]) == ["陳大文", "Ben", "Dan", "Cat"]  # most first
+        last = ledger.journal.live_deals(s.id)[-1]
         assert data["undo"] == {"action": "deal", "deal": 1, "line": "陳大文=0 Ben=3 Cat=11 Dan=8",
-                                "back": None}
+                                "back": None, "target": last.uuid}
         from ledger.core.registry import offered_facts  # the registry says which facts
 
         assert data["facts"] == [o.to_dict() for o in offered_facts(load_preset("hong-kong"))]
@@ -155,10 +158,10 @@ def test_league_is_grouped_and_sorted_in_the_book(tmp_path: Path, cli) -> None:
 def test_history_ranks_each_sessions_money_in_the_book(tmp_path: Path, cli) -> None:
     cli.ok("session", "start", "--players", ",".join(FOUR))
     cli.ok("deal", "0", "3", "11", "8")
-    from ledger.book import stats
+    from ledger.book import scope
 
     with open_ledger(Path(cli.ok("db", "path").strip())) as ledger:
-        view = views.history(ledger, stats.select(ledger, None, True))
+        view = views.history(ledger, scope.select(ledger, None, True))
     assert [n for n, _v in view.lines[0].money] == ["陳大文", "Ben", "Dan", "Cat"]
     assert view.to_dict() == json.loads(cli.ok("history", "--json"))
 
