@@ -400,6 +400,15 @@ CHARTS: dict[str, Callable[[Canvas], None]] = {
 }
 
 
+def preload() -> None:
+    """Import matplotlib (with the file-only Agg backend) ahead of the first chart: the
+    server's drawing process does it at start."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot
+
+
 def plot(ledger: Ledger, scope: Scope, kind: str, out: Path,
          notice: Callable[[str], None] | None = None) -> Path:
     """Draw chart ``kind`` of ``scope`` into ``out`` (.png, .svg or .pdf).

@@ -52,6 +52,11 @@ class Derived:
         return int(self.conn.execute(
             "SELECT COALESCE(MAX(id), 0) FROM entries WHERE seq IS NOT NULL").fetchone()[0])
 
+    def data_version(self) -> int:
+        """SQLite's ``PRAGMA data_version``: it changes whenever another connection (this
+        process's or another's) commits a change to the file — a cheap change signal."""
+        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+
     def mark(self, name: str) -> Mark | None:
         """How far the derived cache ``name`` has taken in the entries (None: never built)."""
         row = self.conn.execute(

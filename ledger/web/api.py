@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -16,211 +16,150 @@ from starlette.responses import (
     StreamingResponse,
 )
 
-from ledger.book import actions as book
 from ledger.core import i18n
-from ledger.core.errors import InputError
+from ledger.core.errors import InputError, LedgerError
 from ledger.core.i18n import _
-from ledger.storage.rows import SessionRow
-from ledger.storage.store import Ledger
-from ledger.web import data
+from ledger.web import engine
 from ledger.web.auth import KEEPER
 from ledger.web.feed import Feed
-from ledger.web.site import (
-    Refused,
-    Site,
-    body,
-    int_field,
-    need_read,
-    need_write,
-    session_number,
-    site_of,
-    text_field,
-)
+from ledger.web.site import Refused, body, need_read, need_write, session_number, site_of
+
+# --- the engine's ops over HTTP ------------------------------------------------------------
+
+NOT_ARGS = ("lang", "t")  # the page's language and link token travel in the query too
 
 
-def parse_line(line: str, s: SessionRow) -> Any:
-    from ledger.core.deal_line import parse_deal_line
-
-    return parse_deal_line(line, s.seats, book.session_rules(s))
-
-
-def recorded_json(ledger: Ledger, s: SessionRow, recorded: book.Recorded) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "session": s.id, "deal": recorded.entry.deal_no, "entry": recorded.entry.id,
-        "kind": recorded.entry.kind, "facts": recorded.entry.facts,
-    }
-    if recorded.score is not None:
-        out.update(data.score_dict(list(s.seats), recorded.score))
-    out["next"] = data.turn_dict(data.next_turn(ledger, s))
-    out["standings"] = data.standings_json(ledger, ledger.journal.session(s.id))
+def op_args(request: Request) -> dict[str, Any]:
+    """A read's arguments from its query; numbers (``session=3``) as numbers."""
+    out: dict[str, Any] = {}
+    for k, v in request.query_params.items():
+        if k not in NOT_ARGS:
+            if k == "session":  # read as typed (full-width digits too); else a 400
+                out[k] = session_number(v)
+            else:
+                out[k] = int(v) if k == "deal" and v.isascii() and v.isdigit() and len(v) < 19 else v
     return out
 
 
-# --- API ------------------------------------------------------------------------------
-
-
-def api_read(build: Callable[[Site, Ledger, SessionRow], Any]) -> Callable[[Request], Any]:
-    async def endpoint(request: Request) -> Response:
+async def api_op(request: Request) -> Response:
+    """``GET /api/<op>?session=ID…`` for the engine's reads, ``POST /api/<op>`` with a
+    JSON body and an ``Idempotency-Key`` header for its writes (docs/serve.md)."""
+    op = request.path_params["op"]
+    if not engine.known(op):
+        raise Refused(404, _("no op {op!r}; the ops are: {ops}").format(
+            op=op, ops=", ".join([*engine.READS, *engine.WRITES])))
+    site = site_of(request)
+    if not engine.is_write(op):
+        if request.method != "GET":
+            raise Refused(405, _("{op} is a read: GET /api/{op}?session=ID").format(op=op))
         need_read(request)
-        site = site_of(request)
-        sid = request.query_params.get("session")
-        session_id = None
-        if sid is not None:
-            session_id = session_number(sid)
+        args = op_args(request)
 
-        def work() -> Any:
+        def read() -> Any:
             with site.reading() as ledger:
-                return build(site, ledger, site.session(ledger, session_id))
+                return engine.call(ledger, op, args)
 
-        return JSONResponse(await run_in_threadpool(work))
-
-    return endpoint
-
-
-def api_write(action: Callable[[Site, Ledger, dict[str, Any]], Any]) -> Callable[[Request], Any]:
-    async def endpoint(request: Request) -> Response:
-        need_write(request)
-        values = await body(request)
-        site = site_of(request)
-
-        def work() -> Any:
-            with site.writing() as ledger:
-                return action(site, ledger, values)
-
-        result = await run_in_threadpool(work)
-        request.app.state.feed.poke()
-        return JSONResponse(result)
-
-    return endpoint
-
-
-def record_deal(site: Site, ledger: Ledger, values: dict[str, Any]) -> Any:
-    s = site.session(ledger)
-    deal = parse_line(text_field(values, "line") or "", s)
-    return recorded_json(ledger, s, book.record_deal(ledger, s, deal))
-
-
-def amend_deal(site: Site, ledger: Ledger, values: dict[str, Any]) -> Any:
-    s = site.session(ledger)
-    number = int_field(values, "deal")
-    deal = parse_line(text_field(values, "line") or "", s)
-    return recorded_json(ledger, s, book.amend_deal(ledger, s, number, deal))
-
-
-def void_deal(site: Site, ledger: Ledger, values: dict[str, Any]) -> Any:
-    s = site.session(ledger)
-    return recorded_json(ledger, s, book.void_deal(ledger, s, int_field(values, "deal")))
-
-
-def undo_last(site: Site, ledger: Ledger, values: dict[str, Any]) -> Any:
-    """Take back the last action of any kind (a deal, a fix, a void, the session's end).
-    ``undo`` says what it was, as data (``action``, ``deal``, the facts as typed before
-    and after) for the page to tell in its language; ``undone`` as the command line
-    prints it, in English like every value of the API."""
-    from ledger.core.deal_line import facts_text
-    from ledger.present.text import undo_text
-
-    s = site.session(ledger)
-    undone = book.undo(ledger, s, session_start=False)
-    out = ({"session": s.id, "kind": undone.action} if undone.recorded is None
-           else recorded_json(ledger, s, undone.recorded))
-    out["undo"] = {
-        "action": undone.action, "session": undone.session.id, "deal": undone.deal_no,
-        "line": facts_text(undone.facts, s.seats) if undone.facts else None,
-        "back": facts_text(undone.restored, s.seats) if undone.restored else None,
-    }
-    with i18n.using("en"):
-        out["undone"] = undo_text(undone)  # what was taken back, with its facts
-    return out
-
-
-def start_session_action(site: Site, ledger: Ledger, values: dict[str, Any]) -> Any:
-    from ledger.core.rules import load_preset
-    from ledger.core.settlement import parse_currency, parse_stake
-
-    players = text_field(values, "players") or ""
-    seats = [p for p in players.replace("，", ",").split(",")]
-    rules_name = text_field(values, "rules", required=False) or "classic"
-    from ledger.core.rules import preset_names
-
-    if rules_name not in preset_names():
-        raise InputError(_("unknown rules {name!r}; the page offers the presets: {presets}").format(
-            name=rules_name, presets=", ".join(preset_names())))
-    rules = load_preset(rules_name)
-    stake = parse_stake(text_field(values, "stake", required=False) or "1")
-    currency = parse_currency(text_field(values, "currency", required=False) or "PTS")
-    name = text_field(values, "name", required=False)  # the book checks its length
-    teams = values.get("teams", False)
-    if not isinstance(teams, bool):
-        raise InputError(_('"teams" must be true or false'))
-    s = book.start_session(ledger, seats, rules, stake, currency, name or None, teams)
-    if site.session_id is not None:
-        site.session_id = s.id  # the page follows the session it started
-    return data.session_json(ledger, s)
-
-
-def end_session_action(site: Site, ledger: Ledger, values: dict[str, Any]) -> Any:
-    s = book.end_session(ledger, site.session(ledger))
-    return data.session_json(ledger, s)
-
-
-async def api_preview(request: Request) -> Response:
-    """Score a deal line without writing anything (the same core as a recorded deal)."""
-    need_read(request)
+        return JSONResponse(await site.run_read(read))
+    if request.method != "POST":
+        raise Refused(405, _("{op} is a write: POST /api/{op} with an Idempotency-Key header").format(
+            op=op))
+    need_write(request)
     values = await body(request)
-    site = site_of(request)
+    key = request.headers.get("idempotency-key")
+    if key is None and "key" not in values:
+        raise InputError(_("a write needs an Idempotency-Key header: a new uuid for each action, "
+                           "the same one when it is sent again"))
+    if key is not None:
+        if "key" in values and values["key"] != key:
+            raise InputError(_('the body\'s "key" and the Idempotency-Key header differ'))
+        values["key"] = key.strip().strip('"')
 
-    def work() -> Any:
-        with site.reading() as ledger:
-            s = site.session(ledger)
-            deal = parse_line(text_field(values, "line") or "", s)
-            score = book.score(s, deal)
-            return {"session": s.id, "facts": deal.to_dict(), **data.score_dict(list(s.seats), score)}
+    def write() -> Any:
+        with site.writing() as ledger:
+            return engine.call(ledger, op, values)
 
-    return JSONResponse(await run_in_threadpool(work))
-
-
-async def api_sessions(request: Request) -> Response:
-    need_read(request)
-    site = site_of(request)
-
-    def work() -> Any:
-        with site.reading() as ledger:
-            return [s.to_dict() for s in ledger.journal.sessions()]
-
-    return JSONResponse(await run_in_threadpool(work))
+    result = await run_in_threadpool(write)
+    request.app.state.feed.poke()
+    return JSONResponse(result)
 
 
 async def api_events(request: Request) -> Response:
-    """A JSON change feed for scripts: ``{"version", "last_entry_id", "session"}``."""
+    """The live feed (server-sent events; docs/serve.md, "The live feed").
+
+    ``?session=ID``: a ``change`` event ``{"version", "session", "board"}`` with that
+    session's board (the ``board`` op's JSON) now and at every change of it — built once
+    per change however many phones listen, and the same bytes for each.  Without a
+    session: ``{"version", "last_entry_id"}`` at every change of the ledger (the table
+    picker's cue).  Either ends with a ``problem`` event ``{"status", "message"}`` when the
+    ledger is moved away.  The token travels as a header: the app reads the stream with
+    ``fetch``, not ``EventSource`` (which sends no headers)."""
     need_read(request)
     site = site_of(request)
     site.check_file()
     feed: Feed = request.app.state.feed
+    args = op_args(request)
+    engine.check_args("events", args)  # session only
+    session = args.get("session")
+    if session is not None:
+        if isinstance(session, str):
+            raise InputError(_("session {sid!r} is not a session number").format(sid=session))
 
-    async def stream() -> AsyncIterator[bytes]:
-        seen = -1
-        yield b"retry: 1000\n\n"
-        while not feed.stopping:
-            if feed.version != seen:
-                seen = feed.version
-                mark = feed.mark or ()
-                if mark and mark[0] == "moved":  # the ledger is gone: say why, then stop
-                    problem = site.moved()
-                    message = mark[1] if problem is None else site.moved_message(problem)
-                    text = json.dumps({"error": message}, ensure_ascii=False)
-                    yield f"event: problem\ndata: {text}\n\n".encode()
-                    return
-                sid = mark[2] if len(mark) > 2 else None
-                payload = {"version": seen, "last_entry_id": mark[0] if len(mark) > 1 else None,
-                           "session": None if sid is None else int(sid)}
-                yield f"event: change\ndata: {json.dumps(payload)}\n\n".encode()
-            elif not await feed.wait(seen):
-                if await request.is_disconnected():
-                    return
-                yield b": ping\n\n"
+        def exists() -> None:
+            with site.reading() as ledger:
+                engine.call(ledger, "session", {"session": session})  # 404 before the stream
 
-    return sse(stream())
+        await site.run_read(exists)
+    return sse(events(request, site, feed, session))
+
+
+def problem_event(site: Any, feed: Feed) -> bytes | None:
+    mark = feed.mark or ()
+    if not (mark and mark[0] == "moved"):
+        return None
+    found = site.moved()
+    message = mark[1] if found is None else site.moved_message(found)
+    text = json.dumps({"status": 503, "message": message, "error": message}, ensure_ascii=False)
+    return f"event: problem\ndata: {text}\n\n".encode()
+
+
+async def events(request: Request, site: Any, feed: Feed, session: int | None) -> AsyncIterator[bytes]:
+    seen = -1
+    sent: str | None = None
+    yield b"retry: 1000\n\n"
+    while not feed.stopping:
+        if feed.version != seen:
+            seen = feed.version
+            gone = problem_event(site, feed)
+            if gone is not None:  # the ledger is gone: say why, then stop
+                yield gone
+                return
+            if session is None:
+                payload = json.dumps({"version": seen, "last_entry_id": (feed.mark or (None,))[0]})
+                yield f"event: change\nid: {seen}\ndata: {payload}\n\n".encode()
+                continue
+            try:
+                seen, board = await feed.shared(("board", session), lambda: board_text(site, session),
+                                                site.run_read)
+            except LedgerError as exc:
+                found = engine.error_dict(exc)
+                text = json.dumps({**found, "error": found["message"]}, ensure_ascii=False)
+                yield f"event: problem\ndata: {text}\n\n".encode()
+                return
+            if board != sent:  # another table's change leaves this one's phones alone
+                sent = board
+                yield (f'event: change\nid: {seen}\ndata: {{"version":{seen},"session":{session},'
+                       f'"board":{board}}}\n\n').encode()
+        elif not await feed.wait(seen):
+            if await request.is_disconnected():
+                return
+            yield b": ping\n\n"
+
+
+def board_text(site: Any, session: int) -> str:
+    """The board of ``session`` as compact JSON (in a read thread)."""
+    with site.reading() as ledger:
+        board = engine.call(ledger, "board", {"session": session})
+    return json.dumps(board, ensure_ascii=False, separators=(",", ":"))
 
 
 def sse(stream: AsyncIterator[bytes]) -> StreamingResponse:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import AsyncIterator
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
@@ -22,25 +23,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Message, Receive, Scope, Send
 
-from ledger.book import views
 from ledger.core import i18n
 from ledger.core.errors import LedgerError
-from ledger.web import data
 from ledger.web import lang as lang_
-from ledger.web.api import (
-    amend_deal,
-    api_events,
-    api_preview,
-    api_read,
-    api_sessions,
-    api_write,
-    end_session_action,
-    live_events,
-    record_deal,
-    start_session_action,
-    undo_last,
-    void_deal,
-)
+from ledger.web.api import api_events, api_op, live_events
 from ledger.web.feed import Feed
 from ledger.web.pages import (
     history_page,
@@ -52,6 +38,7 @@ from ledger.web.pages import (
     share_text,
     start_page,
 )
+from ledger.web.shell import api_access, api_words, app_page
 from ledger.web.site import HERE, SECURITY_HEADERS, Config, Refused, Site, TooLarge, site_of
 
 # --- errors ------------------------------------------------------------------------------
@@ -66,7 +53,7 @@ def _wants_json(request: Request) -> bool:
 
 def problem(request: Request, status: int, message: str) -> Response:
     if _wants_json(request):
-        return JSONResponse({"error": message}, status_code=status)
+        return JSONResponse(error_body(status, message), status_code=status)
     html = site_of(request).template("problem.html", message=message, status=status,
                                      keeper=False, viewer=False, path=request.url.path)
     return HTMLResponse(html, status_code=status)
@@ -78,8 +65,11 @@ async def on_refused(request: Request, exc: Exception) -> Response:
 
 
 async def on_ledger_error(request: Request, exc: Exception) -> Response:
+    from ledger.web.engine import error_dict
+
     assert isinstance(exc, LedgerError)
-    return problem(request, exc.status, exc.message)  # its advice is for the command line
+    found = error_dict(exc)
+    return problem(request, found["status"], found["message"])
 
 
 async def on_too_large(request: Request, exc: Exception) -> Response:
@@ -200,8 +190,14 @@ def too_large(limit: int) -> str:
     return i18n._("the request body is larger than {limit} bytes").format(limit=limit)
 
 
+def error_body(status: int, message: str) -> dict[str, Any]:
+    """An error as JSON: the engine's ``{"status", "message"}``, and ``error`` (the same
+    message) for the scripts written before."""
+    return {"status": status, "message": message, "error": message}
+
+
 async def _plain(send: Send, status: int, message: str) -> None:
-    body_bytes = json.dumps({"error": message}, ensure_ascii=False).encode()
+    body_bytes = json.dumps(error_body(status, message), ensure_ascii=False).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"),
                             (b"content-length", str(len(body_bytes)).encode()),
@@ -212,7 +208,7 @@ async def _plain(send: Send, status: int, message: str) -> None:
 # --- the app ------------------------------------------------------------------------------
 
 
-def create_app(cfg: Config) -> Guard:
+def create_app(cfg: Config) -> Any:
     """The ASGI app for ``cfg`` (tests use it with Starlette's TestClient)."""
     from starlette.exceptions import HTTPException
 
@@ -233,11 +229,13 @@ def create_app(cfg: Config) -> Guard:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-            site.close()
+            site.shutdown()
 
     routes = [
-        Route("/", live_page("scoreboard.html", "scoreboard")),
-        Route("/entry", live_page("entry.html", "entry", keeper_only=True)),
+        Route("/", app_page),
+        Route("/entry", app_page),
+        Route("/api/words", api_words),
+        Route("/api/access", api_access),
         Route("/settle", live_page("settle.html", "settle")),
         Route("/start", start_page),
         Route("/history", history_page),
@@ -247,19 +245,8 @@ def create_app(cfg: Config) -> Guard:
         Route("/share/settle.png", share_png),
         Route("/share/settle.txt", share_text),
         Route("/events/{view:str}", live_events),
-        Route("/api/session", api_read(lambda site, ledger, s: data.session_json(ledger, s))),
-        Route("/api/standings", api_read(lambda site, ledger, s: data.standings_json(ledger, s))),
-        Route("/api/settle", api_read(lambda site, ledger, s: data.settle_json(ledger, s))),
-        Route("/api/log", api_read(lambda site, ledger, s: views.log(ledger, s).to_dict())),
-        Route("/api/sessions", api_sessions),
         Route("/api/events", api_events),
-        Route("/api/preview", api_preview, methods=["POST"]),
-        Route("/api/deal", api_write(record_deal), methods=["POST"]),
-        Route("/api/amend", api_write(amend_deal), methods=["POST"]),
-        Route("/api/void", api_write(void_deal), methods=["POST"]),
-        Route("/api/undo", api_write(undo_last), methods=["POST"]),
-        Route("/api/session/start", api_write(start_session_action), methods=["POST"]),
-        Route("/api/session/end", api_write(end_session_action), methods=["POST"]),
+        Route("/api/{op:str}", api_op, methods=["GET", "POST"]),
         Mount("/static", StaticFiles(directory=HERE / "static", html=False), name="static"),
     ]
     app = Starlette(
@@ -271,7 +258,12 @@ def create_app(cfg: Config) -> Guard:
         },
     )
     app.state.site = site
-    return Guard(app, cfg.body_limit, cfg.allowed_hosts, cfg.lang or i18n.language())
+    guarded = Guard(app, cfg.body_limit, cfg.allowed_hosts, cfg.lang or i18n.language())
+    if cfg.origins:  # the offline app's origin may call the API (ledger/web/cors.py)
+        from ledger.web.cors import Cors
+
+        return Cors(guarded, cfg.origins)
+    return guarded
 
 
 __all__ = ["create_app"]

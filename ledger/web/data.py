@@ -1,6 +1,6 @@
 """What the pages and the API show, as plain data built from the book.
 
-The JSON of ``/api/standings`` and ``/api/settle`` is exactly what ``bigtwo standings
+The JSON of the ``standings`` and ``settle`` ops (ledger/web/engine.py) is exactly what ``bigtwo standings
 --json`` and ``bigtwo settle --json`` print for one session: both call
 :func:`ledger.book.reports.standings` / :func:`~ledger.book.reports.settle` and their
 ``to_dict``.

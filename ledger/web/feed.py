@@ -42,7 +42,8 @@ class Feed:
         self._poke = asyncio.Event()
         self._stop = asyncio.Event()
         self._cache: dict[tuple[str, str], tuple[int, bytes]] = {}
-        self._locks: dict[tuple[str, str], asyncio.Lock] = {}
+        self._locks: dict[tuple[str, Any], asyncio.Lock] = {}
+        self._shared: dict[tuple[str, Any], tuple[int, Any]] = {}
         self.listeners = 0
 
     @property
@@ -88,6 +89,20 @@ class Feed:
         except TimeoutError:
             return False
         return True
+
+    async def shared(self, key: tuple[str, Any], build: Callable[[], Any],
+                     run: Callable[[Callable[[], Any]], Any]) -> tuple[int, Any]:
+        """(version, ``build()`` at that version): built once per change for every
+        listener, by ``run`` (the site's read threads)."""
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        async with lock:
+            version = self.version
+            cached = self._shared.get(key)
+            if cached is not None and cached[0] == version:
+                return cached
+            value = await run(build)
+            self._shared[key] = (version, value)
+            return version, value
 
     async def payload(self, view: str, lang: str = "en") -> tuple[int, bytes]:
         """(version, the SSE message) for ``view`` in ``lang`` at the current version."""

@@ -5,7 +5,6 @@ the settlement's share image and text.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -19,7 +18,6 @@ from starlette.responses import (
 )
 
 from ledger.book import actions as book
-from ledger.book import reports
 from ledger.core.errors import InputError
 from ledger.core.i18n import _, language
 from ledger.storage.rows import SessionRow
@@ -156,57 +154,51 @@ async def player_page(request: Request) -> Response:
     return page("player.html", request, who, **await run_in_threadpool(work))
 
 
+def query_session(request: Request) -> int | None:
+    sid = request.query_params.get("session")
+    if sid is None:
+        return None
+    return session_number(sid)
+
+
 async def plot_image(request: Request) -> Response:
+    """A chart drawn by matplotlib in the drawing process (ledger/web/drawing.py), never
+    in this one: the writes do not wait behind it."""
     need_read(request)
-    from ledger.book.scope import select
-    from ledger.present import plots
+    from ledger.present.plots import KINDS  # matplotlib is imported only in the drawing process
+    from ledger.web.drawing import plot_job
 
     kind, fmt = request.path_params["kind"], request.path_params["fmt"]
-    if kind not in plots.KINDS:
+    if kind not in KINDS:
         raise InputError(_("unknown plot kind {kind!r}; choose from {kinds}").format(
-            kind=kind, kinds=", ".join(plots.KINDS)))
+            kind=kind, kinds=", ".join(KINDS)))
     if fmt not in ("svg", "png"):
         raise InputError(_("plots are served as .svg or .png, not .{fmt}").format(fmt=fmt))
     site = site_of(request)
-    sid = request.query_params.get("session")
-    player = request.query_params.get("player")
-
-    def work() -> bytes:
-        with site.reading() as ledger:
-            if sid is not None:
-                scope = select(ledger, session_number(sid), False)
-            else:
-                scope = select(ledger, None, True, player=player, default_all=True)
-            return draw(lambda out: plots.plot(ledger, scope, kind, out), fmt)
-
-    content = await run_in_threadpool(work)
+    site.check_file()
+    content = await site.drawer.draw(plot_job, site.cfg.db, site.cfg.identity, language(),
+                                     query_session(request), request.query_params.get("player"),
+                                     kind, fmt)
     media = "image/svg+xml" if fmt == "svg" else "image/png"
     return Response(content, media_type=media, headers={"cache-control": "no-store"})
 
 
-def draw(paint: Callable[[Path], Any], fmt: str) -> bytes:
-    """The bytes of a picture that ``ledger.present`` draws into a file."""
-    import tempfile
-
-    with tempfile.TemporaryDirectory(prefix="bigtwo-serve-") as folder:
-        out = Path(folder) / f"picture.{fmt}"
-        paint(out)
-        return out.read_bytes()
-
-
 async def share_png(request: Request) -> Response:
     need_read(request)
-    from ledger.present import share
+    from ledger.web.drawing import card_job
 
     site = site_of(request)
+    sid = query_session(request)
+    if sid is None:
+        def current() -> int:
+            with site.reading() as ledger:
+                return site.session(ledger).id
 
-    def work() -> bytes:
-        with site.reading() as ledger:
-            s = site.session(ledger)
-            settlement = reports.settle(ledger, [s])
-            return draw(lambda out: share.card(settlement, out), "png")
-
-    return Response(await run_in_threadpool(work), media_type="image/png",
+        sid = await site.run_read(current)
+    else:
+        site.check_file()
+    content = await site.drawer.draw(card_job, site.cfg.db, site.cfg.identity, language(), sid)
+    return Response(content, media_type="image/png",
                     headers={"cache-control": "no-store",
                              "content-disposition": 'inline; filename="bigtwo-settle.png"'})
 
@@ -215,9 +207,11 @@ async def share_text(request: Request) -> Response:
     need_read(request)
     site = site_of(request)
 
+    sid = query_session(request)
+
     def work() -> str:
         with site.reading() as ledger:
-            return data.board(ledger, site.session(ledger)).settle_text()
+            return data.board(ledger, site.session(ledger, sid)).settle_text()
 
     return PlainTextResponse(await run_in_threadpool(work), headers={"cache-control": "no-store"})
 

@@ -157,8 +157,24 @@ def columns(text: str) -> int:
     return found if found >= 0 else len(text)
 
 
+def tls_names(cert: str, key: str) -> list[str]:
+    """The host names a certificate is for (its DNS names), after checking that the
+    certificate and its key load: one clear error otherwise."""
+    import ssl
+
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(cert, key)
+        # The standard library's own reader of a certificate file (as ssl's tests use it).
+        decoded = ssl._ssl._test_decode_cert(cert)  # type: ignore[attr-defined]
+    except (OSError, ssl.SSLError, ValueError) as exc:
+        raise LedgerError(_("--cert {cert} / --key {key}: cannot use them for HTTPS ({problem})").format(
+            cert=cert, key=key, problem=getattr(exc, "strerror", None) or exc)) from None
+    return [value for kind, value in decoded.get("subjectAltName", ()) if kind == "DNS"]
+
+
 def serve(db: str, host: str, port: int, session_id: int | None, key: str,
           echo: Callable[[str], None], *, poll: float = 0.1, ready: Callable[[str], None] | None = None,
+          note: str | None = None, tls: tuple[str, str] | None = None, origins: list[str] | None = None,
           **uvicorn_options: Any) -> None:
     """Serve ``db`` until Ctrl-C (or SIGTERM)."""
     import uvicorn
@@ -167,6 +183,7 @@ def serve(db: str, host: str, port: int, session_id: int | None, key: str,
     from ledger.web.site import Config, file_identity
 
     tokens = Tokens.from_key(key)
+    names = tls_names(*tls) if tls else []
     sock = bind(host, port)
     port = sock.getsockname()[1]
     named, reachable = link_host(host)
@@ -174,13 +191,19 @@ def serve(db: str, host: str, port: int, session_id: int | None, key: str,
     def bracketed(address: str) -> str:
         return f"[{address}]" if ":" in address else address
 
-    base = f"http://{bracketed(named)}:{port}"
-    hosts = {f"{bracketed(a)}:{port}" for a in reachable}
+    hosts = {f"{bracketed(a)}:{port}" for a in reachable} | {f"{n}:{port}" for n in names}
     if named in LOOPBACK:
         hosts |= {f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"}
+    if tls:  # the certificate's own name, when it has one, is the name phones must use
+        uvicorn_options.update(ssl_certfile=tls[0], ssl_keyfile=tls[1])
+        cert_name = next((n for n in names if "*" not in n), None)
+        base = f"https://{cert_name or bracketed(named)}:{port}"
+    else:
+        base = f"http://{bracketed(named)}:{port}"
     cfg = Config(db=db, tokens=tokens, session_id=session_id, identity=file_identity(db),
-                 allowed_hosts=sorted(hosts), poll=poll)
+                 allowed_hosts=sorted(hosts), poll=poll, origins=list(origins or ()))
     app = create_app(cfg)
+    app.starlette.state.site.drawer.warm()  # charts ready by the time a page asks
     keeper, viewer = links(base, tokens)
     where = (_("session {id}").format(id=session_id) if session_id is not None
              else _("the current session"))
@@ -188,9 +211,11 @@ def serve(db: str, host: str, port: int, session_id: int | None, key: str,
 
     echo(banner(db, where, keeper, viewer, colour=sys.stdout.isatty(),
                 screen=shutil.get_terminal_size((SIDE_BY_SIDE, 24)).columns,
-                notes=loopback_note(named)))
+                notes=(*loopback_note(named), *([note] if note else []))))
+    from ledger.web.protocol import GuardedH11
+
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                            timeout_graceful_shutdown=1, **uvicorn_options)
+                            timeout_graceful_shutdown=1, http=GuardedH11, **uvicorn_options)
     server = _make_server(config, app)
     if ready is not None:
         ready(base)

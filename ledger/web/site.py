@@ -16,7 +16,7 @@ from starlette.requests import Request
 
 from ledger.book import actions as book
 from ledger.core import i18n
-from ledger.core.errors import InputError, LedgerError, LedgerMoved, StoreError
+from ledger.core.errors import InputError, LedgerMoved, StoreError
 from ledger.core.i18n import N_, _
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger, moved_problem, open_ledger
@@ -26,6 +26,7 @@ from ledger.web.auth import COOKIE, KEEPER, Tokens
 HERE = Path(__file__).parent
 BODY_LIMIT = 16 * 1024  # bytes; a deal line or a new session is far smaller
 MAX_LINE = 2000
+READ_THREADS = 4
 SECURITY_HEADERS = [
     (b"content-security-policy",
      b"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -61,6 +62,7 @@ class Config:
     body_limit: int = BODY_LIMIT
     poll: float = 0.1
     lang: str | None = None  # the page's language when the browser asks for none we have
+    origins: list[str] = field(default_factory=list)  # --allow-origin: the offline app's
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -85,6 +87,14 @@ class Site:
         # Writes from this server queue here rather than in SQLite's busy handler, whose
         # sleeps grow to 100 ms; the command line still waits on SQLite's lock as always.
         self.write_lock = threading.Lock()
+        # Reads (standings, history, a log) run in their own few threads, so however many
+        # viewers ask at once the writes' threads are never queued behind them.
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.read_pool = ThreadPoolExecutor(READ_THREADS, thread_name_prefix="bigtwo-read")
+        from ledger.web.drawing import Drawer
+
+        self.drawer = Drawer()
         if cfg.identity is None:
             cfg.identity = file_identity(cfg.db)
         self._watch: Ledger | None = None
@@ -100,6 +110,12 @@ class Site:
         self.env.globals["_"] = translate
         self.env.globals["ngettext"] = translate_n
         self.env.globals["pays"] = pays
+
+    async def run_read(self, work: Any) -> Any:
+        """``work()`` in a read thread (never one a write is waiting for)."""
+        import asyncio
+
+        return await asyncio.get_running_loop().run_in_executor(self.read_pool, work)
 
     def replaced(self) -> bool:
         return self.moved() is not None
@@ -176,13 +192,15 @@ class Site:
             self.close()
             return ("moved", str(exc))
         ledger = self._watch
-        current = ledger.journal.get_setting(book.CURRENT_KEY)
-        sid = self.session_id if self.session_id is not None else current
-        ended = None
-        if sid is not None:
-            with contextlib.suppress(LedgerError):
-                ended = ledger.journal.session(int(sid)).ended_at
-        return (ledger.derived.last_entry_id(), current, sid, ended, len(ledger.journal.session_ids()))
+        # Every commit by any other connection (a phone's write, a deal typed in the
+        # terminal, an end or reopen) changes data_version: one cheap query a poll.
+        return (ledger.derived.last_entry_id(), ledger.derived.data_version())
+
+    def shutdown(self) -> None:
+        """The server stops: the watcher's ledger, the read threads, the drawing process."""
+        self.close()
+        self.read_pool.shutdown(wait=False, cancel_futures=True)
+        self.drawer.close()
 
     def close(self) -> None:
         if self._watch is not None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import uuid
 from pathlib import Path
 
 import pytest
@@ -25,21 +26,27 @@ EVENING = [
 ]
 
 
-def deal(client, line: str, headers=KEEP):
-    return client.post("/api/deal", json={"line": line}, headers=headers)
+def write(client, op: str, body: dict, headers=KEEP, key: str | None = None):
+    """``POST /api/OP`` with a new idempotency key (or ``key``)."""
+    return client.post(f"/api/{op}", json=body,
+                       headers={**headers, "Idempotency-Key": key or str(uuid.uuid4())})
+
+
+def deal(client, line: str, headers=KEEP, session: int = 1, key: str | None = None):
+    return write(client, "record", {"session": session, "line": line}, headers, key)
 
 
 def test_standings_and_settle_are_the_cli_json(client, db: Path, cli) -> None:
     for line in EVENING:
         assert deal(client, line).status_code == 200
-    assert client.post("/api/amend", json={"deal": 2, "line": "陳=5 Ben=0 Cat=3 Dan=13"},
-                       headers=KEEP).status_code == 200
-    assert client.post("/api/void", json={"deal": 4}, headers=KEEP).status_code == 200
+    assert write(client, "amend", {"session": 1, "deal": 2, "line": "陳=5 Ben=0 Cat=3 Dan=13"}
+                 ).status_code == 200
+    assert write(client, "void", {"session": 1, "deal": 4}).status_code == 200
     for what in ("standings", "settle"):
-        page = client.get(f"/api/{what}", headers=VIEW)
+        page = client.get(f"/api/{what}?session=1", headers=VIEW)
         assert page.status_code == 200
         assert page.json() == cli_json(db, what)
-    assert client.get("/api/log", headers=VIEW).json() == cli_json(db, "log")
+    assert client.get("/api/log?session=1", headers=VIEW).json()["entries"] == cli_json(db, "log")
     # Who deals next: the web's shortcut (count + last deal) agrees with every deal's facts.
     from ledger.book.actions import session_rules
     from ledger.core.dealer import next_turn_from_facts
@@ -49,8 +56,10 @@ def test_standings_and_settle_are_the_cli_json(client, db: Path, cli) -> None:
         s = ledger.journal.session(1)
         full = next_turn_from_facts(s.seats, session_rules(s),
                                     [e.facts for e in ledger.journal.live_deals(1)])
-    assert client.get("/api/session", headers=VIEW).json()["next"]["text"] == full.describe()
-    assert client.get("/api/sessions", headers=VIEW).json() == cli_json(db, "session", "list")
+    assert client.get("/api/session?session=1", headers=VIEW).json()["next"]["text"] == full.describe()
+    listed = cli_json(db, "session", "list")
+    served = client.get("/api/sessions", headers=VIEW).json()["sessions"]
+    assert [{k: s[k] for k in listed[0]} for s in reversed(served)] == listed
 
 
 def test_a_deal_posted_is_the_deal_typed_in_the_cli(client, db: Path, tmp_path: Path) -> None:
@@ -77,7 +86,7 @@ def test_a_deal_posted_is_the_deal_typed_in_the_cli(client, db: Path, tmp_path: 
 
 def test_preview_scores_without_writing(client, db: Path) -> None:
     before = ledger_bytes(db)
-    preview = client.post("/api/preview", json={"line": EVENING[0]}, headers=KEEP)
+    preview = client.get("/api/preview", params={"session": 1, "line": EVENING[0]}, headers=KEEP)
     assert preview.status_code == 200
     assert ledger_bytes(db) == before
     recorded = deal(client, EVENING[0]).json()
@@ -97,7 +106,7 @@ def test_preview_scores_without_writing(client, db: Path) -> None:
 def test_bad_deal_is_400_with_the_cli_message_and_writes_nothing(
         client, db: Path, cli, payload: dict, cli_words: list[str]) -> None:
     before = ledger_bytes(db)
-    answer = client.post("/api/deal", json=payload, headers=KEEP)
+    answer = write(client, "record", {"session": 1, **payload})
     assert answer.status_code == 400
     assert ledger_bytes(db) == before
     message = cli.fails("--db", str(db), "deal", *cli_words)
@@ -106,25 +115,26 @@ def test_bad_deal_is_400_with_the_cli_message_and_writes_nothing(
 
 @pytest.mark.parametrize(
     "raw",
-    [b"not json", b"[1, 2]", b'{"line": 5}', b'{"nothing": "here"}', b'{"line": "\\u0000"}',
-     b'{"line": "' + b"x" * 3000 + b'"}'],
+    [b"not json", b"[1, 2]", b'{"session": 1, "line": 5}', b'{"session": 1, "nothing": "here"}',
+     b'{"session": 1, "line": "\\u0000"}', b'{"session": 1, "line": "' + b"x" * 3000 + b'"}',
+     b'{"line": "0 1 2 3"}', b'{"session": "1", "line": "0 1 2 3"}'],
 )
 def test_malformed_bodies_are_400(client, db: Path, raw: bytes) -> None:
     before = ledger_bytes(db)
-    answer = client.post("/api/deal", content=raw, headers={**KEEP, "content-type": "application/json"})
+    answer = client.post("/api/record", content=raw, headers={
+        **KEEP, "content-type": "application/json", "Idempotency-Key": str(uuid.uuid4())})
     assert answer.status_code == 400
-    assert set(answer.json()) == {"error"} and answer.json()["error"]
+    assert set(answer.json()) == {"status", "message", "error"} and answer.json()["message"]
     assert ledger_bytes(db) == before
 
 
 def test_bad_void_amend_undo_are_refused_by_type(client, db: Path) -> None:
     before = ledger_bytes(db)
-    nothing = client.post("/api/undo", headers=KEEP)
-    assert nothing.status_code == 409  # the ledger's state refuses it
-    assert nothing.json() == {"error": "nothing to undo: session 1 has no deals yet"}
-    assert client.post("/api/void", json={"deal": 3}, headers=KEEP).status_code == 404
-    assert client.post("/api/void", json={"deal": "3"}, headers=KEEP).status_code == 400
-    assert client.post("/api/amend", json={"deal": 1}, headers=KEEP).status_code == 400
+    assert write(client, "undo", {"session": 1}).json()["message"] == (
+        "nothing to undo: session 1 has no deals yet")
+    assert write(client, "void", {"session": 1, "deal": 3}).status_code == 404
+    assert write(client, "void", {"session": 1, "deal": "3"}).status_code == 400
+    assert write(client, "amend", {"session": 1, "deal": 1}).status_code == 400
     assert ledger_bytes(db) == before
 
 
@@ -144,38 +154,43 @@ def test_writes_need_the_scorekeeper_token(client, db: Path) -> None:
     assert deal(client, EVENING[0], headers=VIEW).status_code == 403
     assert deal(client, EVENING[0], headers=bearer("x" * 24)).status_code == 403
     assert deal(client, EVENING[0], headers={"Authorization": "Basic abc"}).status_code == 401
-    for path in ("/api/undo", "/api/session/end", "/api/session/start"):
-        assert client.post(path, headers=VIEW, json={}).status_code == 403
+    for op in ("undo", "end", "start", "reopen", "void", "amend"):
+        assert write(client, op, {"session": 1}, headers=VIEW).status_code == 403
     assert ledger_bytes(db) == before
 
 
-def test_only_the_entry_page_offers_fixes(client) -> None:
+def test_the_app_page_carries_no_data(client) -> None:
+    """``/`` and ``/entry`` are the phone app's one static page for every link: the
+    ledger's data comes only through the API, with a token."""
     assert deal(client, EVENING[0]).status_code == 200
-    assert "data-void" in client.get("/entry", headers=KEEP).text
-    for path in ("/", "/history/session/1", "/settle"):  # a past session cannot be fixed from here
-        assert "data-void" not in client.get(path, headers=KEEP).text, path
+    for path in ("/", "/entry", f"/entry?t={KEY}"):
+        page = client.get(path)
+        assert page.status_code == 200 and "陳大文" not in page.text, path
+        assert '<script type="module" src="/static/app/main.js">' in page.text
 
 
 def test_reads_need_a_token(client) -> None:
-    for path in ("/api/standings", "/api/settle", "/api/session", "/api/log", "/", "/settle",
+    for path in ("/api/standings?session=1", "/api/settle?session=1", "/api/session?session=1",
+                 "/api/log?session=1", "/api/board?session=1", "/api/sessions", "/api/access", "/settle",
                  "/history", "/share/settle.txt"):
         assert client.get(path).status_code == 401, path
         assert client.get(path, headers=VIEW).status_code == 200, path
-    assert client.get("/entry", headers=VIEW).status_code == 403
+    assert client.get("/api/access", headers=VIEW).json() == {"level": "viewer"}
+    assert client.get("/api/access", headers=KEEP).json() == {"level": "keeper"}
     assert client.get("/events/entry", headers=VIEW).status_code == 403
 
 
 def test_link_token_becomes_a_strict_httponly_cookie(client) -> None:
-    answer = client.get(f"/entry?t={KEY}", follow_redirects=False)
+    answer = client.get(f"/settle?t={KEY}", follow_redirects=False)
     assert answer.status_code == 303
-    assert answer.headers["location"] == "/entry"
+    assert answer.headers["location"] == "/settle"
     cookie = answer.headers["set-cookie"].lower()
     assert "httponly" in cookie and "samesite=strict" in cookie
-    assert client.get("/?t=wrong-token-000000000", follow_redirects=False).status_code == 403
+    assert client.get("/settle?t=wrong-token-000000000", follow_redirects=False).status_code == 403
 
 
 def test_cookie_writes_need_this_servers_origin(client, db: Path) -> None:
-    client.get(f"/entry?t={KEY}")
+    client.get(f"/settle?t={KEY}")
     before = ledger_bytes(db)
     assert deal(client, EVENING[0], headers={}).status_code == 403  # no Origin
     assert deal(client, EVENING[0], headers={"origin": "http://evil.example"}).status_code == 403
@@ -183,21 +198,21 @@ def test_cookie_writes_need_this_servers_origin(client, db: Path) -> None:
     answer = deal(client, EVENING[0], headers={"origin": "http://testserver"})
     assert answer.status_code == 200 and answer.json()["deal"] == 1
     client.cookies.clear()
-    client.get(f"/?t={viewer_token(KEY)}")
+    client.get(f"/settle?t={viewer_token(KEY)}")
     assert deal(client, EVENING[1], headers={"origin": "http://testserver"}).status_code == 403
 
 
 def test_body_limit(client, db: Path) -> None:
     before = ledger_bytes(db)
     big = json.dumps({"line": EVENING[0], "pad": "x" * 20000})
-    answer = client.post("/api/deal", content=big, headers={**KEEP, "content-type": "application/json"})
+    answer = client.post("/api/record", content=big, headers={**KEEP, "content-type": "application/json"})
     assert answer.status_code == 413 and "larger than" in answer.json()["error"]
 
     def chunks():  # no Content-Length: counted as it arrives
         yield big[:10000].encode()
         yield big[10000:].encode()
 
-    answer = client.post("/api/deal", content=chunks(), headers=KEEP)
+    answer = client.post("/api/record", content=chunks(), headers=KEEP)
     assert answer.status_code == 413
     assert ledger_bytes(db) == before
 
@@ -212,10 +227,10 @@ def test_session_name_is_shown_as_text(ledger_path: Path) -> None:
     app = create_app(Config(db=str(ledger_path), tokens=Tokens.from_key(KEY)))
     with TestClient(app) as c:
         assert deal(c, "'<b>x</b>'=0 Ben=3 Cat=11 Dan=8").status_code == 200
-        for path in ("/", "/settle", "/history", "/history/session/1", f"/entry?t={KEY}"):
+        for path in ("/settle", "/history", "/history/session/1"):
             html = c.get(path, headers=KEEP).text
             assert "<script>alert" not in html and "<b>x</b>" not in html, path
-            assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html or path == f"/entry?t={KEY}"
+            assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
         with c.stream("GET", "/events/scoreboard", headers=VIEW) as events:
             for line in events.iter_lines():
                 if line.startswith("data:"):
@@ -241,24 +256,27 @@ def test_unknown_host_is_refused(db: Path) -> None:
 
     app = create_app(Config(db=str(db), tokens=Tokens.from_key(KEY), allowed_hosts=["127.0.0.1:8000"]))
     with TestClient(app, base_url="http://rebound.example:8000") as c:
-        assert c.get("/api/standings", headers=VIEW).status_code == 421
+        assert c.get("/api/standings?session=1", headers=VIEW).status_code == 421
 
 
 def test_start_and_end_a_session(client, db: Path, cli) -> None:
-    started = client.post("/api/session/start", headers=KEEP, json={
+    started = write(client, "start", {
         "players": "李小明,陳大文,Ann", "rules": "three-player", "stake": "2", "currency": "SGD",
         "name": "Saturday"})
     assert started.status_code == 200, started.text
     assert started.json()["id"] == 2 and started.json()["players"] == ["李小明", "陳大文", "Ann"]
-    assert client.get("/api/session", headers=VIEW).json()["id"] == 2
-    assert deal(client, "李小明=0 陳大文=4 Ann=9").status_code == 200
-    assert client.post("/api/session/end", headers=KEEP).json()["ended_at"]
-    ended = deal(client, "李小明=0 陳大文=4 Ann=9")
+    assert client.get("/api/session?session=2", headers=VIEW).json()["id"] == 2
+    assert deal(client, "李小明=0 陳大文=4 Ann=9", session=2).status_code == 200
+    assert write(client, "end", {"session": 2}).json()["ended_at"]
+    ended = deal(client, "李小明=0 陳大文=4 Ann=9", session=2)
     assert ended.status_code == 409 and "ended" in ended.json()["error"]
-    bad = client.post("/api/session/start", headers=KEEP, json={"players": "Ann,Ann,Ben"})
+    reopened = write(client, "reopen", {"session": 2})
+    assert reopened.status_code == 200 and reopened.json()["ended_at"] is None
+    assert deal(client, "李小明=0 陳大文=4 Ann=9", session=2).json()["deal"] == 2
+    bad = write(client, "start", {"players": "Ann,Ann,Ben"})
     assert bad.status_code == 400
     assert bad.json()["error"] == cli.fails("session", "start", "--players", "Ann,Ann,Ben")[7:].strip()
-    bad = client.post("/api/session/start", headers=KEEP, json={"players": "Ann,Ben", "stake": "-1"})
+    bad = write(client, "start", {"players": "Ann,Ben", "stake": "-1"})
     assert bad.status_code == 400 and "stake" in bad.json()["error"]
     assert cli_json(db, "session", "list")[-1]["id"] == 2
 
@@ -313,17 +331,18 @@ def move_away(db: Path, to: Path) -> None:
             os.replace(str(db) + suffix, str(to) + suffix)
 
 
-READS = ["/api/standings", "/api/settle", "/api/session", "/api/log", "/api/sessions",
+READS = ["/api/standings?session=1", "/api/settle?session=1", "/api/session?session=1",
+         "/api/log?session=1", "/api/board?session=1", "/api/sessions", "/api/preview?session=1&line=0",
          "/plot/net.svg", "/share/settle.txt", "/share/settle.png", "/events/scoreboard",
          "/api/events"]
-PAGES = ["/", "/entry", "/settle", "/start", "/history", "/history/session/1"]
+PAGES = ["/settle", "/start", "/history", "/history/session/1"]
 
 
 def test_a_ledger_moved_away_is_refused_and_never_recreated(client, db: Path, tmp_path: Path) -> None:
     """Reads as well as writes: 503 with the moved-file message, and no new empty
     ledger appears at the old path (a viewer's refresh used to create one)."""
     assert deal(client, EVENING[0]).status_code == 200
-    assert client.get("/api/standings", headers=VIEW).status_code == 200
+    assert client.get("/api/standings?session=1", headers=VIEW).status_code == 200
     move_away(db, tmp_path / "moved.db")
     for path in READS:
         answer = client.get(path, headers=VIEW)
@@ -335,9 +354,9 @@ def test_a_ledger_moved_away_is_refused_and_never_recreated(client, db: Path, tm
         answer = client.get(path)
         assert answer.status_code == 503 and "no longer the file this server opened" in answer.text, path
         assert "陳大文" not in answer.text, path  # no stale standings
-    for path, body in [("/api/deal", {"line": EVENING[1]}), ("/api/undo", {}),
-                       ("/api/preview", {"line": EVENING[1]})]:
-        answer = client.post(path, json=body, headers=KEEP)
+    for op, body in [("record", {"session": 1, "line": EVENING[1]}), ("undo", {"session": 1})]:
+        answer = write(client, op, body)
+        path = op
         assert answer.status_code == 503, (path, answer.text)
         assert "is no longer the file this server opened" in answer.json()["error"], path
     assert not db.exists() and not Path(str(db) + "-wal").exists()

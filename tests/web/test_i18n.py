@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from web.conftest import start
-from web.webhelpers import KEY, PLAYERS, bearer
+from web.webhelpers import KEY, PLAYERS, bearer, keyed
 
 from ledger.core.rules import preset_names
 from ledger.web.auth import viewer_token
@@ -94,7 +94,7 @@ def words_json(html: str) -> dict[str, str]:
 
 # Words on the page that are data, not interface: players, the session's name, currency
 # and rule set names, the language switcher's own "English", the brand and file type.
-DATA = {*PLAYERS, "Friday", "HKD", "PTS", "bigtwo", "English", "PNG", "HTTP",
+DATA = {*PLAYERS, "Friday", "HKD", "PTS", "bigtwo", "English", "PNG", "HTTP", "serve", "Wi", "Fi", "https",
         *(part for name in preset_names() for part in name.split("-"))}
 
 
@@ -127,7 +127,7 @@ def test_the_order_of_the_sources() -> None:
 
 def test_query_sets_a_cookie_that_later_pages_follow(client_for) -> None:
     client = client_for()
-    page = client.get("/?lang=zh_Hans", headers=KEEP)
+    page = client.get("/settle?lang=zh_Hans", headers=KEEP)
     assert page.status_code == 200
     assert f"{COOKIE}=zh_Hans" in page.headers["set-cookie"]
     assert "Path=/" in page.headers["set-cookie"]
@@ -139,37 +139,38 @@ def test_query_sets_a_cookie_that_later_pages_follow(client_for) -> None:
     assert again.headers["content-language"] == "zh-Hans-CN"
     assert "Accept-Language" in again.headers["vary"]
     # And the API's messages follow it too.
-    bad = client.post("/api/deal", content=b"{", headers=KEEP)
+    bad = client.post("/api/record", content=b"{", headers=KEEP)
     assert bad.status_code == 400 and bad.json()["error"].startswith("请求内容不是 JSON")
-    back = client.get("/?lang=en", headers={**KEEP, **HK})
+    back = client.get("/settle?lang=en", headers={**KEEP, **HK})
     assert visible(back.text)[0] == "en" and "Score" in visible(back.text)[1]
 
 
 def test_accept_language_then_the_servers_language(client_for, monkeypatch) -> None:
     client = client_for()
-    assert visible(client.get("/", headers={**KEEP, **HK}).text)[0] == "zh-Hant-HK"
-    assert visible(client.get("/", headers={**KEEP, "accept-language": "zh-CN"}).text)[0] == "zh-Hans-CN"
-    assert visible(client.get("/", headers={**KEEP, "accept-language": "fr"}).text)[0] == "en"
+    assert visible(client.get("/settle", headers={**KEEP, **HK}).text)[0] == "zh-Hant-HK"
+    cn = {**KEEP, "accept-language": "zh-CN"}
+    assert visible(client.get("/settle", headers=cn).text)[0] == "zh-Hans-CN"
+    assert visible(client.get("/settle", headers={**KEEP, "accept-language": "fr"}).text)[0] == "en"
     # Nothing from the browser: the language bigtwo serve was started with.
     served = client_for("zh_Hant")
-    page = served.get("/", headers={**KEEP, "accept-language": "fr, de;q=0.5"})
+    page = served.get("/settle", headers={**KEEP, "accept-language": "fr, de;q=0.5"})
     assert visible(page.text)[0] == "zh-Hant-HK"
-    assert visible(served.get("/", headers={**KEEP, "accept-language": "en"}).text)[0] == "en"
+    assert visible(served.get("/settle", headers={**KEEP, "accept-language": "en"}).text)[0] == "en"
     # No --lang: BIGTWO_LANG (or the locale) as on the command line.
     monkeypatch.setenv("BIGTWO_LANG", "zh_Hans")
     from_env = client_for(None)
-    assert visible(from_env.get("/", headers=KEEP).text)[0] == "zh-Hans-CN"
+    assert visible(from_env.get("/settle", headers=KEEP).text)[0] == "zh-Hans-CN"
 
 
 def test_an_unknown_language_is_one_clear_400(client_for, db: Path) -> None:
     client = client_for()
-    page = client.get("/?lang=fr", headers={**KEEP, **HK})
+    page = client.get("/settle?lang=fr", headers={**KEEP, **HK})
     assert page.status_code == 400
     lang, text = visible(page.text)
     assert lang == "zh-Hant-HK" and "唔識 'fr' 呢種語言" in text and "zh_Hans" in text
-    api = client.get("/api/standings?lang=xx", headers=KEEP)
+    api = client.get("/api/standings?session=1&lang=xx", headers=KEEP)
     assert api.status_code == 400
-    assert api.json() == {"error": "unknown language 'xx'; choose en, zh_Hant (繁體) or zh_Hans (简体)"}
+    assert api.json()["error"] == "unknown language 'xx'; choose en, zh_Hant (繁體) or zh_Hans (简体)"
     assert "set-cookie" not in api.headers
 
 
@@ -183,15 +184,16 @@ def test_the_switcher_links_each_language(client_for) -> None:
 # --- every page in Chinese ------------------------------------------------------------
 
 
-def evening(client: Any) -> None:
+def evening(client: Any, session: int = 1) -> None:
     for line in ("陳大文=0 Ben=3 Cat=10 Dan=8", "陳大文=5 Ben=0 Cat=2 Dan=13"):
-        answer = client.post("/api/deal", json={"line": line}, headers=KEEP)
+        answer = client.post("/api/record", json={"session": session, "line": line}, headers=keyed(KEEP))
         assert answer.status_code == 200, answer.text
-    assert client.post("/api/amend", json={"deal": 2, "line": "陳大文=5 Ben=0 Cat=3 Dan=13"},
-                       headers=KEEP).status_code == 200
+    assert client.post("/api/amend", json={"session": session, "deal": 2,
+                                           "line": "陳大文=5 Ben=0 Cat=3 Dan=13"},
+                       headers=keyed(KEEP)).status_code == 200
 
 
-PAGES = ["/", "/entry", "/settle", "/history", "/history/session/1",
+PAGES = ["/settle", "/history", "/history/session/1",
          "/history/player/%E9%99%B3%E5%A4%A7%E6%96%87", "/start", "/nowhere"]
 
 
@@ -208,10 +210,10 @@ def test_every_page_has_no_english_words(ledger_path: Path, client_for, rules: s
                            __import__("decimal").Decimal("0.5"), "HKD", "Friday", rules == "teams")
     client = client_for(path=ledger_path)
     if rules != "places":
-        evening(client)
+        evening(client, 2)
     else:
-        assert client.post("/api/deal", json={"line": "--order 陳大文,Ben,Cat,Dan"},
-                           headers=KEEP).status_code == 200
+        assert client.post("/api/record", json={"session": 2, "line": "--order 陳大文,Ben,Cat,Dan"},
+                           headers=keyed(KEEP)).status_code == 200
     seen: dict[str, str] = {}
     for path in PAGES:
         page = client.get(f"{path}?lang={lang}", headers=KEEP)
@@ -223,24 +225,21 @@ def test_every_page_has_no_english_words(ledger_path: Path, client_for, rules: s
             assert all(not english_words(v) for v in words_json(page.text).values())
         seen[path] = text
     # A viewer's refusal, and the page of an ended session (with its undo button).
-    refused = client.get("/entry", headers=VIEW)
+    refused = client.get("/start", headers=VIEW)
     assert refused.status_code == 403 and not english_words(visible(refused.text)[1])
-    assert client.post("/api/session/end", headers=KEEP).status_code == 200
-    ended = visible(client.get("/entry", headers=KEEP).text)[1]
+    assert client.post("/api/end", json={"session": 2}, headers=keyed(KEEP)).status_code == 200
+    ended = visible(client.get("/settle", headers=KEEP).text)[1]
     assert not english_words(ended), ended
-    labels = {"zh_Hant": ("計分", "埋數", "撤回上一步", "陳大文"),
-              "zh_Hans": ("计分", "结算", "撤回上一步", "陳大文")}
-    assert all(word in seen["/entry"] for word in labels[lang])
+    labels = {"zh_Hant": ("計分", "埋數", "陳大文"), "zh_Hans": ("计分", "结算", "陳大文")}
+    assert all(word in seen["/settle"] for word in labels[lang])
 
 
 def test_english_pages_are_english(client) -> None:
     evening(client)
-    for path in ("/", "/entry", "/settle", "/history", "/start"):
+    for path in ("/settle", "/history", "/start"):
         lang, text = visible(client.get(path, headers=KEEP).text)
         text = text.replace("陳大文", "").replace("繁體", "").replace("简体", "")  # names, switcher
         assert lang == "en" and not re.search(r"[\u4e00-\u9fff]", text)
-    entry = visible(client.get("/entry", headers=KEEP).text)[1]
-    assert "Undo last action" in entry and "Undo last deal" not in entry
 
 
 def test_every_script_word_is_translated() -> None:
@@ -266,18 +265,18 @@ def test_dates_are_for_the_viewers_clock(client) -> None:
 
 def test_api_errors_are_in_the_pages_language(client) -> None:
     zh = {**KEEP, **HK}
-    assert client.post("/api/deal", content=b"[1]", headers=zh).json()["error"].startswith(
+    assert client.post("/api/record", content=b"[1]", headers=zh).json()["error"].startswith(
         "請求內容一定要係 JSON 物件")
-    assert client.post("/api/void", json={"deal": "x"}, headers=zh).json() == {
-        "error": '"deal" 一定要係整數，例如 {"deal": 3}'}
-    viewer = client.post("/api/deal", json={"line": "0 3 11 8"},
-                         headers={**VIEW, "accept-language": "zh-CN"})
+    assert client.post("/api/void", json={"session": 1, "deal": "x"}, headers=keyed(zh)).json()["error"] == (
+        '"deal" 一定要係整數，例如 {"deal": 3}')
+    viewer = client.post("/api/record", json={"session": 1, "line": "0 3 11 8"},
+                         headers=keyed({**VIEW, "accept-language": "zh-CN"}))
     assert viewer.status_code == 403 and viewer.json()["error"] == "观看链接只读；记分员链接才能写入"
-    big = client.post("/api/deal", content=b"x" * 20000, headers=zh)
+    big = client.post("/api/record", content=b"x" * 20000, headers=zh)
     assert big.status_code == 413 and big.json()["error"] == "請求內容大過 16384 位元組"
-    broken = client.post("/api/deal", content=b'{"line": }', headers=zh).json()["error"]
+    broken = client.post("/api/record", content=b'{"line": }', headers=zh).json()["error"]
     assert broken == "請求內容唔係 JSON：第 1 行第 10 欄：應該有一個值"
-    hans = client.post("/api/deal", content=b"\xff", headers={**KEEP, "accept-language": "zh-CN"})
+    hans = client.post("/api/record", content=b"\xff", headers={**KEEP, "accept-language": "zh-CN"})
     assert hans.json()["error"] == "请求内容不是 JSON：不是 UTF-8 文本"
     plot = client.get("/plot/pie.svg", headers=zh).json()["error"]
     assert "'pie'" in plot and "圖" in plot and not english_words(plot.split("：")[0].replace("'pie'", ""))
@@ -302,18 +301,24 @@ def normalized(value: Any) -> Any:
 def api_evening(client: Any, headers: dict[str, str]) -> list[Any]:
     """Every API call of an evening, reads and writes, as JSON."""
     h = {**KEEP, **headers}
-    out = [client.post("/api/preview", json={"line": "陳大文=0 Ben=3 Cat=11 Dan=8"}, headers=h)]
-    out.append(client.post("/api/deal", json={"line": "陳大文=0 Ben=3 Cat=11 Dan=8"}, headers=h))
-    out.append(client.post("/api/deal", json={"line": "陳大文=10 Ben=13 Cat=0 Dan=1"}, headers=h))
-    out.append(client.post("/api/amend", json={"deal": 2, "line": "陳大文=10 Ben=12 Cat=0 Dan=1"},
-                           headers=h))
-    out.append(client.post("/api/undo", headers=h))
-    out.append(client.post("/api/void", json={"deal": 1}, headers=h))
-    out.append(client.post("/api/undo", headers=h))
-    for path in ("session", "standings", "settle", "log", "sessions"):
+    out = [client.get("/api/preview", params={"session": 1, "line": "陳大文=0 Ben=3 Cat=11 Dan=8"},
+                      headers=h)]
+    out.append(client.post("/api/record", json={"session": 1, "line": "陳大文=0 Ben=3 Cat=11 Dan=8"},
+                           headers=keyed(h)))
+    out.append(client.post("/api/record", json={"session": 1, "line": "陳大文=10 Ben=13 Cat=0 Dan=1"},
+                           headers=keyed(h)))
+    out.append(client.post("/api/amend", json={"session": 1, "deal": 2,
+                                               "line": "陳大文=10 Ben=12 Cat=0 Dan=1"},
+                           headers=keyed(h)))
+    out.append(client.post("/api/undo", json={"session": 1}, headers=keyed(h)))
+    out.append(client.post("/api/void", json={"session": 1, "deal": 1}, headers=keyed(h)))
+    out.append(client.post("/api/undo", json={"session": 1}, headers=keyed(h)))
+    for path in ("session", "board", "standings", "settle", "log", "undo_preview"):
+        out.append(client.get(f"/api/{path}?session=1", headers=h))
+    for path in ("sessions", "last_setup", "history"):  # presets: described in the language
         out.append(client.get(f"/api/{path}", headers=h))
-    out.append(client.post("/api/session/end", headers=h))
-    out.append(client.post("/api/undo", headers=h))
+    out.append(client.post("/api/end", json={"session": 1}, headers=keyed(h)))
+    out.append(client.post("/api/undo", json={"session": 1}, headers=keyed(h)))
     assert all(r.status_code == 200 for r in out), [r.text for r in out]
     return [normalized(r.json()) for r in out]
 
@@ -329,12 +334,11 @@ def test_the_api_json_is_the_same_in_every_language(tmp_path: Path, client_for) 
     text = json.dumps(answers["zh_Hant"], ensure_ascii=False)
     assert not re.search(r"[\u4e00-\u9fff]", text.replace("陳大文", ""))
     # Undo says what it took back, of any kind: a fix, a void, the end of the session.
-    undos = [a for a in answers["en"] if isinstance(a, dict) and "undo" in a]
+    undos = [a for a in answers["en"] if "undo" in a and "kind" in a]  # the undo op's answers
     assert [u["undo"]["action"] for u in undos] == ["amend", "void", "session end"]
     assert undos[0]["undo"] == {"action": "amend", "session": 1, "deal": 2,
                                 "line": "陳大文=10 Ben=12 Cat=0 Dan=1",
                                 "back": "陳大文=10 Ben=13 Cat=0 Dan=1"}
-    assert undos[0]["undone"].startswith("undone: the amendment of deal 2")
     assert undos[1]["undo"]["back"] == "陳大文=0 Ben=3 Cat=11 Dan=8"
 
 
@@ -350,7 +354,7 @@ def test_concurrent_requests_keep_their_own_language(db: Path) -> None:
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
             async def one(header: str) -> tuple[str, str]:
                 page = await c.get("/settle", headers={**KEEP, "accept-language": header})
-                error = await c.post("/api/deal", content=b"{", headers={**KEEP, "accept-language": header})
+                error = await c.post("/api/record", content=b"{", headers={**KEEP, "accept-language": header})
                 return visible(page.text)[0] + " " + visible(page.text)[1], error.json()["error"]
             return await asyncio.gather(*(one(h) for h, _l, _w in asks))
 
@@ -392,10 +396,11 @@ def test_bigtwo_serve_in_chinese(db: Path) -> None:
         text = "".join(served.lines)
         assert "記分員連結（可以寫；自己收好）：http://" in text and "觀看連結" in text
         assert "bigtwo serve：帳簿" in text and "Ctrl-C 停止伺服器。" in text
-        page = httpx.get(served.viewer, follow_redirects=True, headers={"accept-language": "fr"})
-        assert visible(page.text)[0] == "zh-Hant-HK"
-        english = httpx.get(served.viewer, follow_redirects=True, headers={"accept-language": "en"})
-        assert visible(english.text)[0] == "en"
+        token = {"authorization": "Bearer " + served.viewer_token}
+        page = httpx.get(served.base + "/api/words", headers={**token, "accept-language": "fr"})
+        assert page.json()["html_lang"] == "zh-Hant-HK"
+        english = httpx.get(served.base + "/api/words", headers={**token, "accept-language": "en"})
+        assert english.json()["html_lang"] == "en"
     finally:
         code, out = served.stop()
     assert code == 0 and "已停止" in out

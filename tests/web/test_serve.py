@@ -14,11 +14,12 @@ from pathlib import Path
 import httpx
 import pytest
 from web.conftest import start
-from web.webhelpers import KEY, Server, bearer, bigtwo, cli_json
+from web.webhelpers import KEY, Server, bearer, bigtwo, cli_json, keyed
 
 
-def read_events(url: str, token: str, want: int, found: list[dict], ready: threading.Event) -> None:
-    with httpx.stream("GET", url, headers=bearer(token), timeout=10) as events:
+def read_events(url: str, token: str, want: int, found: list[dict], ready: threading.Event,
+                wait: float = 10) -> None:
+    with httpx.stream("GET", url, headers=bearer(token), timeout=wait) as events:
         ready.set()
         for line in events.iter_lines():
             if line.startswith("data:"):
@@ -35,8 +36,11 @@ def test_serve_prints_links_and_qr_and_stops_on_ctrl_c(db: Path) -> None:
         assert KEY not in server.viewer and server.viewer.startswith("http://127.0.0.1:")
         assert "█" in text  # the QR codes
         answer = httpx.get(server.viewer, follow_redirects=True)  # the viewer link as printed
-        assert answer.status_code == 200 and "Friday" in answer.text
-        assert httpx.post(server.base + "/api/undo", headers=bearer(server.viewer_token)).status_code == 403
+        assert answer.status_code == 200 and "/static/app/main.js" in answer.text  # the app
+        board = httpx.get(server.base + "/api/board?session=1", headers=bearer(server.viewer_token))
+        assert board.status_code == 200 and board.json()["session"]["name"] == "Friday"
+        assert httpx.post(server.base + "/api/undo", json={"session": 1},
+                          headers=keyed(bearer(server.viewer_token))).status_code == 403
     finally:
         code, out = server.stop()
     assert code == 0, out
@@ -72,7 +76,8 @@ def test_cli_and_four_writers_at_once_lose_nothing(db: Path) -> None:
     def writer(i: int) -> None:
         with httpx.Client(base_url=server.base, headers=bearer(KEY), timeout=30) as client:
             for _ in range(per_writer):
-                answer = client.post("/api/deal", json={"line": f"0 {i + 1} 2 3"})
+                answer = client.post("/api/record", json={"session": 1, "line": f"0 {i + 1} 2 3"},
+                                     headers=keyed({}))
                 if answer.status_code != 200:
                     errors.append(answer.text)
 
@@ -123,10 +128,11 @@ def test_serve_a_chosen_session(ledger_path: Path) -> None:
     start(ledger_path, name="second")
     server = Server(ledger_path, KEY, "--session", "1")
     try:
-        answer = httpx.post(server.base + "/api/deal", headers=bearer(KEY),
-                            json={"line": "陳大文=0 Ben=3 Cat=11 Dan=8"})
+        answer = httpx.post(server.base + "/api/record", headers=keyed(bearer(KEY)),
+                            json={"session": 1, "line": "陳大文=0 Ben=3 Cat=11 Dan=8"})
         assert answer.json()["session"] == 1
-        assert httpx.get(server.base + "/api/standings", headers=bearer(KEY)).json()["sessions"] == [1]
+        assert httpx.get(server.base + "/api/standings?session=1",
+                         headers=bearer(KEY)).json()["sessions"] == [1]
     finally:
         server.stop()
     assert cli_json(ledger_path, "standings", "--session", "1") == cli_json(
@@ -140,11 +146,12 @@ def test_a_client_that_leaves_mid_request_harms_nothing(db: Path) -> None:
     server = Server(db)
     try:
         host, port = server.base.removeprefix("http://").rsplit(":", 1)
-        body = json.dumps({"line": "陳大文=0 Ben=3 Cat=11 Dan=8"}).encode()
+        body = json.dumps({"session": 1, "line": "陳大文=0 Ben=3 Cat=11 Dan=8"}).encode()
         for cut in (0, 5, len(body) - 1):  # the body stops short, then the phone is gone
             with socket.create_connection((host, int(port))) as sock:
                 sock.sendall(
-                    f"POST /api/deal HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {KEY}\r\n"
+                    f"POST /api/record HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {KEY}\r\n"
+                    f"Idempotency-Key: 0b7c5b8e-4c1d-4d55-9f0a-{cut:012d}\r\n"
                     f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode()
                     + body[:cut])
         with socket.create_connection((host, int(port))) as sock:  # a page leaves its feed
@@ -153,7 +160,7 @@ def test_a_client_that_leaves_mid_request_harms_nothing(db: Path) -> None:
             sock.recv(100)
         time.sleep(0.3)
         assert cli_json(db, "log") == []
-        answer = httpx.post(server.base + "/api/deal", headers=bearer(KEY), json=json.loads(body))
+        answer = httpx.post(server.base + "/api/record", headers=keyed(bearer(KEY)), json=json.loads(body))
         assert answer.status_code == 200 and answer.json()["deal"] == 1
     finally:
         code, out = server.stop()
@@ -175,8 +182,34 @@ def test_the_json_change_feed(db: Path) -> None:
         reader.join(10)
         deal_id = sqlite3.connect(db).execute(  # the session's start is an entry too
             "SELECT id FROM entries WHERE kind = 'deal'").fetchone()[0]
-        assert [f["last_entry_id"] for f in found] == [0, deal_id]
-        assert found[1]["session"] == 1
+        assert [f["last_entry_id"] for f in found] == [0, deal_id]  # the table's feed: ?session=
+    finally:
+        server.stop()
+
+
+def test_the_live_feed_of_one_table(ledger_path: Path) -> None:
+    """``/api/events?session=ID``: that table's board now and after each of its changes;
+    another table's deal sends it nothing."""
+    start(ledger_path, name="first")
+    start(ledger_path, name="second", players=["Ann", "Bob", "Cy", "Di"])
+    server = Server(ledger_path)
+    try:
+        found: list[dict] = []
+        ready = threading.Event()
+        reader = threading.Thread(target=read_events, daemon=True, args=(
+            server.base + "/api/events?session=1", server.viewer_token, 2, found, ready, 60))
+        reader.start()
+        assert ready.wait(10)
+        time.sleep(0.3)
+        bigtwo(ledger_path, "deal", "--session", "2", "Ann=0", "Bob=3", "Cy=11", "Di=8")
+        time.sleep(0.5)
+        assert len(found) == 1 and found[0]["board"]["next_deal"] == 1
+        bigtwo(ledger_path, "deal", "--session", "1", "陳大文=0", "Ben=3", "Cat=11", "Dan=8")
+        reader.join(60)
+        assert [f["session"] for f in found] == [1, 1]
+        assert found[1]["board"]["next_deal"] == 2 and found[1]["board"]["deals"][0]["deal"] == 1
+        missing = httpx.get(server.base + "/api/events?session=999", headers=bearer(KEY))
+        assert missing.status_code == 404
     finally:
         server.stop()
 

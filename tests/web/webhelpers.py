@@ -19,6 +19,13 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def keyed(headers: dict[str, str]) -> dict[str, str]:
+    """``headers`` with a new idempotency key (one write, never sent before)."""
+    import uuid
+
+    return {**headers, "Idempotency-Key": str(uuid.uuid4())}
+
+
 def ledger_bytes(path: Path) -> bytes:
     """The ledger file and its write-ahead log, byte for byte."""
     out = b""
@@ -43,11 +50,13 @@ def bigtwo(db: Path, *args: str, check: bool = True) -> subprocess.CompletedProc
 class Server:
     """``bigtwo serve --port 0`` in a child process, as a user starts it."""
 
-    def __init__(self, db: Path, key: str = KEY, *extra: str) -> None:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"}
+    def __init__(self, db: Path, key: str | None = KEY, *extra: str,
+                 env: dict[str, str] | None = None, verify: Any = True) -> None:
+        self.verify = verify  # for https: the test's own certificate
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200", **(env or {})}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "ledger", "--db", str(db), "serve", "--port", "0",
-             "--token", key, *extra],
+             *(["--token", key] if key is not None else []), *extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
         )
         self.lines: list[str] = []
@@ -60,7 +69,7 @@ class Server:
                 err = self.proc.stderr.read() if self.proc.stderr else ""
                 raise AssertionError("bigtwo serve exited:\n" + err)
             self.lines.append(line)
-            link = (re.findall(r"http://\S+", line) or [""])[-1]  # the links end their lines
+            link = (re.findall(r"https?://\S+", line) or [""])[-1]  # the links end their lines
             if "/entry?t=" in link:
                 self.keeper = link
             elif "/?t=" in link:
@@ -78,7 +87,7 @@ class Server:
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:
-                httpx.get(self.base + "/static/app.css", timeout=1)
+                httpx.get(self.base + "/static/app.css", timeout=1, verify=self.verify)
                 return
             except httpx.TransportError:
                 time.sleep(0.05)

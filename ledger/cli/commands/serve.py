@@ -1,5 +1,8 @@
 """``bigtwo serve``: the live page for phones at the table (docs/serve.md).
 
+The scorekeeper token is kept beside the ledger (ledger/web/keys.py): the same links
+after a restart.
+
 starlette, uvicorn, Jinja2 and segno are imported inside the command only.
 """
 
@@ -25,16 +28,30 @@ def serve_cmd(
         "--lan", help="Listen on this machine's local network address (phones on the same Wi-Fi)."
     )] = False,
     token: Annotated[str | None, typer.Option(
-        "--token", help="The scorekeeper token (default: a new random one each start).")] = None,
+        "--token", help="The scorekeeper token (default: the one kept beside the ledger).")] = None,
+    token_file: Annotated[str | None, typer.Option(
+        "--token-file", metavar="FILE",
+        help="Read the scorekeeper token from FILE (owner-only; not shown by ps, unlike --token).",
+    )] = None,
+    new_token: Annotated[bool, typer.Option(
+        "--new-token", help="Make a new scorekeeper token and keep it (the old links stop working).",
+    )] = False,
+    cert: Annotated[str | None, typer.Option(
+        "--cert", metavar="FILE", help="Serve HTTPS with this certificate (PEM; with --key).")] = None,
+    key: Annotated[str | None, typer.Option(
+        "--key", metavar="FILE", help="The certificate's private key (PEM; with --cert).")] = None,
+    allow_origin: Annotated[list[str] | None, typer.Option(
+        "--allow-origin", metavar="ORIGIN",
+        help="Let the installed app at ORIGIN (e.g. https://club.example.org) call the API; repeatable.",
+    )] = None,
 ) -> None:
     """Serve a live scoreboard, deal entry and settlement to phones on the same ledger."""
     from ledger.book import actions as book
     from ledger.core.errors import InputError
     from ledger.core.i18n import _
-    from ledger.web.auth import check_key, new_key
+    from ledger.web.keys import choose, said
     from ledger.web.server import lan_address, serve
 
-    key = check_key(token) if token is not None else new_key()
     if lan:
         if host != "127.0.0.1":
             raise InputError(_("give --lan or --host, not both"))
@@ -43,4 +60,11 @@ def serve_cmd(
     with open_db(ctx, create=True) as ledger:
         if session is not None:
             book.current_session(ledger, session)  # an unknown session is refused up front
-    serve(path, host, port, session, key, typer.echo)
+    if (cert is None) != (key is None):
+        raise InputError(_("HTTPS needs both --cert FILE and --key FILE"))
+    from ledger.web.cors import check_origin
+
+    origins = [check_origin(o) for o in allow_origin or ()]
+    found = choose(path, token, token_file, new_token)
+    serve(path, host, port, session, found.key, typer.echo, note=said(found),
+          tls=(cert, key) if cert and key else None, origins=origins)

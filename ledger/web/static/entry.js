@@ -5,17 +5,37 @@
   const form = document.getElementById("entry");
   const start = document.getElementById("start");
 
-  async function post(path, body) {
-    const response = await fetch(path, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body || {}),
-      credentials: "same-origin",
-    });
+  // The session this page shows: every API call names it.
+  function sessionId() {
+    const live = document.getElementById("live");
+    return live && live.dataset.session ? Number(live.dataset.session) : null;
+  }
+  // A new idempotency key per action (a uuid v4 from getRandomValues: crypto.randomUUID
+  // is missing outside secure contexts, which a LAN http page is).
+  function newKey() {
+    const b = crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 0x0f) | 0x40; b[8] = (b[8] & 0x3f) | 0x80;
+    const h = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  }
+  async function answer(response) {
     let data = {};
     try { data = await response.json(); } catch (e) { data = { error: t("unreadable") }; }
     if (!response.ok) throw new Error(data.error || t("http", { status: response.status }));
     return data;
+  }
+  async function post(path, body, withSession = true) {
+    const values = Object.assign(withSession ? { session: sessionId() } : {}, body || {});
+    return answer(await fetch(path, {
+      method: "POST",
+      headers: { "content-type": "application/json", "idempotency-key": newKey() },
+      body: JSON.stringify(values),
+      credentials: "same-origin",
+    }));
+  }
+  async function get(path, args) {
+    const query = new URLSearchParams(Object.assign({ session: String(sessionId()) }, args));
+    return answer(await fetch(path + "?" + query, { credentials: "same-origin" }));
   }
 
   // Quote a name like a shell would, so names with spaces or quotes survive the grammar.
@@ -30,14 +50,14 @@
       const players = [...start.querySelectorAll("input.player")].map((i) => i.value.trim()).filter((v) => v);
       const error = document.getElementById("start-error");
       try {
-        await post("/api/session/start", {
+        await post("/api/start", {
           players: players.join(","),
           rules: start.elements.rules.value,
           stake: start.elements.stake.value.trim(),
           currency: start.elements.currency.value.trim(),
           name: start.elements.name.value.trim(),
           teams: start.elements.teams.checked,
-        });
+        }, false);
         window.location.href = "/entry";
       } catch (e) {
         error.textContent = e.message;
@@ -205,7 +225,7 @@
     }
     const ticket = ++asked;
     try {
-      const data = await post("/api/preview", { line });
+      const data = await get("/api/preview", { line });
       if (ticket !== asked) return;
       render(data);
       confirm.disabled = false;
@@ -288,7 +308,7 @@
     try {
       const line = buildLine();
       const data = amending === null
-        ? await post("/api/deal", { line })
+        ? await post("/api/record", { line })
         : await post("/api/amend", { deal: amending, line });
       if (amending === null) nextDeal = data.deal + 1;
       reset();
@@ -301,7 +321,7 @@
 
   document.getElementById("end-session").addEventListener("click", async () => {
     if (!window.confirm(t("end_ask"))) return;
-    try { await post("/api/session/end"); window.location.reload(); } catch (e) { problem(e.message); }
+    try { await post("/api/end"); window.location.reload(); } catch (e) { problem(e.message); }
   });
 
   document.addEventListener("click", (event) => {

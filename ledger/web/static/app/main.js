@@ -1,0 +1,218 @@
+// The phone app: one page, screens drawn from the engine's JSON records.
+//
+// The root element carries the page's state for people's tools and the tests:
+// data-engine (loading | ready | failed), data-screen, data-session, data-level
+// (keeper | viewer), data-outbox (empty | saving | waiting), data-link (up | down).
+
+import { h, clear } from "./dom.js";
+import { openEngine } from "./engine.js";
+import { Outbox } from "./outbox.js";
+import { setWords, t } from "./words.js";
+import { boardScreen } from "./board.js";
+import { logScreen } from "./log.js";
+import { settleScreen } from "./settle.js";
+import { historyScreen, playerScreen } from "./history.js";
+import { startScreen, tablesScreen } from "./tables.js";
+import { ask } from "./ask.js";
+
+const root = document.documentElement;
+const LAST_TABLE = "bigtwo.table";
+
+const app = {
+  engine: null,
+  outbox: null,
+  level: "viewer",
+  screen: null,     // the screen shown: {name, session, refresh(), key(event)}
+  languages: {},
+  lang: "",
+  ask,
+
+  go(hash) {
+    if (window.location.hash === hash) route();
+    else window.location.hash = hash;
+  },
+
+  /** The line above the action bar: what was saved, what waits, what was refused. */
+  say(text, tone) {
+    const box = document.getElementById("status");
+    box.textContent = text;
+    box.className = "status " + (tone || "");
+  },
+
+  rememberTable(sid) {
+    try { localStorage.setItem(LAST_TABLE, String(sid)); } catch (e) { /* private mode */ }
+  },
+
+  /** The action bar's buttons for this screen (Record deal, Cancel…), or none. */
+  bar(...buttons) {
+    clear(document.getElementById("actions"), ...buttons);
+    root.dataset.bar = buttons.length ? "actions" : "status";
+  },
+
+  keeper() {
+    return this.level === "keeper";
+  },
+};
+
+function whatText(what) {
+  switch (what.kind) {
+    case "deal": return t("what_deal", { n: what.deal });
+    case "amend": return t("what_amend", { n: what.deal });
+    case "void": return t("what_void", { n: what.deal });
+    case "undo": return t("what_undo");
+    case "start": return t("what_start");
+    case "end": return t("what_end");
+    case "reopen": return t("what_reopen");
+    default: return what.kind || "";
+  }
+}
+
+function onOutbox(state, item, result) {
+  root.dataset.outbox = app.outbox ? app.outbox.state() : "empty";
+  const what = whatText(item.what);
+  if (state === "saving") app.say(t("saving", { what }), "busy");
+  else if (state === "waiting") app.say(t("waiting", { what }), "bad");
+  else if (state === "refused") {
+    app.say(t("refused", { what, reason: result.message || String(result.status) }), "bad");
+    if (app.screen && app.screen.refused) app.screen.refused(item, result);
+  } else if (state === "saved") {
+    const done = item.what.kind === "deal" && result && result.deal ? { ...item.what, deal: result.deal } : item.what;
+    app.say(t("saved", { what: whatText(done) }), "ok");
+    root.dataset.saved = String(Number(root.dataset.saved || 0) + 1);
+    if (app.screen && app.screen.saved) app.screen.saved(item, result);
+    else if (app.screen && app.screen.refresh) app.screen.refresh();
+  }
+  if (app.screen && app.screen.pending) app.screen.pending();
+}
+
+function parseHash() {
+  const parts = window.location.hash.replace(/^#\/?/, "").split("/").map((p) => decodeURIComponent(p));
+  return parts.filter((p, i) => p !== "" || i === 0);
+}
+
+async function route() {
+  root.dataset.route = "loading";
+  const [first, second, third, fourth] = parseHash();
+  const main = document.getElementById("main");
+  app.bar();
+  let screen;
+  if (first === "t" && /^\d+$/.test(second || "")) {
+    const sid = Number(second);
+    app.rememberTable(sid);
+    if (third === "log") screen = logScreen(app, sid);
+    else if (third === "settle") screen = settleScreen(app, sid);
+    else if (third === "fix" && /^\d+$/.test(fourth || "")) screen = boardScreen(app, sid, Number(fourth));
+    else screen = boardScreen(app, sid, null);
+  } else if (first === "start") {
+    screen = startScreen(app);
+  } else if (first === "history") {
+    screen = historyScreen(app);
+  } else if (first === "player" && second) {
+    screen = playerScreen(app, second);
+  } else if (first === "tables") {
+    screen = tablesScreen(app);
+  } else {
+    let last = null;
+    try { last = localStorage.getItem(LAST_TABLE); } catch (e) { last = null; }
+    const sessions = await app.engine.sessions().catch(() => []);
+    const open = sessions.filter((s) => s.open !== false && !s.ended_at);
+    const kept = sessions.find((s) => String(s.id) === last && !s.ended_at);
+    const only = open.length === 1 ? open[0] : null;
+    const to = kept || only;
+    if (to) { window.location.replace("#/t/" + to.id); return; }
+    window.location.replace(sessions.length || !app.keeper() ? "#/tables" : "#/start");
+    return;
+  }
+  app.screen = screen;
+  root.dataset.screen = screen.name;
+  root.dataset.session = screen.session ? String(screen.session) : "";
+  markTabs(screen);
+  clear(main, h("p", { class: "meta" }, t("loading")));
+  try {
+    await screen.show(main);
+  } catch (error) {
+    clear(main, h("section", { class: "card" }, h("p", { class: "error", role: "alert" },
+      error && error.retry ? t("unreachable") : (error && error.message) || String(error))));
+  }
+  main.focus({ preventScroll: true });
+  root.dataset.route = "shown";
+}
+
+function markTabs(screen) {
+  const sid = screen.session || Number(localStorage.getItem(LAST_TABLE) || 0) || null;
+  const tabs = [
+    ["board", sid ? "#/t/" + sid : "#/tables", t("tab_table")],
+    ["log", sid ? "#/t/" + sid + "/log" : null, t("tab_log")],
+    ["settle", sid ? "#/t/" + sid + "/settle" : null, t("tab_settle")],
+    ["history", "#/history", t("tab_history")],
+    ["tables", "#/tables", t("tab_tables")],
+  ];
+  clear(document.getElementById("tabs"), ...tabs.filter(([, href]) => href).map(([name, href, label]) =>
+    h("a", { href, "aria-current": screen.name === name || (name === "history" && screen.name === "player") ||
+      (name === "tables" && screen.name === "start") ? "page" : null }, label)));
+}
+
+function languages() {
+  const box = document.getElementById("langs");
+  box.setAttribute("aria-label", t("language"));
+  clear(box, ...Object.entries(app.languages).map(([code, label]) =>
+    h("button", { type: "button", class: "lang", lang: code.replace("_", "-"), "aria-pressed": String(code === app.lang),
+      on: { click: () => chooseLanguage(code) } }, label)));
+}
+
+async function loadWords(lang) {
+  const found = await app.engine.words(lang);
+  setWords(found.words);
+  app.languages = found.languages || {};
+  app.lang = found.lang;
+  root.lang = found.html_lang || "en";
+  document.title = t("title");
+  document.getElementById("main").setAttribute("aria-label", t("title"));
+  document.getElementById("banner").textContent = t("link_down");
+  languages();
+}
+
+async function chooseLanguage(code) {
+  try { localStorage.setItem("bigtwo.lang", code); } catch (e) { /* private mode */ }
+  if (app.engine.useLanguage) app.engine.useLanguage(code);
+  await loadWords(code);
+  route();
+}
+
+function link(up) {
+  root.dataset.link = up ? "up" : "down";
+  document.getElementById("banner").hidden = up;
+}
+
+async function boot() {
+  try {
+    app.engine = await openEngine();
+    let lang = "";
+    try { lang = localStorage.getItem("bigtwo.lang") || ""; } catch (e) { lang = ""; }
+    const asked = new URL(window.location.href).searchParams.get("lang");
+    if (asked) lang = asked;
+    if (lang && app.engine.useLanguage) app.engine.useLanguage(lang);
+    await loadWords(lang);
+    app.level = (await app.engine.access()).level;
+  } catch (error) {
+    root.dataset.engine = "failed";
+    clear(document.getElementById("main"), h("p", { class: "error", role: "alert" },
+      error && error.status === 401 || error && error.status === 403
+        ? (error.message || "") : t("unreachable") + (error && error.message ? " (" + error.message + ")" : "")));
+    return;
+  }
+  root.dataset.level = app.level;
+  app.outbox = new Outbox(app.engine, onOutbox);
+  root.dataset.outbox = app.outbox.state();
+  root.dataset.saved = "0";
+  app.engine.watch(() => { if (app.screen && app.screen.refresh) app.screen.refresh(); }, link);
+  window.addEventListener("hashchange", route);
+  document.addEventListener("keydown", (event) => {
+    if (app.screen && app.screen.key && !document.querySelector("dialog[open]")) app.screen.key(event);
+  });
+  root.dataset.engine = "ready";
+  if (app.outbox.items.length) app.outbox.kick(true);
+  await route();
+}
+
+boot();

@@ -1,0 +1,36 @@
+// How the page names things the engine names by id: a session, a deal fact, a finish.
+
+import { t } from "./words.js";
+
+export function sessionTitle(s) {
+  return s.name ? s.name : t("session_n", { id: s.id });
+}
+
+const FACTS = {
+  twos: "fact_twos", bombs: "fact_bombs", finish: "fact_finish", assist: "fact_assist",
+  missed_call: "fact_missed_call", shootout: "fact_shootout", dragon: "fact_dragon",
+  four_twos: "fact_four_twos",
+};
+
+export function factLabel(name) {
+  return FACTS[name] ? t(FACTS[name]) : name;
+}
+
+const FINISHES = { two: "finish_two", quads: "finish_quads", "straight-flush": "finish_straight_flush" };
+
+export function finishLabel(value) {
+  return FINISHES[value] ? t(FINISHES[value]) : value;
+}
+
+/** A stored UTC time as a date (and time) in the viewer's zone and the page's language. */
+export function when(stamp, withTime) {
+  if (!stamp) return "";
+  const d = new Date(stamp);
+  if (Number.isNaN(d.getTime())) return stamp;
+  const lang = document.documentElement.lang || undefined;
+  try {
+    return new Intl.DateTimeFormat(lang, withTime ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium" }).format(d);
+  } catch (e) {
+    return d.toISOString().slice(0, 10);
+  }
+}

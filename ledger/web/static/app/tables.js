@@ -1,0 +1,99 @@
+// The table picker (every session of this ledger; many tables on one server) and the
+// start of a new table: players, a preset described in the page's language, or the
+// same players and rules as last time.
+
+import { h, clear } from "./dom.js";
+import { t } from "./words.js";
+import { sessionTitle, when } from "./names.js";
+
+export function tablesScreen(app) {
+  async function show(main) {
+    const sessions = await app.engine.sessions();
+    const items = sessions.map((s) => h("li", {},
+      h("a", { href: "#/t/" + s.id, class: "table-link" },
+        h("strong", {}, sessionTitle(s)),
+        h("span", { class: "badge " + (s.ended_at ? "ended" : "open") }, s.ended_at ? t("ended") : t("open")),
+        h("span", { class: "meta" }, s.players.join(" · ")),
+        h("span", { class: "meta" }, t("deals_count", { n: s.deals }) + " · " + s.rules + " · " + when(s.started_at)))));
+    clear(main,
+      h("section", { class: "card" },
+        h("h1", {}, t("tables")),
+        app.keeper() ? h("p", {}, h("a", { class: "button primary", href: "#/start" }, t("new_table"))) : null,
+        items.length ? h("ul", { class: "tables" }, items) : h("p", { class: "meta" }, t("no_tables")),
+        h("p", { class: "meta" }, app.keeper() ? t("keeper_note") : t("viewer_note"))));
+  }
+  return { name: "tables", show, refresh: () => show(document.getElementById("main")) };
+}
+
+export function startScreen(app) {
+  let busy = false;
+
+  async function begin(args, button) {
+    if (busy) return;
+    busy = true;
+    if (button) button.disabled = true;
+    app.outbox.add("start", args, { kind: "start" });
+  }
+
+  async function show(main) {
+    if (!app.keeper()) {
+      clear(main, h("section", { class: "card" }, h("p", {}, t("viewer_cannot_start"))));
+      return;
+    }
+    const [presets, last] = await Promise.all([app.engine.presets(), app.engine.lastSetup().catch(() => null)]);
+    const error = h("p", { class: "error", role: "alert", hidden: true });
+    const players = [0, 1, 2, 3].map((i) => h("input", { type: "text", class: "player", maxlength: 200,
+      autocomplete: "off", "aria-label": t("player_n", { n: i + 1 }),
+      placeholder: i === 0 ? t("player_1_hint") : i === 3 ? t("player_4_hint") : t("player_n", { n: i + 1 }) }));
+    if (last) last.players.forEach((n, i) => { if (players[i]) players[i].value = n; });
+    const chosen = (last && presets.some((p) => p.name === last.rules)) ? last.rules : "classic";
+    const rules = presets.map((p) => h("label", { class: "preset" },
+      h("input", { type: "radio", name: "rules", value: p.name, checked: p.name === chosen }),
+      h("span", {}, h("strong", {}, p.name), h("span", { class: "meta" }, p.description))));
+    const stake = h("input", { type: "text", inputmode: "decimal", value: last ? last.stake : "1", "aria-label": t("stake") });
+    const currency = h("input", { type: "text", maxlength: 8, value: last ? last.currency : "HKD", "aria-label": t("currency") });
+    const name = h("input", { type: "text", maxlength: 200, placeholder: t("optional"), "aria-label": t("evening_name") });
+    const teams = h("input", { type: "checkbox" });
+    const startButton = h("button", { type: "submit", class: "button primary" }, t("start"));
+    const form = h("form", { class: "card", autocomplete: "off" },
+      h("h1", {}, t("new_table")),
+      h("fieldset", {}, h("legend", {}, t("players_in_order")), players),
+      h("fieldset", {}, h("legend", {}, t("rules")), h("div", { class: "presets" }, rules)),
+      h("label", {}, t("stake"), stake),
+      h("label", {}, t("currency"), currency),
+      h("label", {}, t("evening_name"), name),
+      h("label", { class: "toggle" }, teams, " ", t("teams")),
+      error,
+      h("p", {}, startButton),
+      h("p", { class: "meta" }, t("keeper_note")));
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const seats = players.map((i) => i.value.trim()).filter((v) => v);
+      const picked = form.querySelector("input[name=rules]:checked");
+      begin({ players: seats, rules: picked ? picked.value : "classic", stake: stake.value.trim(),
+        currency: currency.value.trim(), name: name.value.trim(), teams: teams.checked }, startButton);
+    });
+    const again = last ? h("section", { class: "card" },
+      h("h2", {}, t("same_as_last")),
+      h("p", { class: "meta" }, last.players.join(" · ")),
+      h("p", { class: "meta" }, t("rules_stake", { rules: last.rules, stake: last.stake, currency: last.currency })),
+      h("button", { type: "button", class: "button primary",
+        on: { click: (event) => begin({ players: last.players, rule_set: last.rule_set, stake: last.stake,
+          currency: last.currency, teams: last.teams }, event.currentTarget) } }, t("start_same"))) : null;
+    clear(main, again, form);
+    app.startError = error;
+  }
+
+  return {
+    name: "start",
+    show,
+    saved(item, result) {
+      if (item.op === "start" && result && result.id) app.go("#/t/" + result.id);
+    },
+    refused(item, error) {
+      busy = false;
+      for (const b of document.querySelectorAll("#main button")) b.disabled = false;
+      if (app.startError) { app.startError.textContent = error.message; app.startError.hidden = false; }
+    },
+  };
+}
