@@ -230,7 +230,9 @@ def op_settle(ledger: Ledger, args: Args) -> dict[str, Any]:
         from ledger.core.settlement import parse_coin
 
         st = st.rounded(parse_coin(coin))
-    return st.to_dict()
+    from ledger.book import views
+
+    return views.settle_view(st).to_dict()  # the SettleView, as settle --json prints it
 
 
 def op_history(ledger: Ledger, args: Args) -> dict[str, Any]:

@@ -142,7 +142,8 @@ def test_a_session_that_is_not_there_is_404_without_the_command_lines_advice(
         client, db: Path, cli) -> None:
     answer = client.get("/api/session?session=999", headers=VIEW)
     assert answer.status_code == 404
-    assert answer.json() == {"error": "no session 999 in this ledger"}
+    assert answer.json()["error"] == "no session 999 in this ledger"  # no command-line advice
+    assert answer.json()["status"] == 404
     assert cli.fails("--db", str(db), "standings", "--session", "999").strip() == (
         "error: no session 999 in this ledger; see: bigtwo session list")  # the CLI's advice
     assert client.get("/api/log?session=999", headers=VIEW).status_code == 404
