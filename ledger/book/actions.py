@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, NamedTuple
 
 from ledger.book import keys
-from ledger.core.errors import InputError, NotFound
+from ledger.core.errors import Conflict, InputError, NotFound
 from ledger.core.i18n import N_, _
 from ledger.core.rules import RuleSet, rules_from_dict
 from ledger.core.scoring import Deal, DealScore, score_deal
@@ -200,10 +200,9 @@ def current_session(ledger: Ledger, session_id: int | None = None) -> SessionRow
         return _session(ledger, session_id)
     value = ledger.journal.get_setting(CURRENT_KEY)
     if value is None:
-        raise InputError(_(
-            "no current session: start one with "
-            "bigtwo session start --players Ann,Ben,Cat,Dan (or pick one with session use ID)"
-        ))
+        raise NotFound(_("no current session"), advice=_(
+            "start one with bigtwo session start --players Ann,Ben,Cat,Dan "
+            "(or pick one with bigtwo session use ID)"))
     return _session(ledger, int(value))
 
 
@@ -214,7 +213,7 @@ def _session(ledger: Ledger, session_id: int) -> SessionRow:
             raise NotFound(_("no session {id} in this ledger").format(id=session_id))
         return ledger.journal.session(session_id)
     except NotFound as exc:
-        raise NotFound(_("{problem}; see: bigtwo session list").format(problem=exc)) from None
+        raise NotFound(str(exc), advice=_("see: bigtwo session list")) from None
 
 
 def use_session(ledger: Ledger, session_id: int) -> SessionRow:
@@ -235,7 +234,7 @@ def end_session(ledger: Ledger, session: SessionRow, *, entry_uuid: str | None =
         if s.ended_at is not None:
             from ledger.book.clock import local_minute
 
-            raise InputError(_("session {id} already ended at {at}").format(
+            raise Conflict(_("session {id} already ended at {at}").format(
                 id=s.id, at=local_minute(s.ended_at)))
         ledger.journal.end_session(s.id, entry_uuid=entry_uuid)
     return ledger.journal.session(session.id)
@@ -251,7 +250,7 @@ def reopen_session(ledger: Ledger, session: SessionRow, *, entry_uuid: str | Non
             return ledger.journal.session(session.id)
         s = ledger.journal.session(session.id)
         if s.ended_at is None:
-            raise InputError(_("session {id} is open; only an ended session can be reopened")
+            raise Conflict(_("session {id} is open; only an ended session can be reopened")
                              .format(id=s.id))
         ledger.journal.add_action(s.id, "reopen", entry_uuid=entry_uuid)
     return ledger.journal.session(session.id)
@@ -311,7 +310,7 @@ def _refuse_ended(session: SessionRow) -> None:
     if session.ended_at is not None:
         from ledger.book.clock import local_minute
 
-        raise InputError(_(
+        raise Conflict(_(
             "session {id} ended at {at}; start a new session to record more deals (corrections "
             "with void/amend are still allowed)").format(id=session.id,
                                                          at=local_minute(session.ended_at)))
@@ -353,7 +352,7 @@ def _live(ledger: Ledger, session: SessionRow, deal_no: int, action: str) -> Ent
         else:
             message = (N_("cannot amend deal {deal}: session {id} has deals 1 to {last}") if last
                        else N_("cannot amend deal {deal}: session {id} has no deals yet"))
-        raise InputError(_(message).format(deal=deal_no, id=session.id, last=last))
+        raise NotFound(_(message).format(deal=deal_no, id=session.id, last=last))
     return None if current.kind == "void" else current
 
 
@@ -374,7 +373,8 @@ def _void(ledger: Ledger, session: SessionRow, deal_no: int, entry_uuid: str | N
     """Append the void (inside :meth:`Ledger.writing`)."""
     live = _live(ledger, session, deal_no, "void")
     if live is None:
-        raise InputError(_("deal {deal} is already void (see: bigtwo log)").format(deal=deal_no))
+        raise Conflict(_("deal {deal} is already void").format(deal=deal_no),
+                       advice=_("see: bigtwo log"))
     entry = ledger.journal.add_entry(session.id, "void", deal_no, None, _reversal(ledger, live),
                                      entry_uuid=entry_uuid)
     return Recorded(entry, None)

@@ -26,6 +26,8 @@ from ledger.storage.store import Ledger
 class SheetDisagrees(LedgerError):
     """The paper sheet and the ledger disagree (exit code 1, like a failed assertion)."""
 
+    status = 409
+
 
 @dataclass(frozen=True)
 class PlayerCheck:

@@ -163,7 +163,8 @@ def find_payment(ledger: Ledger, text: str) -> Paid:
     if len(found) == 1:
         return found[0]
     if not found:
-        raise NotFound(_("no payment {uuid} to take back; see: bigtwo payments").format(uuid=text))
+        raise NotFound(_("no payment {uuid} to take back").format(uuid=text),
+                       advice=_("see: bigtwo payments"))
     raise InputError(_("{uuid} starts {count} payments' uuids: give more of it").format(
         uuid=text, count=len(found)))
 

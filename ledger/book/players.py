@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ledger.book.actions import check_player_names
-from ledger.core.errors import InputError, NotFound
+from ledger.core.errors import Conflict, InputError, NotFound
 from ledger.core.i18n import _
 from ledger.core.text import name_key
 
@@ -60,9 +60,9 @@ def rename(ledger: Ledger, old: str, new: str) -> PlayerChange:
         for other in ledger.players.names().values():
             if other.id != player.id and key in (name_key(other.own_name),
                                                  name_key(other.typed_name)):
-                raise InputError(_("the name {name} is taken by player {other}; "
-                                   "to make them one player: bigtwo player merge")
-                                 .format(name=repr(name), other=repr(other.name)))
+                raise Conflict(_("the name {name} is taken by player {other}").format(
+                    name=repr(name), other=repr(other.name)),
+                    advice=_("to make them one player: bigtwo player merge"))
         from ledger.book.actions import refuse_look_alike
 
         refuse_look_alike(name, [o.name for o in ledger.players.names().values()

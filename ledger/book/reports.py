@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from ledger.core.errors import InputError
-from ledger.core.i18n import _
+from ledger.core.errors import InputError, NotFound
+from ledger.core.i18n import N_, _
 from ledger.core.scoring import teams_of
 from ledger.core.settlement import (
     Payment,
@@ -24,6 +24,9 @@ from ledger.core.settlement import (
 )
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
+
+NO_SESSIONS = N_("the ledger has no sessions yet")
+START_ONE = N_("start one with bigtwo session start")
 
 
 class PlayerLine(NamedTuple):
@@ -55,26 +58,6 @@ class Standings(NamedTuple):
         if self.teams:
             out["teams"] = [t.to_dict() for t in self.teams]
         return out
-
-
-def log_dicts(ledger: Ledger, session: SessionRow) -> list[dict[str, Any]]:
-    """Every entry of a session as ``bigtwo log --json`` (and the web page) show it, then
-    the renames and merges of its players (and their undos), as ``log`` lists them."""
-    from ledger.book.actions import undo_marks
-    from ledger.book.players import event_dicts
-
-    live = {e.id for e in ledger.journal.live_deals(session.id)}
-    undos = undo_marks(ledger, session.id)  # entry -> seq of the entry it took back
-    entries = [{**e.to_dict(), "live": e.id in live, "undoes": undos.get(e.id)}
-               for e in ledger.journal.entries(session.id)]
-    seated = {pid for _t, _n, pid in ledger.journal.seat_names(session.id)}
-    return entries + event_dicts(ledger, seated)
-
-
-def _no_sessions() -> str:
-    from ledger.book.scope import NO_SESSIONS  # not at the top: bigtwo deal loads this module
-
-    return NO_SESSIONS
 
 
 def team_name(members: Sequence[str]) -> str:
@@ -115,7 +98,7 @@ def standings_all(ledger: Ledger) -> Standings:
     """Standings over every session, summed in SQL (fast on a decade of play)."""
     ids = ledger.journal.session_ids()
     if not ids:
-        raise InputError(_(_no_sessions()))
+        raise NotFound(_(NO_SESSIONS), advice=_(START_ONE))
     lines = [PlayerLine(*row) for row in ledger.totals.by_player()]
     return Standings("all sessions", [], _sorted(lines), [], ids)
 
@@ -297,7 +280,7 @@ def settle_all(ledger: Ledger, working_limit: int = WORKING_LIMIT) -> Settlement
     """
     currencies = sorted(set(ledger.totals.currencies()))
     if not currencies:
-        raise InputError(_(_no_sessions()))
+        raise NotFound(_(NO_SESSIONS), advice=_(START_ONE))
     if len(currencies) > 1:
         raise InputError(_("these sessions use different currencies ({currencies}); settle "
                            "each with --session ID").format(currencies=", ".join(currencies)))

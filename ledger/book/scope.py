@@ -104,13 +104,22 @@ def date_range(ledger: Ledger, since: str | None = None, until: str | None = Non
 
 
 def no_sessions_text(player: str | None, within: Range) -> str:
-    """``no sessions with Ann from 2024-01-01 to 2024-02-01; see: bigtwo history --all``."""
+    """``no sessions with Ann from 2024-01-01 to 2024-02-01`` (the command line adds
+    :data:`SEE_ALL`, see :func:`no_sessions`)."""
     between = within.words()
     if player:
         text = _("no sessions with {player} {between}").format(player=player, between=between)
     else:
         text = _("no sessions {between}").format(between=between)
-    return _("{problem}; see: bigtwo history --all").format(problem=text.strip())
+    return text.strip()
+
+
+SEE_ALL = N_("see: bigtwo history --all")
+
+
+def no_sessions(player: str | None, within: Range) -> InputError:
+    """The refusal of a range (and player) with no sessions, its advice apart."""
+    return InputError(no_sessions_text(player, within), advice=_(SEE_ALL))
 
 
 @dataclass
@@ -207,6 +216,6 @@ def select(
     if player is not None:
         sessions = [s for s in sessions if player in s.seats]
     if not sessions:
-        raise InputError(no_sessions_text(player, within))
+        raise no_sessions(player, within)
     sessions.sort(key=lambda s: (s.started_at, s.id))
     return Scope(sessions, everything, within.since, within.until, fallback, within.season)

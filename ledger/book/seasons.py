@@ -79,8 +79,9 @@ def find_season(ledger: Ledger, name: str) -> Season:
     row = ledger.seasons.find(name.strip())
     if row is None:
         names = [s.name for s in ledger.seasons.current()]
-        hint = did_you_mean(name, names) or (
-            _("; see: bigtwo season list") if names else _("; add one with bigtwo season add NAME "
-                                                            "--since DATE --until DATE"))
-        raise NotFound(_("no season {name!r} in this ledger").format(name=name) + hint)
+        hint = did_you_mean(name, names)
+        advice = None if hint else (_("see: bigtwo season list") if names else _(
+            "add one with bigtwo season add NAME --since DATE --until DATE"))
+        raise NotFound(_("no season {name!r} in this ledger").format(name=name) + hint,
+                       advice=advice)
     return Season.of(row)

@@ -29,7 +29,7 @@ from ledger.book.actions import (
     points_rows,
     score,
 )
-from ledger.core.errors import InputError
+from ledger.core.errors import Conflict
 from ledger.core.i18n import _
 from ledger.core.scoring import Deal
 from ledger.storage.rows import EntryRow, SessionRow
@@ -86,14 +86,14 @@ class UndoPreview(NamedTuple):
 
 
 def _plan(ledger: Ledger, s: SessionRow, session_start: bool
-          ) -> tuple[UndoPreview, EntryRow] | str:
+          ) -> tuple[UndoPreview, EntryRow] | Conflict:
     """What undo would take back and the entry it is; or why there is nothing."""
     target = ledger.journal.undo_target(s.id)
     if target is None or (target.kind == "start" and ledger.journal.next_deal_no(s.id) > 1):
-        return _("nothing left to undo in session {id}: every deal and correction in it is "
-                 "undone already (see: bigtwo log)").format(id=s.id)
+        return Conflict(_("nothing left to undo in session {id}: every deal and correction in it "
+                          "is undone already").format(id=s.id), advice=_("see: bigtwo log"))
     if target.kind == "start" and not session_start:
-        return _("nothing to undo: session {id} has no deals yet").format(id=s.id)
+        return Conflict(_("nothing to undo: session {id} has no deals yet").format(id=s.id))
     restored = None
     if target.is_deal:
         before = ledger.journal.version_before(target)
@@ -108,7 +108,7 @@ def undo_preview(ledger: Ledger, session: SessionRow, *, session_start: bool = T
     """What :func:`undo` would take back now (None: nothing; ``session_start`` False
     as the phone page, which never takes back a session's start)."""
     plan = _plan(ledger, ledger.journal.session(session.id), session_start)
-    return None if isinstance(plan, str) else plan[0]
+    return None if isinstance(plan, Conflict) else plan[0]
 
 
 def next_undo_at(ledger: Ledger, session_id: int) -> str:
@@ -131,8 +131,8 @@ def undo(ledger: Ledger, session: SessionRow, *, session_start: bool = True,
                 return again
         s = ledger.journal.session(session.id)  # fresh: another terminal may have acted
         plan = _plan(ledger, s, session_start)
-        if isinstance(plan, str):
-            raise InputError(plan)
+        if isinstance(plan, Conflict):
+            raise plan
         preview, target = plan
         if not target.is_deal:
             entry = ledger.journal.add_action(s.id, TAKEN_BACK_BY[target.kind],

@@ -138,6 +138,7 @@ WordsArg = Annotated[list[str] | None, typer.Argument(help="The deal: see below.
 def deal_cmd(ctx: typer.Context, words: WordsArg = None, session: SessionOpt = None) -> None:
     """Record a deal: bigtwo deal Ann=0 Ben=3 Cat=11 Dan=8"""
     from ledger.book import actions as book
+    from ledger.book.views import after_deal
     from ledger.core.deal_line import build_deal, split_words
     from ledger.present.text import after_deal_text
 
@@ -145,8 +146,8 @@ def deal_cmd(ctx: typer.Context, words: WordsArg = None, session: SessionOpt = N
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
         deal = build_deal(args, s.seats, book.session_rules(s))
-        recorded = book.record_deal(ledger, s, deal)
-        typer.echo(after_deal_text(ledger, s, recorded, "deal"))
+        view = after_deal(ledger, s, book.record_deal(ledger, s, deal))
+    typer.echo(after_deal_text(view, "deal"))
 
 
 @app.command("amend", context_settings=WORDS_SETTINGS, epilog=DEAL_HELP)
@@ -159,6 +160,7 @@ def amend_cmd(
 ) -> None:
     """Replace a deal's facts with corrected ones (a new entry; the old stays in the log)."""
     from ledger.book import actions as book
+    from ledger.book.views import after_deal
     from ledger.core.deal_line import build_deal, split_words
     from ledger.present.text import after_deal_text
 
@@ -166,8 +168,8 @@ def amend_cmd(
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
         deal = build_deal(args, s.seats, book.session_rules(s))
-        recorded = book.amend_deal(ledger, s, number, deal)
-        typer.echo(after_deal_text(ledger, s, recorded, "amended deal"))
+        view = after_deal(ledger, s, book.amend_deal(ledger, s, number, deal))
+    typer.echo(after_deal_text(view, "amended deal"))
 
 
 # "-1" is a (bad) deal number, not an unknown option: the book answers which numbers exist.
@@ -180,11 +182,13 @@ def void_cmd(
 ) -> None:
     """Void a deal (a new entry; the deal stays in the log)."""
     from ledger.book import actions as book
+    from ledger.book.views import after_deal
     from ledger.present.text import after_deal_text
 
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
-        typer.echo(after_deal_text(ledger, s, book.void_deal(ledger, s, number), "void"))
+        view = after_deal(ledger, s, book.void_deal(ledger, s, number))
+    typer.echo(after_deal_text(view, "void"))
 
 
 @app.command("undo")
@@ -193,6 +197,7 @@ def undo_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
     session with no deals, or a player rename or merge.  Undo again to walk further back;
     it is itself an entry."""
     from ledger.book import actions as book
+    from ledger.book.views import undone_view
     from ledger.present.text import undo_text
 
     with open_db(ctx) as ledger:
@@ -203,7 +208,8 @@ def undo_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
             typer.echo(players.undo_text(players.undo_last(ledger)))
             return
         s = book.current_session(ledger, session)
-        typer.echo(undo_text(book.undo(ledger, s), ledger, said=True))
+        view = undone_view(ledger, book.undo(ledger, s))
+    typer.echo(undo_text(view.undone, view.after, said=True))
 
 
 @app.command("log")
@@ -215,30 +221,20 @@ def log_cmd(
 ) -> None:
     """Every entry of a session, voids and amendments included."""
     from ledger.book import actions as book
-    from ledger.book.reports import log_dicts
+    from ledger.book import views
+    from ledger.present.fit import report_width, screen_width, wrap
     from ledger.present.text import dumps, log_text, session_title
 
     with open_db(ctx) as ledger:
-        s = book.current_session(ledger, session)
-        if json_out:
-            typer.echo(dumps(log_dicts(ledger, s)))
-            return
-        entries = ledger.journal.entries(s.id)
-        live = {e.id for e in ledger.journal.live_deals(s.id)}
-        undos = book.undo_marks(ledger, s.id)
-        from ledger.book.players import event_lines
-
-        renamed = event_lines(ledger, {pid for _t, _n, pid in ledger.journal.seat_names(s.id)})
-    from ledger.present.fit import report_width, screen_width
-    from ledger.present.text import wrap
-
-    typer.echo(wrap(session_title(s), screen_width()))
-
-    typer.echo(log_text(entries, live, report_width(wide), s.seats, undos)
-               if entries else _("no entries yet"))
-    if renamed:
+        view = views.log(ledger, book.current_session(ledger, session))
+    if json_out:
+        typer.echo(dumps(view.to_dict()))
+        return
+    typer.echo(wrap(session_title(view.session), screen_width()))
+    typer.echo(log_text(view, report_width(wide)))
+    if view.event_lines:
         typer.echo("\n" + _("players renamed or merged:"))
-        for line in renamed:
+        for line in view.event_lines:
             typer.echo(wrap("  " + line, screen_width()))
 
 
@@ -278,8 +274,7 @@ def standings_cmd(
     if scope.range:
         typer.echo(_("{scope} (net points added up)").format(scope=scope.describe()))
     elif len(st.sessions) == 1:
-        from ledger.present.fit import screen_width
-        from ledger.present.text import wrap
+        from ledger.present.fit import screen_width, wrap
 
         typer.echo(wrap(session_title(st.sessions[0]), screen_width()))
     else:
@@ -333,14 +328,16 @@ def settle_cmd(
     if coin is not None:
         st = st.rounded(coin)
     if json_out:
+        from ledger.book.views import settle_view
         from ledger.present.text import dumps
 
-        typer.echo(dumps(st.to_dict()))
+        typer.echo(dumps(settle_view(st).to_dict()))
         return
     if fmt == "table":
+        from ledger.book.views import settle_view
         from ledger.present.text import settlement_text
 
-        typer.echo(settlement_text(st))
+        typer.echo(settlement_text(settle_view(st)))
         return
     from ledger.present import share
 
@@ -382,6 +379,7 @@ def demo_cmd(
 
 def _demo(path: str, kept: bool) -> None:
     from ledger.book import reports
+    from ledger.book.views import settle_view
     from ledger.formats import samples
     from ledger.present.text import session_title, settlement_text, standings_text
     from ledger.storage.store import open_ledger
@@ -394,7 +392,7 @@ def _demo(path: str, kept: bool) -> None:
         typer.echo("")
         typer.echo(standings_text(reports.standings(ledger, [s])))
         typer.echo("")
-        typer.echo(settlement_text(reports.settle(ledger, [s])))
+        typer.echo(settlement_text(settle_view(reports.settle(ledger, [s]))))
         from pathlib import Path
 
         from ledger.book.scope import select

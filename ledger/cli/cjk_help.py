@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ledger.present.text import width
+from ledger.present.fit import width
 
 # A run of characters that takes two columns each (CJK, fullwidth punctuation), or a run
 # of anything else: the former may break between any two characters, the latter at spaces.

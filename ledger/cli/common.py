@@ -157,7 +157,7 @@ class LedgerGroup(TyperGroup):
             try:
                 i18n.choose(_lang_in(args))  # before --help is shown
             except LedgerError as exc:
-                typer.echo(f"error: {exc}", err=True)
+                typer.echo(error_line(exc), err=True)
                 ctx.exit(exc.exit_code)
         localize(self)
         return super().parse_args(ctx, args)
@@ -232,9 +232,24 @@ class LedgerGroup(TyperGroup):
         except LedgerError as exc:
             from ledger.core.text import shown
 
-            lines = f"error: {exc}".split("\n")  # an import's conflicts take several lines
+            lines = error_line(exc).split("\n")  # an import's conflicts take several lines
             typer.echo("\n".join(shown(line) for line in lines), err=True)
             ctx.exit(exc.exit_code)
+
+
+def error_line(exc: LedgerError) -> str:
+    """``exc`` as the command line says it: ``error:``, then :func:`said`."""
+    return f"error: {said(exc)}"
+
+
+def said(exc: LedgerError) -> str:
+    """The message, then the advice only the command line gives
+    (``no session 99 in this ledger; see: bigtwo session list``)."""
+    if not exc.advice:
+        return str(exc)
+    from ledger.core.i18n import _
+
+    return _("{message}; {advice}").format(message=exc, advice=exc.advice)
 
 
 def _click_errors() -> Any:

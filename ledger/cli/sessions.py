@@ -95,8 +95,7 @@ def session_show(
     if json_out:
         typer.echo(dumps({**s.to_dict(full_rules=True), "standings": st.to_dict()}))
         return
-    from ledger.present.fit import screen_width
-    from ledger.present.text import wrap
+    from ledger.present.fit import screen_width, wrap
 
     typer.echo(wrap(session_title(s), screen_width()))
     typer.echo(standings_text(st))
@@ -121,6 +120,7 @@ def session_end(ctx: typer.Context, session: SessionOpt = None) -> None:
     """End a session: no more deals can be added (corrections still can)."""
     from ledger.book import actions as book
     from ledger.book import reports
+    from ledger.book.views import settle_view
     from ledger.present.text import session_title, settlement_text, standings_text
 
     with open_db(ctx) as ledger:
@@ -131,7 +131,7 @@ def session_end(ctx: typer.Context, session: SessionOpt = None) -> None:
             typer.echo("")
             typer.echo(standings_text(reports.standings(ledger, [s]), money=money))
             typer.echo("")
-            typer.echo(settlement_text(money))
+            typer.echo(settlement_text(settle_view(money)))
 
 
 @session_app.command("reopen")

@@ -1,9 +1,14 @@
-"""The one error type users see.
+"""The error types users see.
 
 Everything the user can get wrong (a bad deal, a bad rule file, a deal number
 that does not exist...) raises a :class:`LedgerError` subclass with a message
-that says what was wrong and what is allowed.  The CLI catches it once, prints
-the message on stderr and exits non-zero without a traceback.
+that says what was wrong and what is allowed.  Each class says what it is for a
+web client (``status``, an HTTP status code) and for a shell (``exit_code``).
+
+The message is a whole sentence for every front end.  Advice that names a
+command of the command line (``see: bigtwo session list``) is kept apart in
+``advice``: the CLI prints it after the message (``ledger.cli.common.error_line``); the hub and
+the phone app do not, since their users have no command line.
 """
 
 from __future__ import annotations
@@ -13,6 +18,16 @@ class LedgerError(Exception):
     """A problem the user can fix; the message is shown as is."""
 
     exit_code = 1
+    status = 400  # HTTP: a request the server turns down
+
+    def __init__(self, message: str = "", advice: str | None = None) -> None:
+        super().__init__(message)
+        self.advice = advice
+
+    @property
+    def message(self) -> str:
+        """The sentence every front end shows (no command-line advice)."""
+        return str(self)
 
 
 class InputError(LedgerError):
@@ -22,11 +37,20 @@ class InputError(LedgerError):
 
 
 class NotFound(InputError):
-    """A session, player or deal the ledger does not hold.
+    """A session, player or deal the ledger does not hold (HTTP 404).
 
     Storage says only what is missing; the action layer adds where to look
-    (``see: bigtwo session list``).
+    (``advice="see: bigtwo session list"``).
     """
+
+    status = 404
+
+
+class Conflict(InputError):
+    """An action the ledger's state refuses now (HTTP 409): a deal already void, a
+    session already ended, nothing left to undo."""
+
+    status = 409
 
 
 class RuleError(InputError):
@@ -34,7 +58,10 @@ class RuleError(InputError):
 
 
 class StoreError(LedgerError):
-    """The ledger file cannot be opened, read or written."""
+    """The ledger file cannot be opened, read or written (HTTP 503: the server cannot
+    serve it now)."""
+
+    status = 503
 
 
 class LedgerMoved(StoreError):

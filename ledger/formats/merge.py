@@ -44,6 +44,8 @@ Progress = Callable[[int], None]
 class ImportConflict(LedgerError):
     """The file says something else than the ledger about the same uuid."""
 
+    status = 409
+
 
 # --- what is imported ------------------------------------------------------------
 

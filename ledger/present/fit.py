@@ -1,6 +1,8 @@
-"""Fitting reports to the screen: the terminal's width (``COLUMNS``), measured in
-display columns, and tables that drop their least needed columns or shorten long
-text to fit.  No tabulate here: the deal path uses it for standings."""
+"""Fitting text to the screen: the one home of display width (:func:`width`: 陳 takes
+two columns, a combining accent none), padding, wrapping and shortening by it, the
+terminal's width (``COLUMNS``), and tables that drop their least needed columns or
+shorten long text to fit.  Nothing of ``ledger.present.text`` is imported here (text
+imports this), and no tabulate: the deal path uses it for standings."""
 
 from __future__ import annotations
 
@@ -8,7 +10,67 @@ import shutil
 from collections.abc import Sequence
 from typing import Any
 
-from ledger.present.text import width
+
+def width(text: str) -> int:
+    """Columns ``text`` takes on a terminal: 陳 takes two, a combining accent none.
+    ASCII (the usual case at the table) is measured without importing wcwidth."""
+    if text.isascii():
+        return len(text)
+    from wcwidth import wcswidth, wcwidth
+
+    total = wcswidth(text)
+    # wcswidth gives -1 for a string with a non-printable character; count the rest.
+    return total if total >= 0 else sum(max(wcwidth(c), 0) for c in text)
+
+
+def ljust(text: str, columns: int) -> str:
+    return text + " " * (columns - width(text))
+
+
+def rjust(text: str, columns: int) -> str:
+    return " " * (columns - width(text)) + text
+
+
+_GLUE = frozenset({"=", "−", "-", "+", "·", "→"})
+
+
+def _glued(words: list[str]) -> list[str]:
+    """Words with an operator between two of them kept on one line: ``Σs = 79`` is
+    not broken as ``Σs =`` / ``79``."""
+    out: list[str] = []
+    glue = False
+    for word in words:
+        if out and (glue or word in _GLUE):
+            out[-1] += " " + word
+        else:
+            out.append(word)
+        glue = word in _GLUE
+    return out
+
+
+def wrap(text: str, columns: int) -> str:
+    """``text`` broken at spaces into lines of at most ``columns`` display columns."""
+    lines: list[str] = []
+    line = ""
+    words: list[str] = []
+    for word in _glued(text.split(" ")):
+        while width(word) > columns:  # Chinese has no spaces: a long run breaks anywhere
+            cut = ""
+            for ch in word:
+                if width(cut + ch) > columns:
+                    break
+                cut += ch
+            words.append(cut)
+            word = word[len(cut):]
+        words.append(word)
+    for word in words:
+        if line and width(line) + 1 + width(word) > columns:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return "\n".join([*lines, line])
+
 
 NARROW = 40  # a phone held upright: standings and settle fit this
 DEFAULT = 80  # stats, history and log fit this unless --wide

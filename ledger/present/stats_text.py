@@ -8,10 +8,12 @@ from decimal import Decimal
 from ledger.book import ratings
 from ledger.book.clock import local_day
 from ledger.book.money import money_text
-from ledger.book.stats import HistoryRow, Loss, PlayerStats, SessionResult, Stats
+from ledger.book.stats import Loss, PlayerStats, SessionResult, Stats
+from ledger.book.views import History
 from ledger.core.i18n import _, ngettext
 from ledger.core.settlement import format_amount
-from ledger.present.text import fitted_table, signed, table, wrap
+from ledger.present.fit import wrap
+from ledger.present.text import fitted_table, signed, table
 
 MATRIX_MAX = 12  # players: a head-to-head grid up to this many, a list beyond
 
@@ -125,17 +127,15 @@ def stats_text(st: Stats, limit: int | None = None) -> str:
     return "\n\n".join(blocks)
 
 
-def history_text(rows: Sequence[HistoryRow], limit: int | None = None) -> str:
+def history_text(view: History, limit: int | None = None) -> str:
     out = []
-    for r in rows:
-        s = r.session
+    for line in view.lines:
+        s = line.row.session
         cur = s.currency or "PTS"
-        money = ", ".join(
-            f"{n} {signed(v) if v else format_amount(v)}"
-            for n, v in sorted(r.money.items(), key=lambda kv: (-kv[1], kv[0]))
-        )
+        money = ", ".join(f"{n} {signed(v) if v else format_amount(v)}" for n, v in line.money)
         out.append([s.id, local_day(s.started_at), s.name, ", ".join(s.seats),
-                    s.rules_name + (_(" teams") if s.teams else ""), r.deals, f"{money} {cur}"])
+                    s.rules_name + (_(" teams") if s.teams else ""), line.row.deals,
+                    f"{money} {cur}"])
     return fitted_table(out, [_("id"), _("date"), _("name"), _("players"), _("rules"), _("deals"),
                               _("money")], limit,
                         drop=[4, 2], shrink=[6, 3], align_right=False)

@@ -14,14 +14,22 @@ from ledger.book.clock import local_minute, local_second, zone_label
 from ledger.book.reports import Settlement, Standings
 from ledger.core.deal_line import facts_text
 from ledger.core.i18n import N_, _, ngettext
-from ledger.core.scoring import DealScore
 from ledger.core.settlement import format_amount
 from ledger.core.text import json_safe, shown
-from ledger.storage.rows import EntryRow, SessionRow
+from ledger.present.fit import (
+    fit_columns,
+    hidden_note,
+    ljust,
+    rjust,
+    screen_width,
+    table_width,
+    width,
+    wrap,
+)
+from ledger.storage.rows import SessionRow
 
 if TYPE_CHECKING:
-    from ledger.book.actions import Recorded
-    from ledger.storage.store import Ledger
+    from ledger.book.views import AfterDeal, League, Log, PlayerPoints, SettleView
 
 
 def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], align_right: bool = True,
@@ -36,26 +44,6 @@ def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], align_right: bo
     return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True,
                     colalign=None if not align_right else
                     ("left",) + ("right",) * (len(headers) - 1))
-
-
-def width(text: str) -> int:
-    """Columns ``text`` takes on a terminal: 陳 takes two, a combining accent none.
-    ASCII (the usual case at the table) is measured without importing wcwidth."""
-    if text.isascii():
-        return len(text)
-    from wcwidth import wcswidth, wcwidth
-
-    total = wcswidth(text)
-    # wcswidth gives -1 for a string with a non-printable character; count the rest.
-    return total if total >= 0 else sum(max(wcwidth(c), 0) for c in text)
-
-
-def ljust(text: str, columns: int) -> str:
-    return text + " " * (columns - width(text))
-
-
-def rjust(text: str, columns: int) -> str:
-    return " " * (columns - width(text)) + text
 
 
 def quick_table(rows: Sequence[Sequence[Any]], headers: Sequence[str]) -> str:
@@ -112,8 +100,6 @@ def standings_text(st: Standings, columns: int | None = None, money: Settlement 
     """The standings table; on a narrow screen (``columns``, default the terminal's)
     short headings with a key, and long names shortened with …  With ``money`` (the
     same sessions' settlement) a column of each player's net money."""
-    from ledger.present.fit import screen_width
-
     limit = screen_width() if columns is None else columns
     head = [_("player"), _("deals"), _("wins"), _("fried"), _("penalty"), _("net")]
     rows = [[p.name, p.deals, p.wins, p.fried, p.penalty, signed(p.net)] for p in st.players]
@@ -135,8 +121,6 @@ def _short_headings() -> list[tuple[str, str]]:
 
 
 def _fitted_standings(rows: list[list[Any]], head: list[str], limit: int) -> str:
-    from ledger.present.fit import fit_columns, table_width
-
     text_rows = [[str(c) for c in r] for r in rows]
     if table_width(text_rows, head, 0) <= limit:
         return quick_table(text_rows, head)
@@ -147,47 +131,6 @@ def _fitted_standings(rows: list[list[Any]], head: list[str], limit: int) -> str
     return quick_table(body, top) + "\n\n" + wrap(f"({key})", limit)
 
 
-_GLUE = frozenset({"=", "−", "-", "+", "·", "→"})
-
-
-def _glued(words: list[str]) -> list[str]:
-    """Words with an operator between two of them kept on one line: ``Σs = 79`` is
-    not broken as ``Σs =`` / ``79``."""
-    out: list[str] = []
-    glue = False
-    for word in words:
-        if out and (glue or word in _GLUE):
-            out[-1] += " " + word
-        else:
-            out.append(word)
-        glue = word in _GLUE
-    return out
-
-
-def wrap(text: str, columns: int) -> str:
-    """``text`` broken at spaces into lines of at most ``columns`` display columns."""
-    lines: list[str] = []
-    line = ""
-    words: list[str] = []
-    for word in _glued(text.split(" ")):
-        while width(word) > columns:  # Chinese has no spaces: a long run breaks anywhere
-            cut = ""
-            for ch in word:
-                if width(cut + ch) > columns:
-                    break
-                cut += ch
-            words.append(cut)
-            word = word[len(cut):]
-        words.append(word)
-    for word in words:
-        if line and width(line) + 1 + width(word) > columns:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    return "\n".join([*lines, line])
-
-
 DEAL_HEADS = {  # deal_text's first words, by the verb its callers pass
     "deal": N_("deal {number}: {scores}"), "amended deal": N_("amended deal {number}: {scores}"),
     "void": N_("void {number}: {scores}"), "undo": N_("undo {number}: {scores}"),
@@ -195,32 +138,31 @@ DEAL_HEADS = {  # deal_text's first words, by the verb its callers pass
 }
 
 
-def deal_text(deal_no: int, score: DealScore, seats: Sequence[str], verb: str = "deal") -> str:
+def deal_text(deal_no: int, points: Sequence[PlayerPoints], verb: str = "deal") -> str:
     """``deal 1: Ann* 0 (+33), Ben 3 (+21), Cat 11 → 22 fried (-55), Dan 8 (+1)``: each
     player's cards left, then (when the rules make it differ) the penalty they count for."""
     parts = []
-    for name in seats:
-        mark = "*" if score.wins[name] else ""
-        cards, penalty = score.cards[name], score.penalty[name]
-        count = str(cards) if cards == penalty else f"{cards} → {penalty}"
-        fried = _(" fried") if score.fried[name] else ""
-        parts.append(f"{name}{mark} {count}{fried} ({signed(score.net[name])})")
+    for p in points:
+        mark = "*" if p.win else ""
+        count = str(p.cards) if p.cards == p.penalty else f"{p.cards} → {p.penalty}"
+        fried = _(" fried") if p.fried else ""
+        parts.append(f"{p.name}{mark} {count}{fried} ({signed(p.net)})")
     head = DEAL_HEADS.get(verb)
     if head is None:
         return shown(f"{verb} {deal_no}: " + ", ".join(parts))
     return shown(_(head).format(number=deal_no, scores=", ".join(parts)))
 
 
-def undo_text(undone: Any, ledger: Ledger | None = None, said: bool = False) -> str:
+def undo_text(undone: Any, after: AfterDeal | None = None, said: bool = False) -> str:
     """What an undo (:class:`ledger.book.actions.Undone`) took back, with its facts; given
-    the ``ledger``, then (for a deal) the deal as it stands now, the standings and who
-    deals next, as after any deal.  The first line in English (the web page's JSON), or
-    with ``said`` in the interface's language."""
+    ``after`` (the :class:`~ledger.book.views.AfterDeal` of the entry the undo wrote),
+    then the deal as it stands now, the standings and who deals next, as after any deal.
+    The first line in English (the web page's JSON), or with ``said`` in the interface's
+    language."""
     line = _undone_line(undone, _ if said else _english)
-    if ledger is None or undone.recorded is None:
+    if after is None:
         return line
-    return line + "\n" + after_deal_text(ledger, undone.session, undone.recorded, "now deal",
-                                         head=undone.recorded.score is not None)
+    return line + "\n" + after_deal_text(after, "now deal", head=after.points is not None)
 
 
 def _english(message: str) -> str:
@@ -256,69 +198,59 @@ def _undone_line(undone: Any, t: Callable[[str], str]) -> str:
     return shown(t(N_("undone: {what}{facts} — {after}")).format(what=what, facts=facts, after=after))
 
 
-def after_deal_text(ledger: Ledger, s: SessionRow, recorded: Recorded, verb: str = "deal",
-                    head: bool = True) -> str:
+def after_deal_text(view: AfterDeal, verb: str = "deal", head: bool = True) -> str:
     """What is printed after a deal is recorded, amended, voided or undone (``bigtwo deal``
     and the ``table`` loop alike): the deal's points (or the void), the running
     standings and who deals and leads next."""
-    from ledger.book.actions import next_turn
-    from ledger.book.reports import standings
-
-    if recorded.score is not None:
-        first = deal_text(recorded.entry.deal_no, recorded.score, s.seats, verb)
+    if view.points is not None:
+        first = deal_text(view.deal_no, view.points, verb)
     else:
-        first = _("deal {number} voided").format(number=recorded.entry.deal_no)
-    now = ledger.journal.session(s.id)  # with this deal counted
-    turn = next_turn(ledger, now).describe()
-    lines = (first, standings_text(standings(ledger, [now])), turn)
+        first = _("deal {number} voided").format(number=view.deal_no)
+    lines = (first, standings_text(view.standings), view.turn.describe())
     return "\n".join(lines if head else lines[1:])
 
 
-def settlement_text(st: Settlement, columns: int | None = None) -> str:
+def settlement_text(view: SettleView, columns: int | None = None) -> str:
     """Nets, pair by pair and the fewest payments, with each session's working.  Fits
     ``columns`` (default the terminal's): prose wraps, long names are shortened."""
-    from ledger.present.fit import fit_columns, screen_width
-
     limit = screen_width() if columns is None else columns
 
     def tbl(rows: list[list[Any]], headers: list[str], shrink: Sequence[int] = (0,)) -> str:
         body, top, _hidden = fit_columns(rows, headers, limit, shrink=shrink, cut=False)
         return table(body, top, folded=True)
 
+    st = view.settlement
     cur = st.currency
     blocks = []
-    if not st.working:
+    if not view.working:
         blocks.append(wrap(
             ngettext("all {count} session: money added up session by session at each one's stake",
                      "all {count} sessions: money added up session by session at each one's stake",
                      st.session_count).format(count=st.session_count),
             limit))
-    for w in st.working:
-        stake = format_amount(w.stake)
+    for w in view.working:
+        stake = format_amount(w.working.stake)
+        sid = w.session.id
         if w.method in ("pay-the-winner", "ranked"):
-            rows = [[n, w.totals[n], signed(w.net_points[n])] for n in w.totals]
-            per_unit = _points_per_unit(w.session)
+            rows = [[r.name, r.s, signed(r.net_points)] for r in w.rows]
             if w.method == "ranked":
                 head = _("session {id} (ranked, stake {stake}): losers pay the winner by rank "
-                         "of cards left").format(id=w.session.id, stake=stake)
-                if per_unit != 1:
-                    head += _(" (a point is 1/{n} unit)").format(n=per_unit)
+                         "of cards left").format(id=sid, stake=stake)
+                if w.points_per_unit != 1:
+                    head += _(" (a point is 1/{n} unit)").format(n=w.points_per_unit)
             else:
                 head = _("session {id} (pay the winner, stake {stake}): "
-                         "each loser pays the winner their penalty").format(id=w.session.id,
-                                                                             stake=stake)
-            blocks.append(wrap(
-                head, limit) + "\n"
-                + tbl(rows, [_("player"), _("penalty s"), _("net points")])
-            )
+                         "each loser pays the winner their penalty").format(id=sid, stake=stake)
+            blocks.append(wrap(head, limit) + "\n"
+                          + tbl(rows, [_("player"), _("penalty s"), _("net points")]))
         else:
-            n = w.n
-            rows = [[k, v, n * v, signed(w.sum_s - n * v)] for k, v in w.totals.items()]
+            n = w.working.n
+            rows = [[r.name, r.s, r.n_s, signed(r.net_points)] for r in w.rows]
             label = _("teams, ") if w.method == "teams" else ""
             blocks.append(wrap(
                 _("session {id} ({label}pairwise, stake {stake}): "
-                  "Σs = {sum}, net = Σs − {n}·s").format(id=w.session.id, label=label, stake=stake,
-                                                         sum=w.sum_s, n=n), limit) + "\n"
+                  "Σs = {sum}, net = Σs − {n}·s").format(id=sid, label=label, stake=stake,
+                                                         sum=w.working.sum_s, n=n), limit) + "\n"
                 + tbl(rows, [_("player") if w.method != "teams" else _("team"), "s",
                              f"{n}·s", _("net points")])
             )
@@ -361,8 +293,6 @@ def fitted_table(rows: Sequence[Sequence[Any]], headers: Sequence[str], limit: i
     """:func:`table` made to fit ``limit`` columns (None: every column, full text):
     the columns in ``drop`` go first, then the text in ``shrink`` is shortened with …;
     a line under the table names what was left out."""
-    from ledger.present.fit import fit_columns, hidden_note
-
     body, top, hidden = fit_columns(rows, headers, limit, drop, shrink, cut=False)
     note = "\n\n" + wrap(hidden_note(hidden), limit or 80) if hidden else ""
     return table(body, top, align_right=align_right, folded=True) + note
@@ -371,23 +301,18 @@ def fitted_table(rows: Sequence[Sequence[Any]], headers: Sequence[str], limit: i
 ENTRY_KINDS = {"deal": N_("deal"), "amend": N_("amend"), "void": N_("void")}
 
 
-def log_text(entries: Sequence[EntryRow], live: set[int], limit: int | None = None,
-             seats: Sequence[str] = (), undos: dict[int, int] | None = None) -> str:
-    """Every entry with its facts (players in ``seats`` order), replaced ones marked;
-    ``undos`` maps the entries an undo wrote to the seq of the entry they undid."""
+def log_text(view: Log, limit: int | None = None) -> str:
+    """Every entry with its facts (players in seat order), replaced ones marked, and
+    which entries an undo wrote; ``no entries yet`` for a session without any."""
+    if not view.lines:
+        return _("no entries yet")
     rows = []
-    next_kind: dict[int, str] = {}  # what came next for each entry's deal, going backwards
-    later: dict[int, str] = {}
-    for e in reversed(entries):
-        if e.deal_no in later:
-            next_kind[e.id] = later[e.deal_no]
-        later[e.deal_no] = e.kind
-    for e in entries:
-        status = ""
-        if e.kind != "void" and e.id not in live:
-            status = _("voided") if next_kind.get(e.id) == "void" else _("amended")
-        if undos and e.id in undos:
-            status = (status + ", " if status else "") + _("undoes #{seq}").format(seq=undos[e.id])
+    seats = view.session.seats
+    for line in view.lines:
+        e = line.entry
+        status = _(LOG_STATUS[line.status]) if line.status else ""
+        if line.undoes is not None:
+            status = (status + ", " if status else "") + _("undoes #{seq}").format(seq=line.undoes)
         facts = "" if e.facts is None else facts_text(e.facts, seats)
         kind = _(ENTRY_KINDS.get(e.kind, e.kind))
         rows.append([e.seq, e.deal_no, kind, facts, status, local_second(e.created_at)])
@@ -396,3 +321,17 @@ def log_text(entries: Sequence[EntryRow], live: set[int], limit: int | None = No
                         drop=[5], shrink=[3], align_right=False)
 
 
+LOG_STATUS = {"voided": N_("voided"), "amended": N_("amended")}
+
+
+def league_text(view: League) -> str:
+    """``standings --by month|year``: one table per period, headings in the interface
+    language."""
+    blocks = []
+    for block in view.periods:
+        cells = [[r.player, r.sessions, r.deals, r.wins, signed(r.net), signed(r.money)]
+                 for r in block.players]
+        blocks.append(f"{block.period}\n" + table(
+            cells, [_("player"), _("sessions"), _("deals"), _("wins"), _("net"),
+                    block.currency or "PTS"]))
+    return "\n\n".join(blocks)

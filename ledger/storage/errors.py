@@ -63,7 +63,9 @@ def store_error(exc: sqlite3.Error, path: str) -> StoreError:
     if failure is Failure.IO and disk_full(path):  # a full disk can reach SQLite as an I/O
         failure = Failure.FULL                      # error (WAL, -shm)
     message = _MESSAGES.get(failure, N_("ledger {path}: {error}"))
-    return StoreError(_(message).format(path=path, error=exc))
+    advice = _ADVICE.get(failure)
+    return StoreError(_(message).format(path=path, error=exc),
+                      advice=None if advice is None else _(advice))
 
 
 _MESSAGES = {
@@ -74,8 +76,11 @@ _MESSAGES = {
     Failure.IO: N_("cannot write to the ledger {path}: disk I/O error; nothing was saved"),
     Failure.CANNOT_OPEN: N_("cannot open the ledger {path}: permission denied, or its folder is "
                             "read-only"),
-    Failure.DAMAGED: N_("the ledger {path} is damaged ({error}); see: bigtwo doctor, and bigtwo "
-                        "restore FILE to go back to a backup"),
+    Failure.DAMAGED: N_("the ledger {path} is damaged ({error})"),
+}
+
+_ADVICE = {  # said by the command line only, after the message
+    Failure.DAMAGED: N_("see: bigtwo doctor, and bigtwo restore FILE to go back to a backup"),
 }
 
 _REASONS = {

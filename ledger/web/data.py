@@ -33,7 +33,9 @@ def standings_json(ledger: Ledger, session: SessionRow) -> dict[str, Any]:
 
 def settle_json(ledger: Ledger, session: SessionRow) -> dict[str, Any]:
     """``bigtwo settle --json --session ID``."""
-    return reports.settle(ledger, [session]).to_dict()
+    from ledger.book.views import settle_view
+
+    return settle_view(reports.settle(ledger, [session])).to_dict()
 
 
 def score_dict(seats: list[str], score: DealScore) -> dict[str, Any]:

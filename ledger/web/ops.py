@@ -217,7 +217,9 @@ def op_standings(ledger: Ledger, args: Args) -> dict[str, Any]:
 
 def op_log(ledger: Ledger, args: Args) -> dict[str, Any]:
     s = session_of(ledger, args)
-    return {"session": s.id, "entries": reports.log_dicts(ledger, s)}
+    from ledger.book import views
+
+    return {"session": s.id, "entries": views.log(ledger, s).to_dict()}
 
 
 def op_settle(ledger: Ledger, args: Args) -> dict[str, Any]:
@@ -228,7 +230,9 @@ def op_settle(ledger: Ledger, args: Args) -> dict[str, Any]:
         from ledger.core.settlement import parse_coin
 
         st = st.rounded(parse_coin(coin))
-    return st.to_dict()
+    from ledger.book import views
+
+    return views.settle_view(st).to_dict()  # the SettleView, as settle --json prints it
 
 
 def op_history(ledger: Ledger, args: Args) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from ledger.cli.commands import LAZY
-from ledger.present.text import width
+from ledger.present.fit import width
 
 COMMANDS = ["deal", "table", "settle", "session start", "import", "serve", "rules show", *LAZY]
 CJK = "\u4e00-\u9fff"

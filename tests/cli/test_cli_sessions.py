@@ -116,7 +116,8 @@ def test_deal_undo_void_amend_and_log(cli):
     ]
     assert log[3]["facts"] is None
     assert log[5]["facts"] == {"cards": {"Ann": 0, "Ben": 4, "Cat": 11, "Dan": 8}}
-    assert set(log[0]) == {"seq", "uuid", "deal", "kind", "facts", "live", "undoes", "at"}
+    assert set(log[0]) == {"seq", "uuid", "deal", "kind", "facts", "live", "undoes", "status", "at"}
+    assert [e["status"] for e in log][:3] == ["amended", "voided", "voided"]
     assert [e["undoes"] for e in log][3] == 3  # the void of deal 3 was written by undo
 
     text = cli.ok("log")

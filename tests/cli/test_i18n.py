@@ -58,7 +58,8 @@ def evening(cli):
 
 WORDS = {"en": ("player", "net"), "zh_Hant": ("玩家", "淨分"), "zh_Hans": ("玩家", "净分")}
 REPORTS = [(["standings"], 1), (["settle"], 3), (["settle", "--round", "5"], 3), (["stats"], 4),
-           (["history"], 1), (["session", "list"], 1), (["log"], 1)]
+           (["history"], 1), (["session", "list"], 1), (["log"], 1),
+           (["standings", "--by", "month"], 1), (["standings", "--by", "year"], 1)]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -106,7 +107,7 @@ def test_one_word_for_a_deal_in_each_script(evening, lang):
 
 @pytest.mark.parametrize("lang", ["zh_Hant", "zh_Hans"])
 def test_forty_columns_in_chinese(evening, monkeypatch, lang):
-    from ledger.present.text import width
+    from ledger.present.fit import width
 
     monkeypatch.setenv("COLUMNS", "40")
     for args in (["standings"], ["settle", "--round", "1"]):

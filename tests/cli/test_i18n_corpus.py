@@ -174,7 +174,7 @@ def test_english_is_unchanged(cli, bombs_rules):
 
 
 def test_chinese_help_lines_up_in_terminal_columns(cli):
-    from ledger.present.text import width
+    from ledger.present.fit import width
 
     lines = cli.ok("--lang", "zh_Hant", "session", "start", "--help").splitlines()
     options = [line for line in lines if line.startswith("  --")]

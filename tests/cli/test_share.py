@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ledger.core.settlement import payment_plan, round_to_coin
-from ledger.present.text import width
+from ledger.present.fit import width
 
 SEATS = CJK_SEATS
 COINS = [Decimal(c) for c in ("1", "5", "10", "0.5", "0.05", "0.01", "0.2", "2")]

@@ -120,7 +120,7 @@ DEAL_MODULES = {
     "ledger.core.deal_line", "ledger.core.registry", "ledger.core.dealer", "ledger.core.settlement",
     "ledger.core.numbers", "ledger.core.limits",  # counts as typed; the ledger is a regular file
     "ledger.book", "ledger.book.actions", "ledger.book.keys", "ledger.book.reports",
-    "ledger.book.clock",
+    "ledger.book.clock", "ledger.book.views", "ledger.book.views.deal",
     "ledger.storage", "ledger.storage.rows", "ledger.storage.store", "ledger.storage.codec",
     "ledger.storage.errors", "ledger.storage.schema", "ledger.storage.journal",
     "ledger.storage.history", "ledger.storage.sessions",  # the journal's reads

@@ -10,7 +10,8 @@ import pytest
 from aligned import assert_aligned, columns
 from helpers import CJK_SEATS, JOSE
 
-from ledger.present.text import quick_table, width
+from ledger.present.fit import width
+from ledger.present.text import quick_table
 
 SEATS = CJK_SEATS  # José typed decomposed; stored NFC
 

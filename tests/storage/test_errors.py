@@ -101,6 +101,8 @@ def test_storage_says_what_is_missing_and_the_action_layer_where_to_look(tmp_pat
         assert str(player.value) == "no player named '陳大文' in this ledger"
         with pytest.raises(NotFound) as hinted:
             book.current_session(ledger, 7)
-        assert str(hinted.value) == "no session 7 in this ledger; see: bigtwo session list"
+        assert str(hinted.value) == "no session 7 in this ledger"  # a whole sentence alone
+        assert hinted.value.advice == "see: bigtwo session list"  # said by the command line only
+        assert hinted.value.status == 404
         s = book.start_session(ledger, ["陳大文", "李小明"], load_preset("classic"), 1, "PTS", "", False)
         assert book.current_session(ledger, s.id).seats == ("陳大文", "李小明")

@@ -128,14 +128,25 @@ def test_malformed_bodies_are_400(client, db: Path, raw: bytes) -> None:
     assert ledger_bytes(db) == before
 
 
-def test_bad_void_amend_undo_are_400(client, db: Path) -> None:
+def test_bad_void_amend_undo_are_refused_by_type(client, db: Path) -> None:
     before = ledger_bytes(db)
     assert write(client, "undo", {"session": 1}).json()["message"] == (
         "nothing to undo: session 1 has no deals yet")
-    assert write(client, "void", {"session": 1, "deal": 3}).status_code == 400
+    assert write(client, "void", {"session": 1, "deal": 3}).status_code == 404
     assert write(client, "void", {"session": 1, "deal": "3"}).status_code == 400
     assert write(client, "amend", {"session": 1, "deal": 1}).status_code == 400
     assert ledger_bytes(db) == before
+
+
+def test_a_session_that_is_not_there_is_404_without_the_command_lines_advice(
+        client, db: Path, cli) -> None:
+    answer = client.get("/api/session?session=999", headers=VIEW)
+    assert answer.status_code == 404
+    assert answer.json()["error"] == "no session 999 in this ledger"  # no command-line advice
+    assert answer.json()["status"] == 404
+    assert cli.fails("--db", str(db), "standings", "--session", "999").strip() == (
+        "error: no session 999 in this ledger; see: bigtwo session list")  # the CLI's advice
+    assert client.get("/api/log?session=999", headers=VIEW).status_code == 404
 
 
 def test_writes_need_the_scorekeeper_token(client, db: Path) -> None:
@@ -259,7 +270,7 @@ def test_start_and_end_a_session(client, db: Path, cli) -> None:
     assert deal(client, "李小明=0 陳大文=4 Ann=9", session=2).status_code == 200
     assert write(client, "end", {"session": 2}).json()["ended_at"]
     ended = deal(client, "李小明=0 陳大文=4 Ann=9", session=2)
-    assert ended.status_code == 400 and "ended" in ended.json()["error"]
+    assert ended.status_code == 409 and "ended" in ended.json()["error"]
     reopened = write(client, "reopen", {"session": 2})
     assert reopened.status_code == 200 and reopened.json()["ended_at"] is None
     assert deal(client, "李小明=0 陳大文=4 Ann=9", session=2).json()["deal"] == 2

@@ -93,7 +93,7 @@ def history_cmd(
     wide: WideOpt = False,
 ) -> None:
     """List sessions: date, name, players, rules, deals and money per player (default: all)."""
-    from ledger.book import stats
+    from ledger.book import views
 
     if not ledger_exists(ctx):
         typer.echo("[]" if json_out else _(NO_SESSIONS))
@@ -104,16 +104,16 @@ def history_cmd(
             return
         scope = chosen_scope(ledger, session, all_sessions, since, until, season, player=player,
                              default_all=True)
-        rows = stats.history(ledger, scope)
+        view = views.history(ledger, scope)
     if json_out:
         from ledger.present.text import dumps
 
-        typer.echo(dumps([r.to_dict() for r in rows]))
+        typer.echo(dumps(view.to_dict()))
         return
     from ledger.present.fit import report_width
     from ledger.present.stats_text import history_text
 
-    typer.echo(history_text(rows, report_width(wide)))
+    typer.echo(history_text(view, report_width(wide)))
 
 
 def plot_cmd(

@@ -90,7 +90,7 @@ def owed_cmd(
     """Every player's outstanding balance across sessions, per currency, after the
     payments recorded, and the fewest payments that would clear it."""
     from ledger.book.owed import owed
-    from ledger.book.scope import date_range, day_of, no_sessions_text
+    from ledger.book.scope import date_range, day_of, no_sessions
     from ledger.core.errors import InputError
     from ledger.present.text import dumps, signed, table
 
@@ -103,7 +103,7 @@ def owed_cmd(
         within = date_range(ledger, since, until, season)
         sessions = [s for s in ledger.journal.sessions() if not within or within.holds(day_of(s))]
         if not sessions and within:
-            raise InputError(no_sessions_text(None, within))
+            raise no_sessions(None, within)
         if not sessions:
             from ledger.book.scope import NO_SESSIONS
 

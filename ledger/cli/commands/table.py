@@ -13,7 +13,7 @@ from typing import Any
 
 import typer
 
-from ledger.cli.common import SessionOpt, db_path, open_db
+from ledger.cli.common import SessionOpt, db_path, open_db, said
 from ledger.core.i18n import _, ngettext
 
 
@@ -81,11 +81,11 @@ def table_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
                     raise  # the file is gone from under us: the evening cannot go on here
                 except LedgerError as exc:  # untouched: every action is one transaction
                     if interactive:  # the scorekeeper sees it and types the line again
-                        typer.echo(f"error: {shown(str(exc))}", err=True)
+                        typer.echo(f"error: {shown(said(exc))}", err=True)
                     else:  # a file: say where, and fail at the end
                         failed += 1
                         typer.echo("error: " + _("line {number}: {problem}").format(
-                            number=read.number, problem=shown(str(exc))), err=True)
+                            number=read.number, problem=shown(said(exc))), err=True)
                 except KeyboardInterrupt:  # Ctrl-C while a line was carried out: rolled back
                     if not interactive:
                         raise
@@ -185,6 +185,7 @@ def _session_or_none(ledger: Any, session_id: int) -> Any:
 
 def _summary(ledger: Any, s: Any) -> str:
     from ledger.book import reports
+    from ledger.book.views import settle_view
     from ledger.present.text import settlement_text, standings_text
 
     if not s.deals:
@@ -195,14 +196,14 @@ def _summary(ledger: Any, s: Any) -> str:
                  "end of the evening: session {id}, {count} deals", s.deals).format(
             id=s.id, count=s.deals),
         standings_text(reports.standings(ledger, [s]), money=money),
-        settlement_text(money),
+        settlement_text(settle_view(money)),
     ])
 
 
 def _table_line(ledger: Any, session_id: int, line: str) -> bool:
     """Carry out one line; False when the loop should end."""
     from ledger.book import actions as book
-    from ledger.book import reports
+    from ledger.book import reports, views
     from ledger.core.deal_line import parse_deal_line
     from ledger.core.errors import InputError
     from ledger.present.text import after_deal_text, log_text, settlement_text, standings_text
@@ -240,15 +241,11 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
                 from ledger.core.settlement import parse_coin
 
                 money = money.rounded(parse_coin(options["--round"]))
-            typer.echo(settlement_text(money))
+            typer.echo(settlement_text(views.settle_view(money)))
         elif command == "log":
-            entries = ledger.journal.entries(s.id)
-            live = {e.id for e in ledger.journal.live_deals(s.id)}
-            undos = book.undo_marks(ledger, s.id)
             from ledger.present.fit import report_width
 
-            typer.echo(log_text(entries, live, report_width("--wide" in options), s.seats, undos)
-                       if entries else _("no entries yet"))
+            typer.echo(log_text(views.log(ledger, s), report_width("--wide" in options)))
         else:
             return _undo(ledger, s)
         return True
@@ -265,27 +262,29 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
         if command == "void":
             if len(parts) > 2 and not parts[2].lstrip().startswith("#"):
                 raise InputError(_("void takes only the deal number, e.g. void 3"))
-            typer.echo(after_deal_text(ledger, s, book.void_deal(ledger, s, number)))
+            typer.echo(after_deal_text(views.after_deal(ledger, s, book.void_deal(ledger, s, number))))
         else:
             if len(parts) < 3:
                 raise InputError(_("amend {number} needs the corrected deal, e.g. amend {number} "
                                    "{example}").format(number=number, example=_example(s.seats)))
             deal = parse_deal_line(parts[2], s.seats, book.session_rules(s))
-            typer.echo(after_deal_text(ledger, s, book.amend_deal(ledger, s, number, deal),
-                                       "amended deal"))
+            typer.echo(after_deal_text(
+                views.after_deal(ledger, s, book.amend_deal(ledger, s, number, deal)), "amended deal"))
         return True
     rules = book.session_rules(s)
     recorded = book.record_deal(ledger, s, parse_deal_line(line, s.seats, rules))
-    typer.echo(after_deal_text(ledger, s, recorded))
+    typer.echo(after_deal_text(views.after_deal(ledger, s, recorded)))
     return True
 
 
 def _undo(ledger: Any, s: Any) -> bool:
     """Undo the last action; False when that was the session's start (the loop ends)."""
     from ledger.book import actions as book
+    from ledger.book.views import undone_view
     from ledger.present.text import undo_text
 
-    typer.echo(undo_text(book.undo(ledger, s), ledger, said=True))
+    view = undone_view(ledger, book.undo(ledger, s))
+    typer.echo(undo_text(view.undone, view.after, said=True))
     return _session_or_none(ledger, s.id) is not None
 
 
@@ -344,7 +343,7 @@ def _example(seats: Any) -> str:
 def _help_text(s: Any) -> str:
     from ledger.book import actions as book
     from ledger.core.registry import table_options
-    from ledger.present.text import ljust, width
+    from ledger.present.fit import ljust, width
 
     rules = book.session_rules(s)
     seats = ", ".join(s.seats)

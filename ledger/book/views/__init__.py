@@ -1,0 +1,82 @@
+"""View records: what each screen shows, built once here and only rendered elsewhere.
+
+The command line's ``--json`` prints a record's ``to_dict()``, its text tables render
+the same record (``ledger/present``), and the hub's JSON and the phone app are the
+same ``to_dict()``: no query, grouping or sorting happens in ``cli/``, ``present/``
+or ``web/``.  ``to_dict()`` gives plain JSON: money as decimal strings, points as
+ints, keys in English whatever the interface language (a ``label`` or ``text`` value
+is the one thing said in the language).
+
+- :class:`AfterDeal` (``views/deal.py``) — what a recorded deal (or amend, void,
+  undo) changed, the standings after it and who deals and leads next (``bigtwo deal``).
+- :class:`Board` (``views/scoreboard.py``) — a session's scoreboard: the session, its
+  standings and money, who is next, the hand size, the deal facts its rules score and
+  what ``undo`` would take back now (the phone's main screen).
+- :class:`SettleView` (``views/settlement.py``) — a settlement with each session's own
+  working (pairwise ``Σs − n·s``, pay-the-winner, ranked, teams) and the coins of
+  ``--round``.
+- :class:`UndoneView` (``views/undo.py``) — what an ``undo`` took back, with the
+  :class:`AfterDeal` of the correction it wrote.
+- :class:`Log` (``views/entries.py``), :class:`League` (``standings --by month|year``) and
+  :class:`History` (``views/periods.py``).
+
+Every name is importable from here (``from ledger.book.views import Board``); each
+module is loaded only when one of its names is first used, so ``bigtwo deal`` loads
+``deal.py`` alone.  Named tuples, not dataclasses: a named tuple is the cheaper class
+to make on the deal path.
+"""
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ledger.book.views.deal import AfterDeal, PlayerPoints, after_deal, deal_points, turn_dict
+    from ledger.book.views.entries import Log, LogLine, log
+    from ledger.book.views.periods import (
+        History,
+        HistoryLine,
+        League,
+        LeaguePeriod,
+        LeagueRow,
+        history,
+        league,
+    )
+    from ledger.book.views.scoreboard import (
+        Board,
+        UndoPreview,
+        board,
+        undo_preview,
+    )
+    from ledger.book.views.settlement import (
+        SessionWorking,
+        SettleView,
+        WorkingRow,
+        session_working,
+        settle_view,
+    )
+    from ledger.book.views.undo import UndoneView, undone_view
+
+HOMES = {
+    "deal": ("AfterDeal", "PlayerPoints", "after_deal", "deal_points", "turn_dict"),
+    "scoreboard": ("Board", "UndoPreview", "board", "undo_preview"),
+    "settlement": ("SessionWorking", "SettleView", "WorkingRow", "session_working", "settle_view"),
+    "entries": ("Log", "LogLine", "log"),
+    "undo": ("UndoneView", "undone_view"),
+    "periods": ("History", "HistoryLine", "League", "LeaguePeriod", "LeagueRow", "history",
+               "league"),
+}
+_HOME = {name: module for module, names in HOMES.items() for name in names}
+__all__ = ["AfterDeal", "Board", "History", "HistoryLine", "League",
+    "LeaguePeriod", "LeagueRow", "Log", "LogLine", "PlayerPoints", "SessionWorking",
+    "SettleView", "UndoPreview", "UndoneView", "WorkingRow", "after_deal", "board",
+    "deal_points", "history", "league", "log", "session_working", "settle_view", "turn_dict",
+    "undo_preview", "undone_view"]  # every name of HOMES (a test checks)
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value

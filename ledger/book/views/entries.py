@@ -1,0 +1,56 @@
+"""Every entry of a session, :class:`Log` (see :mod:`ledger.book.views`)."""
+
+from typing import Any, NamedTuple
+
+from ledger.storage.rows import EntryRow, SessionRow
+from ledger.storage.store import Ledger
+
+
+class LogLine(NamedTuple):
+    """One entry of a session's log: ``live`` (it is the deal's current version),
+    ``status`` (``voided`` or ``amended`` once replaced, else None) and ``undoes`` (the
+    seq of the entry an undo took back with it)."""
+
+    entry: EntryRow
+    live: bool
+    status: str | None
+    undoes: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.entry.to_dict(), "live": self.live, "undoes": self.undoes,
+                "status": self.status}
+
+
+class Log(NamedTuple):
+    """Every entry of a session, then the renames and merges of its players."""
+
+    session: SessionRow
+    lines: list[LogLine]
+    events: list[dict[str, Any]]  # the player events, as ``log --json`` gives them
+    event_lines: list[str]  # the same, as ``log`` says them (times local)
+
+    def to_dict(self) -> list[dict[str, Any]]:  # a JSON array, as ``log --json`` has been
+        return [line.to_dict() for line in self.lines] + self.events
+
+
+def log(ledger: Ledger, session: SessionRow) -> Log:
+    from ledger.book.actions import undo_marks
+    from ledger.book.players import event_dicts, event_lines
+
+    entries = ledger.journal.entries(session.id)
+    live = {e.id for e in ledger.journal.live_deals(session.id)}
+    undos = undo_marks(ledger, session.id)  # entry -> seq of the entry it took back
+    next_kind: dict[int, str] = {}  # what came next for each entry's deal, going backwards
+    later: dict[int, str] = {}
+    for e in reversed(entries):
+        if e.deal_no in later:
+            next_kind[e.id] = later[e.deal_no]
+        later[e.deal_no] = e.kind
+    lines = []
+    for e in entries:
+        status = None
+        if e.kind != "void" and e.id not in live:
+            status = "voided" if next_kind.get(e.id) == "void" else "amended"
+        lines.append(LogLine(e, e.id in live, status, undos.get(e.id)))
+    seated = {pid for _t, _n, pid in ledger.journal.seat_names(session.id)}
+    return Log(session, lines, event_dicts(ledger, seated), event_lines(ledger, seated))
