@@ -64,7 +64,8 @@ def assert_intact(db: Path, full: bool = True) -> tuple[int, int]:
         ).fetchall()
         assert half == [], f"half-written entries: {half[:5]}"
         counts = conn.execute(
-            "SELECT COUNT(*), COUNT(*) FILTER (WHERE kind = 'deal') FROM entries").fetchone()
+            "SELECT COUNT(*) FILTER (WHERE kind IN ('deal', 'amend', 'void')), "
+            "COUNT(*) FILTER (WHERE kind = 'deal') FROM entries").fetchone()  # deal entries
     finally:
         conn.close()
     if not full:
@@ -209,7 +210,7 @@ def sessions_whole(db: Path, per_session: dict[str, int]) -> int:
     try:
         rows = conn.execute(
             "SELECT s.uuid, COUNT(e.id) FROM sessions s LEFT JOIN entries e ON e.session_id = s.id "
-            "GROUP BY s.id"
+            "AND e.kind IN ('deal', 'amend', 'void') GROUP BY s.id"  # not the start entry (m005)
         ).fetchall()
     finally:
         conn.close()
