@@ -10,10 +10,10 @@ rounded amount leaves the exact remainder owed or credited.
 
 from __future__ import annotations
 
-import uuid as uuidlib
 from decimal import Decimal, InvalidOperation
 from typing import Any, NamedTuple
 
+from ledger.book.keys import checked as checked_key
 from ledger.book.scope import Range
 from ledger.core.errors import InputError, KeyReused, NotFound
 from ledger.core.i18n import N_, _
@@ -76,16 +76,6 @@ def parse_amount(text: str, currency: str) -> Decimal:
     return amount if q is None else amount.quantize(q)  # 10 HKD kept as 10.00, as settle shows it
 
 
-def _key(key: str | None) -> str | None:
-    if key is None:
-        return None
-    try:
-        return str(uuidlib.UUID(str(key)))
-    except ValueError:
-        raise InputError(_("{key!r} is not a uuid: an action's key is a uuid made where it "
-                           "was taken").format(key=key)) from None
-
-
 def _currency_of(ledger: Ledger, payer: str, payee: str) -> str:
     """The one currency the two players have sessions in (else ``--currency`` is needed)."""
     found = sorted({s.currency or "PTS" for s in ledger.journal.sessions()
@@ -105,7 +95,7 @@ def record_payment(ledger: Ledger, payer: str, payee: str, amount: str,
     """``bigtwo paid PAYER PAYEE AMOUNT``: append one payment (one transaction)."""
     from ledger.book.actions import current_session
 
-    key = _key(entry_uuid)
+    key = checked_key(entry_uuid)
     payer, payee = ledger.player_name(payer), ledger.player_name(payee)
     if payer == payee:
         raise InputError(_("{payer} cannot pay {payee}: the same player").format(
@@ -171,7 +161,7 @@ def find_payment(ledger: Ledger, text: str) -> Paid:
 
 def undo_payment(ledger: Ledger, uuid: str | None = None, entry_uuid: str | None = None) -> Paid:
     """Take back a payment (the latest when ``uuid`` is None) by appending an undo row."""
-    key = _key(entry_uuid)
+    key = checked_key(entry_uuid)
     with ledger.writing():
         if key is not None and (done := ledger.payments.by_uuid(key)) is not None:
             if done.kind != "undo" or (uuid is not None and not (done.undoes or "").startswith(

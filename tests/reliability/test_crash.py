@@ -57,13 +57,15 @@ def assert_intact(db: Path, full: bool = True) -> tuple[int, int]:
                JOIN (SELECT session_id, COUNT(*) AS n FROM seats GROUP BY session_id) t
                  ON t.session_id = e.session_id
                LEFT JOIN points q ON q.entry_id = e.id
+               WHERE e.kind IN ('deal', 'amend', 'void')  -- start, end, reopen, undo hold no points
                GROUP BY e.id
                HAVING COUNT(q.id) = 0 OR SUM(q.net) != 0
                    OR (e.kind != 'amend' AND COUNT(q.id) != MAX(t.n))"""
         ).fetchall()
         assert half == [], f"half-written entries: {half[:5]}"
         counts = conn.execute(
-            "SELECT COUNT(*), COUNT(*) FILTER (WHERE kind = 'deal') FROM entries").fetchone()
+            "SELECT COUNT(*) FILTER (WHERE kind IN ('deal', 'amend', 'void')), "
+            "COUNT(*) FILTER (WHERE kind = 'deal') FROM entries").fetchone()  # deal entries
     finally:
         conn.close()
     if not full:
@@ -208,7 +210,7 @@ def sessions_whole(db: Path, per_session: dict[str, int]) -> int:
     try:
         rows = conn.execute(
             "SELECT s.uuid, COUNT(e.id) FROM sessions s LEFT JOIN entries e ON e.session_id = s.id "
-            "GROUP BY s.id"
+            "AND e.kind IN ('deal', 'amend', 'void') GROUP BY s.id"  # not the start entry (m005)
         ).fetchall()
     finally:
         conn.close()
