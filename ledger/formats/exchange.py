@@ -76,8 +76,13 @@ def export_json(ledger: Ledger, sessions: Sequence[SessionRow], out: IO[str],
         # session's own actions in the one order: each after anything it undoes.
         entries = ledger.journal.entries(s.id) + [
             e for e in ledger.journal.actions(s.id) if not e.is_deal]
+        first: dict[int, str] = {}  # deal number: the uuid of its "deal" entry
         for j, e in enumerate(entries):
             entry = e.to_dict()
+            if e.kind == "deal":
+                first.setdefault(e.deal_no, e.uuid)
+            elif e.is_deal and e.deal_no in first:  # its deal by uuid (numbers are per ledger)
+                entry["deal_uuid"] = first[e.deal_no]
             if e.is_deal and e.undoes is not None:  # written by undo: what it took back
                 entry["undoes"] = e.undoes
             out.write(("\n" if j == 0 else ",\n") + _json(entry))
@@ -353,8 +358,12 @@ def _json_entry(raw: object, where: str, index: int) -> tuple[int, EntrySpec]:
     undoes = e.get("undoes")
     if undoes is not None:
         undoes = _uuid(undoes, f"{where}.undoes")
+    deal_uuid = e.get("deal_uuid") if kind != "deal" else None
+    if deal_uuid is not None:
+        deal_uuid = _uuid(deal_uuid, f"{where}.deal_uuid")
     spec = EntrySpec(_uuid(e["uuid"], f"{where}.uuid"), kind, deal_no, facts,
-                     _timestamp(e.get("at"), f"{where}.at"), where, undoes=undoes)
+                     _timestamp(e.get("at"), f"{where}.at"), where, undoes=undoes,
+                     deal_uuid=deal_uuid)
     return seq, spec
 
 
