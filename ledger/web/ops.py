@@ -378,3 +378,46 @@ def op_reopen(ledger: Ledger, args: Args) -> dict[str, Any]:
     """An ended session takes deals again."""
     s = book.reopen_session(ledger, session_of(ledger, args), entry_uuid=key_of(args))
     return op_session(ledger, {"session": s.id})
+
+
+def op_export(ledger: Ledger, args: Args) -> dict[str, Any]:
+    """``{"name", "text", "sessions"}``: the CLI's JSON export (``bigtwo export``) of one
+    session (``session``) or of every session in the ledger: the phone's download or share
+    sheet, and the hub's half of a sync; ``bigtwo import`` reads it (merged by uuid)."""
+    import io
+
+    from ledger.formats import exchange
+
+    if args.get("session") is not None:
+        sessions = [session_of(ledger, args)]
+    else:
+        sessions = list(ledger.journal.sessions())
+    out = io.StringIO()
+    exchange.export_json(ledger, sessions, out)
+    stamp = "all" if args.get("session") is None else f"session-{args['session']}"
+    return {"name": f"bigtwo-{stamp}.json", "text": out.getvalue(), "sessions": len(sessions)}
+
+
+def op_import(ledger: Ledger, args: Args) -> dict[str, Any]:
+    """Import ``text`` — a JSON export or a big-two-scorer score sheet, as ``bigtwo
+    import`` does (merged by uuid: importing it twice writes nothing new); ``name`` is
+    the file's name, shown in the report.  A phone's sync pushes its export here and
+    imports the hub's ``export`` answer: each half writes once however often it is sent."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from ledger.formats import exchange
+
+    text = args.get("text")
+    if not isinstance(text, str):
+        raise InputError(_('missing "{key}" in the request').format(key="text"))
+    name = os.path.basename(str(args.get("name") or "import.json")) or "import.json"
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / name
+        path.write_text(text, encoding="utf-8")
+        report = exchange.import_file(ledger, path)
+    answer = {**report.to_dict(), "summary": report.summary()}
+    if report.conflicts:
+        answer["conflict_text"] = report.conflict_text()
+    return answer
