@@ -32,6 +32,19 @@ OFFLINE_WORDS = {
     "storage_refused": N_("This browser did not promise to keep the ledger: it may clear it when "
                           "space runs low. Export the ledger now and then to keep a copy."),
     "other_tab": N_("The ledger is open in another tab or window of this app; close it there."),
+    "phone_ledger": N_("This phone's ledger"),
+    "export_ledger": N_("Export every session"),
+    "exported": N_("Exported {n} sessions as {name}."),
+    "import_file": N_("Import a file (an export or a score sheet)"),
+    "hub_link": N_("The hub's scorekeeper link"),
+    "sync_now": N_("Sync with the hub"),
+    "syncing": N_("Syncing with the hub…"),
+    "synced": N_("Synced. Sent: {sent} Received: {received}"),
+    "sync_link_bad": N_("That is not a scorekeeper link: paste the link bigtwo serve printed "
+                        "(it ends in ?t=…)."),
+    "sync_unreachable": N_("The hub did not answer (it must be https and allow this app). "
+                           "Nothing was lost: sync again when it is reachable."),
+    "sync_refused": N_("The hub refused the sync: {reason}"),
 }
 
 
