@@ -61,7 +61,8 @@ if TYPE_CHECKING:
 HOMES = {
     "deal": ("AfterDeal", "PlayerPoints", "after_deal", "deal_points", "turn_dict"),
     "scoreboard": ("Board", "UndoPreview", "board", "undo_preview"),
-    "settlement": ("PaymentProgress", "SessionWorking", "SettleView", "WorkingRow", "session_working", "settle_view"),
+    "settlement": ("PaymentProgress", "SessionWorking", "SettleView", "WorkingRow",
+                   "session_working", "settle_view"),
     "entries": ("Log", "LogLine", "log"),
     "undo": ("UndoneView", "undone_view"),
     "periods": ("History", "HistoryLine", "League", "LeaguePeriod", "LeagueRow", "history",
