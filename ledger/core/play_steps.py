@@ -17,11 +17,13 @@ from ledger.core.cards import (
 )
 from ledger.core.i18n import N_, _
 from ledger.core.plays import (
+    ACE_LOW,
     DEFAULT_RULES,
     KIND_ORDERS,
     Play,
     PlayRules,
     _run_of,
+    card_value,
     classify,
     is_bomb,
     kind_name,
@@ -54,6 +56,16 @@ def explain(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES, said: bool = Fal
                            N_("bombs beat-anything: four of a kind + 1 or a straight flush beats any "
                               "single, pair or triple (A is none)")))
         return steps
+    if len(a.cards) == 5 and rules.five_card_order == "by-value":
+        steps.append(t(N_("five-card plays (by-value): the card value decides first, whatever "
+                          "the kind: a straight's or a flush's top card, a full house's triple, "
+                          "the four of a four of a kind")))
+        va, vb = (RANK_NAMES[p.top.rank] for p in (a, b))
+        if card_value(a, rules) != card_value(b, rules):
+            steps.append(t(N_("card values {a} against {b}: the value decides")).format(a=va, b=vb))
+            return steps
+        steps.append(t(N_("card values {a} against {b}: equal, so the usual order decides")).format(
+            a=va, b=vb))
     if len(a.cards) == 5:
         order = KIND_ORDERS[rules.five_card_order]
         steps.append(t(N_("five-card kinds ({order}), low to high: {kinds}")).format(
@@ -83,7 +95,7 @@ def explain(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES, said: bool = Fal
             "top-card-first": N_("the top card's rank first, then the suit"),
             "poker": N_("all five ranks from the top down, then the suit"),
         }[rules.flushes])))
-        ranks_a, ranks_b = (tuple(sorted((c.rank for c in p.cards), reverse=True)) for p in (a, b))
+        ranks_a, ranks_b = (tuple(c.rank for c in reversed(p.cards)) for p in (a, b))  # high first
         steps.append(t(N_("ranks {a} against {b}; suits {x} against {y}")).format(
             a="-".join(RANK_NAMES[r] for r in ranks_a), b="-".join(RANK_NAMES[r] for r in ranks_b),
             x=SUIT_SYMBOLS[a.top.suit], y=SUIT_SYMBOLS[b.top.suit]))
@@ -91,13 +103,18 @@ def explain(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES, said: bool = Fal
         return steps
     elif a.kind in ("full-house", "four-of-a-kind"):
         big_a, big_b = (Counter(c.rank for c in p.cards).most_common(1)[0][0] for p in (a, b))
-        what = (N_("the triple decides: {a} against {b} (2 high, 3 low)") if a.kind == "full-house"
-                else N_("the four decides: {a} against {b} (2 high, 3 low)"))
+        what = {(False, "full-house"): N_("the triple decides: {a} against {b} (2 high, 3 low)"),
+                (False, "four-of-a-kind"): N_("the four decides: {a} against {b} (2 high, 3 low)"),
+                (True, "full-house"): N_("the triple decides: {a} against {b} (K high, A low)"),
+                (True, "four-of-a-kind"): N_("the four decides: {a} against {b} (K high, A low)"),
+                }[rules.rank_order == ACE_LOW, a.kind]
         steps.append(t(what).format(a=RANK_NAMES[big_a], b=RANK_NAMES[big_b]))
         return steps
     else:
-        steps.append(t(N_("ranks, high to low: 2 A K Q J 10 9 8 7 6 5 4 3; {a} against {b}")).format(
-            a=RANK_NAMES[a.top.rank], b=RANK_NAMES[b.top.rank]))
+        ranks = (N_("ranks, high to low: K Q J 10 9 8 7 6 5 4 3 2 A; {a} against {b}")
+                 if rules.rank_order == ACE_LOW else
+                 N_("ranks, high to low: 2 A K Q J 10 9 8 7 6 5 4 3; {a} against {b}"))
+        steps.append(t(ranks).format(a=RANK_NAMES[a.top.rank], b=RANK_NAMES[b.top.rank]))
         if a.top.rank != b.top.rank:
             return steps
     steps.append(t(N_("{suits}; compared: {a} against {b}")).format(
