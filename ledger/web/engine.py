@@ -31,6 +31,7 @@ from ledger.web.ops import (
     op_import,
     op_last_setup,
     op_log,
+    op_pay,
     op_presets,
     op_preview,
     op_record,
@@ -42,6 +43,7 @@ from ledger.web.ops import (
     op_start,
     op_undo,
     op_undo_preview,
+    op_unpay,
     op_void,
 )
 
@@ -86,6 +88,7 @@ READS: dict[str, Op] = {
 WRITES: dict[str, Op] = {
     "record": op_record, "amend": op_amend, "void": op_void, "undo": op_undo,
     "start": op_start, "end": op_end, "reopen": op_reopen, "import": op_import,
+    "pay": op_pay, "unpay": op_unpay,
 }
 # Every argument each op reads (anything else is refused: a typo is never ignored).
 ARGS: dict[str, frozenset[str]] = {
@@ -97,6 +100,8 @@ ARGS: dict[str, frozenset[str]] = {
     "export": frozenset({"session"}), "import": frozenset({"text", "name"}),
     "start": frozenset({"players", "rules", "house", "rule_set", "stake", "currency", "name",
                         "teams"}),
+    "pay": frozenset({"session", "from", "to", "amount", "currency", "note"}),
+    "unpay": frozenset({"session", "payment"}),
 }
 
 

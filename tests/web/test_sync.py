@@ -84,6 +84,12 @@ def test_a_phone_and_the_hub_that_recorded_apart_sync_to_the_same_standings(clie
     assert push(client, phone)["entries_added"] == 0
     assert pull(client, phone)["entries_added"] == 0
     assert ledger_bytes(db) == before
+    # A payment marked on the phone syncs too (by its uuid, once).
+    phone_call(phone, "pay", key=str(uuid.uuid4()), session=mine["id"], **{"from": "Dan", "to": "Ben"},
+               amount="1")
+    assert push(client, phone)["payments_added"] == 1
+    assert push(client, phone).get("payments_added", 0) == 0
+    assert pull(client, phone).get("payments_added", 0) == 0
     # The log on the hub shows what the merge did: every entry, the phone's among them.
     log = client.get("/api/log?session=1", headers=KEEP).json()
     assert len(log["entries"]) >= 6
