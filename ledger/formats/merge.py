@@ -35,7 +35,7 @@ from ledger.storage.store import Ledger
 
 DEAL_KINDS = ("deal", "amend", "void")
 
-BATCH_ENTRIES = 2000  # commit after whole sessions once this many entries are written
+BATCH_ENTRIES = 10000  # commit after whole sessions once this many entries are written
 CHUNK = 1000  # entries looked up and inserted at a time
 
 Progress = Callable[[int], None]
@@ -261,10 +261,11 @@ class Importer:
     def run(self, sessions: Iterable[tuple[SessionSpec, Iterable[EntrySpec]]]) -> ImportReport:
         pending = iter(sessions)
         more = True
-        with self.ledger.bulk.tuned():
+        bulk = self.ledger.bulk
+        with bulk.tuned():
             while more:
                 more = False
-                with self.ledger.writing():
+                with self.ledger.writing(), bulk.totals_in_bulk():
                     written = 0
                     for spec, entries in pending:
                         written += self._session(spec, entries)
@@ -282,6 +283,9 @@ class Importer:
             # Nothing in it can conflict (its games' uuids derive from its own): the
             # bulk path, without a savepoint; the batch's transaction keeps it whole.
             return self._write_new_sheet_session(spec, entries)
+        # What follows writes points with the triggers on (and outside its savepoint,
+        # which a conflict rolls back).
+        self.ledger.bulk.sum_totals()
         try:
             with self.ledger.writing():  # a savepoint: a conflict undoes this session only
                 return self._write(spec, entries, known)
@@ -342,6 +346,7 @@ class Importer:
 
     def _write_new_sheet_session(self, spec: SessionSpec, entries: Iterable[EntrySpec]) -> int:
         sid = self._add_session(spec)
+        self.ledger.bulk.sum_later(sid)  # a new session: its totals are summed once
         added = 0
         for chunk in _chunks(entries, CHUNK):
             self.ledger.bulk.import_entries(sid, [

@@ -6,10 +6,12 @@ import json
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ledger.storage.codec import to_json
 from ledger.storage.raw_rows import ImportedEntry, StoredEntry
+from ledger.storage.schema import POINT_COLUMNS
 
 if TYPE_CHECKING:
     from ledger.storage.store import Ledger
@@ -18,9 +20,74 @@ if TYPE_CHECKING:
 class BulkImport:
     """The import path of one open ledger: lookups by identity and multi-row inserts."""
 
+    # The triggers that keep session_totals and session_flows row by row (schema m002).
+    TOTALS_TRIGGERS = ("points_into_totals", "points_into_flows")
+
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
         self.conn = ledger.conn
+        # While the totals are summed in bulk: the triggers' SQL, and the new sessions
+        # whose totals are still to be summed.
+        self._triggers: list[str] | None = None
+        self._unsummed: dict[int, None] = {}
+
+    @contextmanager
+    def totals_in_bulk(self) -> Iterator[BulkImport]:
+        """Inside one transaction (``ledger.writing()``): the points of new sessions
+        marked with :meth:`sum_later` go in (:meth:`import_entries`) without the
+        per-row triggers, and their sessions' totals and flows are summed once, by
+        :meth:`sum_totals`, before the transaction ends.
+
+        The triggers are dropped on the first such write and created again, from their
+        own SQL as stored, by :meth:`sum_totals` (called on leaving, and by the importer
+        before anything else writes points).  DDL is transactional in SQLite: a
+        transaction that does not commit keeps the triggers and writes no totals."""
+        assert self.conn.in_transaction
+        try:
+            yield self
+            self.sum_totals()
+        finally:
+            self._triggers = None
+            self._unsummed = {}
+
+    def _pause_triggers(self) -> None:
+        if self._triggers is not None:
+            return
+        names = self.TOTALS_TRIGGERS
+        found = dict(self.conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN "
+            f"({', '.join('?' * len(names))})", names).fetchall())
+        self._triggers = [found[name] for name in names]
+        for name in names:
+            self.conn.execute(f"DROP TRIGGER {name}")
+
+    def sum_totals(self) -> None:
+        """Sum the totals and flows of the sessions written without the triggers, in the
+        order the triggers would have added their rows (a player's first points row),
+        and create the triggers again."""
+        if self._triggers is None:  # every points row went through the triggers
+            self._unsummed = {}
+            return
+        conn = self.conn
+        cols = ", ".join(POINT_COLUMNS)
+        sums = ", ".join(f"SUM({c})" for c in POINT_COLUMNS)
+        unsummed = list(self._unsummed)
+        for start in range(0, len(unsummed), 500):
+            chunk = unsummed[start:start + 500]
+            among = f"session_id IN ({', '.join('?' * len(chunk))})"
+            conn.execute(
+                f"INSERT INTO session_totals (session_id, player_id, {cols}) "
+                f"SELECT session_id, player_id, {sums} FROM points WHERE {among} "
+                "GROUP BY session_id, player_id ORDER BY session_id, MIN(id)", chunk)
+            conn.execute(
+                "INSERT INTO session_flows (session_id, player_id, payee_id, net) "
+                "SELECT session_id, player_id, payee_id, SUM(net) FROM points "
+                f"WHERE {among} AND payee_id IS NOT NULL "
+                "GROUP BY session_id, player_id, payee_id ORDER BY session_id, MIN(id)", chunk)
+        for sql in self._triggers:
+            conn.execute(sql)
+        self._triggers = None
+        self._unsummed = {}
 
     @contextmanager
     def tuned(self, cache_mib: int = 64) -> Iterator[BulkImport]:
@@ -69,8 +136,16 @@ class BulkImport:
         )
         return {r[0] for r in rows}
 
+    def sum_later(self, session_id: int) -> None:
+        """Inside :meth:`totals_in_bulk`: ``session_id`` is a new session, whose points
+        :meth:`import_entries` writes without the triggers, summed once at the end."""
+        self._unsummed[session_id] = None
+
     def import_entries(self, session_id: int, entries: Sequence[ImportedEntry]) -> None:
         """Append many entries and their points at once (inside ``ledger.writing()``).
+
+        The points of a session marked with :meth:`sum_later` are summed into the totals
+        once, at the end of the transaction, not row by row.
 
         The bulk path of ``bigtwo import``: entries get the next ids and seqs in order,
         and no audit row each (the importer writes one per session, :meth:`note_import`).
@@ -81,6 +156,10 @@ class BulkImport:
         if not entries:
             return
         conn = self.conn
+        if session_id in self._unsummed:
+            self._pause_triggers()
+        elif self._triggers is not None:
+            self.sum_totals()  # the triggers keep this session's totals
         first_id = conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM entries").fetchone()[0]
         first_seq = conn.execute(
             "SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE session_id = ?", [session_id]
@@ -132,11 +211,22 @@ def _after(stamp: str) -> str:
 
 
 def _insert_rows(conn: sqlite3.Connection, into: str, width: int, values: list[Any],
-                 rows_per_statement: int = 500) -> None:
-    """INSERT flat ``values`` (``width`` a row) as multi-row VALUES statements."""
-    one = "(" + ", ".join("?" * width) + ")"
-    step = rows_per_statement * width
-    for start in range(0, len(values), step):
-        part = values[start:start + step]
-        conn.execute(f"INSERT INTO {into} VALUES " + ", ".join([one] * (len(part) // width)), part)
+                 rows_per_statement: int = 256) -> None:
+    """INSERT flat ``values`` (``width`` a row) as multi-row VALUES statements.
 
+    Each statement holds a power of two of rows (``rows_per_statement`` at most), so an
+    import prepares a few statements per table and reuses them from the connection's
+    statement cache rather than one of every length a session has."""
+    start, total = 0, len(values) // width
+    rows = rows_per_statement
+    while start < total:
+        while rows > total - start:
+            rows //= 2
+        conn.execute(_values_sql(into, width, rows), values[start * width:(start + rows) * width])
+        start += rows
+
+
+@lru_cache(maxsize=64)
+def _values_sql(into: str, width: int, rows: int) -> str:
+    one = "(" + ", ".join("?" * width) + ")"
+    return f"INSERT INTO {into} VALUES " + ", ".join([one] * rows)
