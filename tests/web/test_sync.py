@@ -123,4 +123,5 @@ def test_a_push_that_is_no_export_changes_nothing(client, db: Path) -> None:
     bad = client.post("/api/import", json={"text": '{"format": "other", "version": 1, "sessions": []}',
                                            "name": "phone.json"}, headers=keyed(KEEP))
     assert bad.status_code == 400 and "not a bigtwo-ledger export" in bad.json()["message"]
+    assert "bigtwo export" not in bad.json()["message"]  # the CLI's advice, never the phone's
     assert ledger_bytes(db) == before
