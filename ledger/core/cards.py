@@ -136,7 +136,7 @@ def _parse_token(token: str) -> list[Card]:
 STRAIGHT_STYLES = (
     "pagat", "hong-kong", "no-wrap", "ace-low-excluded", "twos-high", "descending", "indonesian",
     "no-ace-five", "ace-five-low-two-six-high", "two-six-over-ace-five", "ace-five-high",
-    "ace-five-below-ace", "wrap-around",
+    "ace-five-below-ace", "wrap-around", "ace-low-king-high",
 )
 
 
@@ -207,6 +207,10 @@ _STRAIGHT_RUNS: dict[str, tuple[Run, ...]] = {
     # Wikipedia: "Q-K-A-2-3 < K-A-2-3-4 < ... < 10-J-Q-K-A < J-Q-K-A-2" (the last card's suit)
     "wrap-around": _levelled((Run((12, 13, 14, 15, 3), 3), Run((13, 14, 15, 3, 4), 4),
                               Run(_A_TO_5, 5), Run(_2_TO_6, 6), *_MIDDLE, Run(_J_TO_2, 15))),
+    # the French text's ace-low, king-high ranks ("la carte d'as plus jeune, puis aller à 2,
+    # 3, etc., et le plus ancien est roi"): five consecutive values run from A-2-3-4-5 to
+    # 9-10-J-Q-K; 10-J-Q-K-A is no run (only with plays.rank_order = "ace-low-king-high")
+    "ace-low-king-high": _levelled((Run(_A_TO_5, 5), Run(_2_TO_6, 6), *_MIDDLE[:-1])),
 }
 
 

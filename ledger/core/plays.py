@@ -8,9 +8,8 @@ the same size, the higher key is the stronger play.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field, fields
-from itertools import pairwise
 
 from ledger.core.cards import (
     NO_SUIT_ORDER,
@@ -38,9 +37,13 @@ SUIT_ORDERS = ("SHCD", "DHSC", "SHDC", "CSHD", "HSDC", NO_SUIT_ORDER)
 # straight-over-flush: Wikipedia, the Russian article ("a straight is considered higher than a
 # flush"); no-poker-rules: a five-card play is beaten only by one of its own kind (Wikipedia,
 # the Russian article); gamesky: pagat's GameSky Da Lao Er, "a full house cannot be used to
-# beat a straight".
+# beat a straight"; by-value: Wikipedia, the Russian article, "any five-card combination can be
+# played on top of any other five-card combination with a lower card value".
 FIVE_CARD_ORDERS = ("standard", "royal-over-quads", "straight-over-flush", "no-poker-rules",
-                    "gamesky")
+                    "gamesky", "by-value")
+# ace-low-king-high: the French text, "la carte d'as plus jeune, puis aller à 2, 3, etc., et le
+# plus ancien est roi" (A < 2 < 3 < ... < K; its straights are plays.straights of that name).
+RANK_ORDERS = ("two-high", "ace-low-king-high")
 CHOICES: dict[str, tuple[str, ...]] = {
     "suit_order": SUIT_ORDERS,
     "straights": STRAIGHT_STYLES,
@@ -53,6 +56,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     # of a kind can be used to beat all card combinations without a four of a kind".
     "bombs": ("off", "beat-anything", "beat-all", "quads-beat-all"),
     "five_card_order": FIVE_CARD_ORDERS,
+    "rank_order": RANK_ORDERS,
 }
 SWITCHES = ("no_flushes", "no_triples")
 FIVE_CARD_KINDS = ("straight", "flush", "full-house", "four-of-a-kind", "straight-flush")
@@ -66,6 +70,7 @@ KIND_ORDERS: dict[str, tuple[str, ...]] = {
     "straight-over-flush": ("flush", "straight", "full-house", "four-of-a-kind", "straight-flush"),
     "no-poker-rules": FIVE_CARD_KINDS,
     "gamesky": FIVE_CARD_KINDS,
+    "by-value": FIVE_CARD_KINDS,  # equal card values: the kinds' usual order decides
 }
 ROYAL = (10, 11, 12, 13, 14)
 BOMB_KINDS = ("four-of-a-kind", "straight-flush")
@@ -84,6 +89,7 @@ class PlayRules:
     no_flushes: bool = False
     no_triples: bool = False
     five_card_order: str = "standard"
+    rank_order: str = "two-high"
 
     def __post_init__(self) -> None:
         for name, allowed in CHOICES.items():
@@ -96,6 +102,10 @@ class PlayRules:
             if not isinstance(value, bool):
                 raise RuleError(_("play option {name} must be true or false, not {value!r}").format(
                     name=name, value=value))
+        if (self.rank_order == ACE_LOW) != (self.straights == ACE_LOW):
+            raise RuleError(_(
+                "play options rank_order and straights go together: set both to "
+                "\"ace-low-king-high\" (its straights run from A-2-3-4-5 to 9-10-J-Q-K) or neither"))
 
     @classmethod
     def from_mapping(cls, options: Mapping[str, object]) -> PlayRules:
@@ -119,6 +129,7 @@ class PlayRules:
         return asdict(self)
 
 
+ACE_LOW = "ace-low-king-high"
 DEFAULT_RULES = PlayRules()
 PLAY_PRESETS: dict[str, PlayRules] = {
     "classic": DEFAULT_RULES,
@@ -177,10 +188,12 @@ def _verdict(beats: bool, template: str, **words: tuple[str, str]) -> Verdict:
 
 def classify(cards: Iterable[Card], rules: PlayRules = DEFAULT_RULES) -> Play:
     """Name the play ``cards`` make under ``rules``; InputError says why if none."""
-    hand = tuple(sorted(cards, key=lambda card: card_order(card, rules.suit_order)))
+    hand = tuple(sorted(cards, key=lambda card: (rank_value(card.rank, rules),
+                                                 card_order(card, rules.suit_order))))
     ensure_distinct(hand)
     shown = format_cards(hand, symbols=True)
     counts = Counter(card.rank for card in hand)
+    value = {rank: rank_value(rank, rules) for rank in counts}
     size = len(hand)
     if size in (1, 2, 3):
         if len(counts) != 1:
@@ -191,16 +204,16 @@ def classify(cards: Iterable[Card], rules: PlayRules = DEFAULT_RULES) -> Play:
             raise InputError(_("{cards} is not a play: triples are not allowed (no_triples)").format(
                 cards=shown))
         kind = ("single", "pair", "triple")[size - 1]
-        return _play(kind, hand, rules, (0, hand[-1].rank), hand[-1], shown)
+        return _play(kind, hand, rules, (0, value[hand[-1].rank]), hand[-1], shown)
     if size == 4:
         if len(counts) == 1 and rules.four_of_a_kind in ("alone", "two-pairs"):
             detail = _ranks(hand[0].rank, 4)
-            return _play("four-of-a-kind", hand, rules, (3, hand[0].rank), hand[-1], detail)
+            return _play("four-of-a-kind", hand, rules, (3, value[hand[0].rank]), hand[-1], detail)
         if sorted(counts.values()) == [2, 2] and rules.four_of_a_kind == "two-pairs":
-            high = max(counts)
-            top = hand[-1]  # the higher pair's higher suit: the hand is sorted low to high
-            detail = f"{_ranks(high, 2)} + {_ranks(min(counts), 2)}"
-            return _play("two-pairs", hand, rules, (2, high), top, detail)
+            low, high = hand[0].rank, hand[-1].rank  # the hand is sorted low to high
+            top = hand[-1]  # the higher pair's higher suit
+            detail = f"{_ranks(high, 2)} + {_ranks(low, 2)}"
+            return _play("two-pairs", hand, rules, (2, value[high]), top, detail)
         raise InputError(_("{cards} is not a play: {why}").format(
             cards=shown, why=_(_FOUR_CARDS[rules.four_of_a_kind])))
     if size == 5:
@@ -234,6 +247,15 @@ def compare(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES) -> Verdict:
     if a.key == b.key:
         return _verdict(False, N_("{this} does not beat {that}: equal plays do not beat each other"),
                         this=this, that=that)
+    if rules.five_card_order == "by-value" and len(a.cards) == 5 and (
+            card_value(a, rules) != card_value(b, rules)) and not (
+            rules.bombs == "beat-all" and is_bomb(a) != is_bomb(b)):  # bombs: above every value
+        higher = card_value(a, rules) > card_value(b, rules)
+        template = (N_("{this} beats {that}: a higher card value, whatever the kind (by-value)")
+                    if higher else
+                    N_("{this} does not beat {that}: a lower card value, whatever the kind "
+                       "(by-value)"))
+        return _verdict(higher, template, this=this, that=that)
     beats = a.key > b.key
     if a.key[0] != b.key[0] and len(a.cards) == 5 and _other_kind_refused(a, b, rules):
         template = (N_("{this} cannot be played on {that}: no-poker-rules, a five-card play "
@@ -277,107 +299,6 @@ def kind_name(play: Play, rules: PlayRules = DEFAULT_RULES) -> str:
     return play.kind.replace("-", " ")
 
 
-def explain(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES, said: bool = False) -> list[str]:
-    """The ranking steps that decide whether ``a`` may be played on ``b``, one line each:
-    the order of kinds, straights or flushes used, and the suits compared.  In English
-    (for JSON), or with ``said`` in the interface's language.
-
-    >>> from ledger.core.cards import parse_cards
-    >>> hk = PLAY_PRESETS["hong-kong"]
-    >>> a, b = (classify(parse_cards(t), hk) for t in ("AS 2S 3S 4S 5H", "2D 3D 4D 5D 6C"))
-    >>> explain(a, b, hk)[-1]
-    'A-2-3-4-5 is straight 10 of 10, 2-3-4-5-6 is 9: A-2-3-4-5 ranks higher'
-    """
-    t = _ if said else _english
-    a, b = classify(a.cards, rules), classify(b.cards, rules)
-    steps: list[str] = []
-    if len(a.cards) != len(b.cards):
-        size = t(N_("sizes: {a} card against {b}; a play is beaten only by one with as many cards")
-                 if len(a.cards) == 1 else
-                 N_("sizes: {a} cards against {b}; a play is beaten only by one with as many cards"))
-        steps.append(size.format(a=len(a.cards), b=len(b.cards)))
-        if rules.bombs == "beat-anything":
-            steps.append(t(N_("bombs beat-anything: four of a kind + 1 or a straight flush beats any "
-                              "single, pair or triple (A is one)") if is_bomb(a) else
-                           N_("bombs beat-anything: four of a kind + 1 or a straight flush beats any "
-                              "single, pair or triple (A is none)")))
-        return steps
-    if len(a.cards) == 5:
-        order = KIND_ORDERS[rules.five_card_order]
-        steps.append(t(N_("five-card kinds ({order}), low to high: {kinds}")).format(
-            order=rules.five_card_order, kinds=" < ".join(t(k.replace("-", " ")) for k in order)))
-        if a.key[0] != b.key[0]:
-            steps.append(t(N_("{a} against {b}: the kind decides")).format(
-                a=t(kind_name(a, rules)), b=t(kind_name(b, rules))))
-            return steps
-    if a.kind in ("straight", "straight-flush"):
-        runs = straight_runs(rules.straights)
-        steps.append(t(N_("straights ({style}), low to high: {runs}")).format(
-            style=rules.straights, runs=_run_ladder(runs)))
-        run_a, run_b = _run_of(a.cards, rules.straights), _run_of(b.cards, rules.straights)
-        assert run_a is not None and run_b is not None
-        top = max(run.level for run in runs) + 1
-        place = t(N_("{a} is straight {n} of {top}, {b} is {m}")).format(
-            a=run_a, n=run_a.level + 1, top=top, b=run_b, m=run_b.level + 1)
-        if run_a.level == run_b.level:
-            steps.append(t(N_("{places}: the same place")).format(places=place))
-        else:
-            higher = run_a if run_a.level > run_b.level else run_b
-            steps.append(t(N_("{places}: {run} ranks higher")).format(places=place, run=higher))
-            return steps
-    elif a.kind == "flush":
-        steps.append(t(N_("flushes ({style}): {how}")).format(style=rules.flushes, how=t({
-            "suit-first": N_("the suit first, then the ranks from the top down"),
-            "top-card-first": N_("the top card's rank first, then the suit"),
-            "poker": N_("all five ranks from the top down, then the suit"),
-        }[rules.flushes])))
-        ranks_a, ranks_b = (tuple(sorted((c.rank for c in p.cards), reverse=True)) for p in (a, b))
-        steps.append(t(N_("ranks {a} against {b}; suits {x} against {y}")).format(
-            a="-".join(RANK_NAMES[r] for r in ranks_a), b="-".join(RANK_NAMES[r] for r in ranks_b),
-            x=SUIT_SYMBOLS[a.top.suit], y=SUIT_SYMBOLS[b.top.suit]))
-        steps.append(_suit_step(rules, t))
-        return steps
-    elif a.kind in ("full-house", "four-of-a-kind"):
-        big_a, big_b = (Counter(c.rank for c in p.cards).most_common(1)[0][0] for p in (a, b))
-        what = (N_("the triple decides: {a} against {b} (2 high, 3 low)") if a.kind == "full-house"
-                else N_("the four decides: {a} against {b} (2 high, 3 low)"))
-        steps.append(t(what).format(a=RANK_NAMES[big_a], b=RANK_NAMES[big_b]))
-        return steps
-    else:
-        steps.append(t(N_("ranks, high to low: 2 A K Q J 10 9 8 7 6 5 4 3; {a} against {b}")).format(
-            a=RANK_NAMES[a.top.rank], b=RANK_NAMES[b.top.rank]))
-        if a.top.rank != b.top.rank:
-            return steps
-    steps.append(t(N_("{suits}; compared: {a} against {b}")).format(
-        suits=_suit_step(rules, t), a=format_card(a.top, True), b=format_card(b.top, True)))
-    return steps
-
-
-def _english(message: str) -> str:
-    return message
-
-
-def _suit_step(rules: PlayRules, t: Callable[[str], str]) -> str:
-    if rules.suit_order == NO_SUIT_ORDER:
-        return t(N_("suits (suit_order none) never break a tie: equal ranks do not beat each other"))
-    return t(N_("suits (suit_order {order}), high to low: {suits}")).format(
-        order=rules.suit_order, suits=" ".join(SUIT_SYMBOLS[s] for s in rules.suit_order))
-
-
-def _run_ladder(runs: tuple[Run, ...]) -> str:
-    """``3-4-5-6-7 < … < 10-J-Q-K-A < 2-3-4-5-6 = A-2-3-4-5``: the lowest run, the runs
-    holding an ace or a two (where the styles differ) and the highest; ``=`` joins
-    runs of one level."""
-    shown = [i for i, run in enumerate(runs)
-             if i in (0, len(runs) - 1) or {14, 15} & set(run.ranks)]
-    out = str(runs[0])
-    for before, i in pairwise(shown):
-        if i > before + 1:
-            out += " < …"
-        out += (" = " if runs[i].level == runs[i - 1].level else " < ") + str(runs[i])
-    return out
-
-
 def is_bomb(play: Play) -> bool:
     """Four of a kind with a kicker or a straight flush: what bombs=beat-anything lets loose."""
     return play.kind in BOMB_KINDS and len(play.cards) == 5
@@ -414,7 +335,8 @@ def _five(hand: tuple[Card, ...], counts: Counter[int], rules: PlayRules, shown:
         rest = format_card(kicker, True) if kind == "four-of-a-kind" else _ranks(small, 2)
         detail = f"{_ranks(big, counts[big])} + {rest}"
         top = max((c for c in hand if c.rank == big), key=hand.index)
-        return _play(kind, hand, rules, (_kind_level(kind, hand, rules), big), top, detail)
+        key = (_kind_level(kind, hand, rules), rank_value(big, rules))
+        return _play(kind, hand, rules, key, top, detail)
     flush = len({card.suit for card in hand}) == 1
     run = _run_of(hand, rules.straights)
     if run is not None:
@@ -449,16 +371,29 @@ def is_royal(cards: Iterable[Card]) -> bool:
 def _flush(hand: tuple[Card, ...], rules: PlayRules) -> Play:
     """suit-first: suit, then ranks top-down; top-card-first: top rank, then suit;
     poker: all ranks top-down, then suit."""
-    ranks = tuple(sorted((card.rank for card in hand), reverse=True))
+    ranks = tuple(reversed([card.rank for card in hand]))  # the hand is sorted low to high
+    values = tuple(rank_value(r, rules) for r in ranks)
     suit = suit_value(hand[0].suit, rules.suit_order)
     order = {
-        "suit-first": (suit, ranks),
-        "top-card-first": (ranks[0], suit),
-        "poker": (ranks, suit),
+        "suit-first": (suit, values),
+        "top-card-first": (values[0], suit),
+        "poker": (values, suit),
     }[rules.flushes]
     top = hand[-1]
     detail = f"{SUIT_SYMBOLS[top.suit]} {'-'.join(RANK_NAMES[r] for r in ranks)}"
     return Play("flush", hand, (_kind_level("flush", hand, rules), *order), top, detail)
+
+
+def rank_value(rank: int, rules: PlayRules = DEFAULT_RULES) -> int:
+    """A rank's strength under ``rank_order``: the rank itself (3 … K, A = 14, 2 = 15), or
+    under ace-low-king-high A = 1 and 2 = 2, below the 3."""
+    return {14: 1, 15: 2}.get(rank, rank) if rules.rank_order == ACE_LOW else rank
+
+
+def card_value(play: Play, rules: PlayRules = DEFAULT_RULES) -> int:
+    """A five-card play's card value (five_card_order = by-value): the top card of a
+    straight or a flush, the triple of a full house, the four of a four of a kind."""
+    return rank_value(play.top.rank, rules)
 
 
 def _run_of(hand: tuple[Card, ...], straights: str) -> Run | None:

@@ -247,7 +247,7 @@ _PLAY_HELP: dict[str, tuple[str, str, str]] = {
                    N_("pagat; Wikipedia; the French text; Russian Wikipedia"),
                    N_("equal ranks, and the card that opens")),
     "straights": (N_("which five-card runs are straights and their order"),
-                  N_("pagat; Andrew White; Wikipedia; Russian Wikipedia"),
+                  N_("pagat; Andrew White; Wikipedia; Russian Wikipedia; the French text"),
                   N_("straights and straight flushes")),
     "flushes": (N_("how flushes compare: suit first, top card first, or all ranks"), N_("pagat"),
                 N_("a flush on a flush")),
@@ -263,9 +263,14 @@ _PLAY_HELP: dict[str, tuple[str, str, str]] = {
                    N_("three cards of one rank")),
     "five_card_order": (N_("the order of five-card kinds: royal-over-quads, a straight over a "
                            "flush, no other kind on a kind (no-poker-rules), no full house on "
-                           "a straight (gamesky)"),
+                           "a straight (gamesky), any kind on a lower card value (by-value)"),
                         N_("pagat; Wikipedia; Russian Wikipedia"),
                         N_("five-card plays of different kinds")),
+    "rank_order": (N_("the ranks, low to high: 3 ... A 2 (two-high), or A 2 3 ... K "
+                      "(ace-low-king-high, with straights of that name)"),
+                   N_("the French text: \"la carte d'as plus jeune, puis aller à 2, 3, etc., et "
+                      "le plus ancien est roi\""),
+                   N_("every play: which rank is higher")),
 }
 
 

@@ -25,7 +25,14 @@ def rule_file(tmp_path: Path, name: str, text: str) -> str:
     return str(path)
 
 
+# Play options that are set together: the French ace-low ranks take their own straights.
+TOGETHER = {("rank_order", "ace-low-king-high"): {"straights": "ace-low-king-high"},
+            ("straights", "ace-low-king-high"): {"rank_order": "ace-low-king-high"}}
+
+
 def plays_file(tmp_path: Path, **options: object) -> str:
+    for key, value in list(options.items()):
+        options |= TOGETHER.get((key, value), {})  # type: ignore[call-overload]
     lines = ["[plays]"] + [f"{k} = {json.dumps(v)}" for k, v in options.items()]
     return rule_file(tmp_path, "house", "\n".join(lines) + "\n")
 
@@ -201,6 +208,11 @@ OPTION_CASES = [
     ("five_card_order", "no-poker-rules", "9♠9♥9♦4♠4♥", "3♦4♣5♥6♠7♦", True, False),
     # pagat's GameSky: "a full house cannot be used to beat a straight"
     ("five_card_order", "gamesky", "9♠9♥9♦4♠4♥", "3♦4♣5♥6♠7♦", True, False),
+    # Wikipedia: "4-5-6-7-8 can be played on top of 7-7-7-6-6"
+    ("five_card_order", "by-value", "4♦5♣6♥7♠8♦", "7♠7♥7♦6♠6♥", False, True),
+    # the French text: "la carte d'as plus jeune, puis aller à 2, 3, etc., et le plus ancien est roi"
+    ("rank_order", "ace-low-king-high", "K♠", "2♠", False, True),
+    ("straights", "ace-low-king-high", "A♠2♥3♠4♠5♠", "10♠J♥Q♠K♠A♥", False, INVALID),
 ]
 
 

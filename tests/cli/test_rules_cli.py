@@ -87,11 +87,21 @@ def test_rules_show_reads_a_rule_file(cli, tmp_path) -> None:
          ["five-card kinds (royal-over-quads), low to high: straight < flush < full house < "
           "straight flush < four of a kind < royal flush",
           "royal flush against four of a kind: the kind decides"]),
+        # Wikipedia: "4-5-6-7-8 can be played on top of 7-7-7-6-6"
+        ("4♦5♣6♥7♠8♦", "7♠7♥7♦6♠6♥", ["plays", "five_card_order", "by-value"], True,
+         ["five-card plays (by-value): the card value decides first, whatever the kind: a "
+          "straight's or a flush's top card, a full house's triple, the four of a four of a kind",
+          "card values 8 against 7: the value decides"]),
+        # the French text: "la carte d'as plus jeune, puis aller à 2, 3, etc., et le plus
+        # ancien est roi"
+        ("K♦", "2♠", ["plays", 'rank_order = "ace-low-king-high"\nstraights = "ace-low-king-high"'],
+         True, ["ranks, high to low: K Q J 10 9 8 7 6 5 4 3 2 A; K against 2"]),
     ],
 )
 def test_compare_explain_prints_the_deciding_steps(cli, tmp_path, a, b, options, beats, steps) -> None:
     if options[0] == "plays":
-        options = ["--rules", rule_file(tmp_path, f'[plays]\n{options[1]} = "{options[2]}"\n')]
+        body = options[1] if len(options) == 2 else f'{options[1]} = "{options[2]}"'
+        options = ["--rules", rule_file(tmp_path, f"[plays]\n{body}\n")]
     out = cli.ok("compare", a, b, *options, "--explain").splitlines()
     assert out[0].startswith("yes: " if beats else "no: ")
     for step in steps:

@@ -465,6 +465,7 @@ def test_defaults_and_presets() -> None:
         "no_flushes": False,
         "no_triples": False,
         "five_card_order": "standard",
+        "rank_order": "two-high",
     }
     assert PLAY_PRESETS["classic"] == PlayRules()
     assert PLAY_PRESETS["hong-kong"] == PlayRules(straights="hong-kong", flushes="top-card-first")
@@ -496,7 +497,7 @@ def test_from_mapping_accepts_dashes_and_suit_order_case() -> None:
         (
             {"wilds": "on"},
             "unknown play option 'wilds': the options are suit_order, straights, "
-            "flushes, four_of_a_kind, bombs, no_flushes, no_triples, five_card_order",
+            "flushes, four_of_a_kind, bombs, no_flushes, no_triples, five_card_order, rank_order",
         ),
         (
             {"suit_order": "CDHS"},
@@ -507,7 +508,7 @@ def test_from_mapping_accepts_dashes_and_suit_order_case() -> None:
             "play option straights cannot be 'wrap': use one of pagat, hong-kong, no-wrap, "
             "ace-low-excluded, twos-high, descending, indonesian, no-ace-five, "
             "ace-five-low-two-six-high, two-six-over-ace-five, ace-five-high, ace-five-below-ace, "
-            "wrap-around",
+            "wrap-around, ace-low-king-high",
         ),
         ({"flushes": 3}, "play option flushes cannot be 3: use one of suit-first, top-card-first, poker"),
         (
@@ -541,12 +542,20 @@ def test_constructor_validates_too() -> None:
 DECK = tuple(Card(rank, suit) for rank in RANKS for suit in SUITS)
 ALL_RUNS = {run.ranks for style in CHOICES["straights"] for run in straight_runs(style)}
 
-house_rules = st.builds(
-    PlayRules,
+def _together(options: dict[str, object]) -> PlayRules:
+    """rank_order and straights = "ace-low-king-high" go together (either alone is refused)."""
+    if options["rank_order"] == "ace-low-king-high":
+        options["straights"] = "ace-low-king-high"
+    elif options["straights"] == "ace-low-king-high":
+        options["rank_order"] = "ace-low-king-high"
+    return PlayRules(**options)  # type: ignore[arg-type]
+
+
+house_rules = st.fixed_dictionaries({
     **{name: st.sampled_from(values) for name, values in CHOICES.items()},
-    no_flushes=st.booleans(),
-    no_triples=st.booleans(),
-)
+    "no_flushes": st.booleans(),
+    "no_triples": st.booleans(),
+}).map(_together)
 
 
 SHAPES = {1: ["single"], 2: ["same"], 3: ["same"], 4: ["same"], 5: ["four+1", "full", "run", "flush"]}

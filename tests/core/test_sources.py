@@ -268,6 +268,59 @@ def test_no_poker_rules() -> None:
     assert beats("4D 5C 6H 7S 8D", "3D 4C 5H 6S 7D", rules)
 
 
+def test_any_five_cards_by_value() -> None:
+    """Wikipedia, the Russian article: "In some variations, any five-card combination can be
+    played on top of any other five-card combination with a lower card value, e.g.
+    4-5-6-7-8 can be played on top of 7-7-7-6-6 even though full house is higher than
+    straight in standard Big Two"."""
+    rules = PlayRules(five_card_order="by-value")
+    assert beats("4D 5C 6H 7S 8D", "7S 7H 7D 6S 6H", rules)
+    assert not beats("4D 5C 6H 7S 8D", "7S 7H 7D 6S 6H", PlayRules())
+    assert not beats("7S 7H 7D 6S 6H", "4D 5C 6H 7S 8D", rules)  # a lower card value
+    # the value is the deciding card: the top of a straight or flush, the triple, the four
+    assert beats("2S 2H 2D 6S 6H", "3D 4D 5D 6D 7D", rules)  # 2 on a 7-high straight flush
+    assert beats("3S JS 7S 5S 2S", "KS KH KD KC 4S", rules)  # a 2-high flush on four kings
+    # equal values: the usual order of kinds decides (the text speaks of a lower value only)
+    assert beats("8S 8H 8C 6S 6H", "4D 5C 6H 7S 8D", rules)
+    assert not beats("4D 5C 6H 7S 8D", "8S 8H 8C 6S 6H", rules)
+
+
+def test_the_french_ace_low_king_high_ranks() -> None:
+    """The French text: "Certaines cartes de jeu avec une autre ancienneté, où la carte d'as
+    plus jeune, puis aller à 2, 3, etc., et le plus ancien est roi": the ace lowest, then
+    the 2, the 3 ... and the king highest."""
+    rules = rules_from_mapping({"plays": {"rank_order": "ace-low-king-high",
+                                          "straights": "ace-low-king-high"}}).play_rules()
+    assert beats("KD", "2S", rules) and not beats("KD", "2S", PlayRules())
+    assert beats("2D", "AS", rules) and beats("3D", "2S", rules)
+    assert beats("KS KH", "QS QH", rules) and beats("3S 3H 3D", "2S 2H 2D", rules)
+    assert beats("KS KH KD 3S 3H", "2S 2H 2D AS AH", rules)
+    # five cards of consecutive values ("Cinq cartes de valeurs consécutives"): A-2-3-4-5 is
+    # the lowest straight, 9-10-J-Q-K the highest, 10-J-Q-K-A none
+    assert runs("ace-low-king-high")[0] == "A-2-3-4-5"
+    assert runs("ace-low-king-high")[-1] == "9-10-J-Q-K"
+    assert beats("9S 10H JD QC KS", "AS 2H 3D 4C 5S", rules)
+    with pytest.raises(InputError):
+        classify(parse_cards("10S JH QD KC AS"), rules)
+    # a flush's cards are compared by these values too: K high, the ace at the bottom
+    poker = rules_from_mapping({"plays": {"rank_order": "ace-low-king-high", "flushes": "poker",
+                                          "straights": "ace-low-king-high"}}).play_rules()
+    assert beats("KD 9D 7D 5D 3D", "AS QS JS 9S 7S", poker)
+    # the 3♦ still opens: "Le premier joueur, qui a un 3 des diamants"
+    french = rules_from_mapping({"next_lead": "lowest-card", "plays": {
+        "rank_order": "ace-low-king-high", "straights": "ace-low-king-high"}})
+    assert next_turn(FOUR, french, []).describe() == "next: Ann deals, 3♦ leads"
+
+
+def test_ace_low_ranks_take_their_straights() -> None:
+    with pytest.raises(RuleError, match="rank_order and straights go together"):
+        rules_from_mapping({"plays": {"rank_order": "ace-low-king-high"}})
+    with pytest.raises(RuleError, match="rank_order and straights go together"):
+        rules_from_mapping({"base": "hong-kong", "plays": {"rank_order": "ace-low-king-high"}})
+    with pytest.raises(RuleError, match="play option rank_order cannot be 'ace-high'"):
+        rules_from_mapping({"plays": {"rank_order": "ace-high"}})
+
+
 def test_quads_beat_everything_without_quads() -> None:
     """Wikipedia: "A four of a kind can be used to beat all card combinations without a four
     of a kind"."""

@@ -46,7 +46,8 @@ def compare_cmd(
     Judged under --rules, else the session's frozen rules, else classic.  A play that is
     not a play (unknown or repeated card, no legal combination) exits 2 naming the problem.
     """
-    from ledger.core.plays import compare, explain
+    from ledger.core.play_steps import explain
+    from ledger.core.plays import compare
 
     rule_set = _rules_for_compare(ctx, rules, session)
     house = rule_set.play_rules()
