@@ -293,3 +293,36 @@ def test_the_charts_type_is_readable_at_360_px(browser: Any, hub: LiveServer, lo
                 assert any(x.startswith("陳大文 ") for x in legends), legends
     finally:
         phone.close()
+
+
+def test_a_screen_left_while_loading_does_not_draw_over_the_next(browser: Any, hub: LiveServer) -> None:
+    """Deals asked for, then Fix before the deals came: the fix stays on screen when
+    the late answer arrives (it drew the log over the fix, and marked it shown)."""
+    from playwright.sync_api import expect
+
+    sid = new_table(hub, "Late answer", TWO_DEALS)
+    phone = Phone(browser, hub.keeper() + f"#/t/{sid}", "390x844")
+    page, w = phone.page, phone.w
+    try:
+        page.evaluate("""() => {
+            const real = window.fetch;
+            let first = true;
+            window.fetch = (url, init) => {
+              if (first && String(url).includes('/api/log')) {
+                first = false;
+                return new Promise((r) => setTimeout(r, 1500)).then(() => real(url, init));
+              }
+              return real(url, init);
+            };
+        }""")
+        page.evaluate(f"""() => {{ document.documentElement.dataset.route = 'asked';
+            location.hash = '#/t/{sid}/log';
+            setTimeout(() => {{ location.hash = '#/t/{sid}/fix/1'; }}, 50); }}""")
+        expect(page.get_by_role("button", name=w("Save deal {n}", n=1), exact=True)).to_be_visible()
+        page.wait_for_timeout(2000)  # the late answer to the Deals screen has come by now
+        main = page.locator("#main")
+        expect(main.get_by_role("heading", name=w("Fix deal {n}", n=1), exact=True)).to_be_visible()
+        expect(main.get_by_role("button", name=w("Undo last action"), exact=True)).to_have_count(0)
+        assert phone.state("screen") == "board"
+    finally:
+        phone.close()

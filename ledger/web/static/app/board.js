@@ -323,6 +323,7 @@ export function boardScreen(app, sid, fixNo) {
 
   async function show(main) {
     await load();
+    if (app.screen !== self) return; // left while loading: the action bar is another screen's now
     const s = board.session;
     if (fixing !== null && !fixed) {
       // Never a new deal in place of the fix that was asked for: say so, and offer the log.
@@ -370,6 +371,7 @@ export function boardScreen(app, sid, fixNo) {
       try {
         const wasOpen = board && open();
         await load();
+        if (app.screen !== self) return;
         if (board && wasOpen !== open() && fixing === null) { await show(document.getElementById("main")); return; }
         paintScores();
       } catch (e) { /* the banner says the link is down */ }
@@ -377,7 +379,7 @@ export function boardScreen(app, sid, fixNo) {
     try { await refreshing; } finally { refreshing = null; }
   }
 
-  return {
+  const self = {
     name: "board",
     session: sid,
     show,
@@ -394,4 +396,5 @@ export function boardScreen(app, sid, fixNo) {
       record();
     },
   };
+  return self;
 }

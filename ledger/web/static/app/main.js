@@ -124,10 +124,17 @@ function parseHash() {
   return parts.filter((p, i) => p !== "" || i === 0);
 }
 
+let routes = 0;
+
 async function route() {
+  const ticket = ++routes;
   root.dataset.route = "loading";
   const [first, second, third, fourth] = parseHash();
-  const main = document.getElementById("main");
+  // A fresh <main> for each screen: a screen still drawing after it was left (a live
+  // update's answer arriving late) draws into the old one, off the page.
+  const old = document.getElementById("main");
+  const main = old.cloneNode(false);
+  old.replaceWith(main);
   app.bar();
   let screen;
   const sid = first === "t" ? addressNumber(second) : null;
@@ -172,6 +179,7 @@ async function route() {
     clear(main, h("section", { class: "card" }, h("p", { class: "error", role: "alert" },
       error && error.retry ? t("unreachable") : (error && error.message) || String(error))));
   }
+  if (ticket !== routes) return; // another screen was asked for meanwhile: it says when it is shown
   main.focus({ preventScroll: true });
   root.dataset.route = "shown";
 }
