@@ -186,3 +186,10 @@ def with_payments(ledger: Ledger, st: Any, scope: Scope) -> Any:
     if not done.paid and not any(p.currency == st.currency for p in live_payments(ledger)):
         return st
     return st._replace(paid=done.paid)
+
+
+def recorded_for(ledger: Ledger, sessions: list[SessionRow]) -> list[Paid]:
+    """The live payments recorded for these sessions (``--session ID``), oldest first;
+    payments against the whole balance are for no session and not among them."""
+    ids = {s.id for s in sessions}
+    return [p for p in live_payments(ledger) if p.session_id in ids]

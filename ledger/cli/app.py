@@ -322,22 +322,23 @@ def settle_cmd(
             st = reports.settle_all(ledger)
         else:
             st = reports.settle(ledger, scope.sessions)
-        from ledger.book.owed import with_payments
+        from ledger.book.owed import recorded_for, with_payments
 
         st = with_payments(ledger, st, scope)
+        recorded = recorded_for(ledger, scope.sessions)
     if coin is not None:
         st = st.rounded(coin)
     if json_out:
         from ledger.book.views import settle_view
         from ledger.present.text import dumps
 
-        typer.echo(dumps(settle_view(st).to_dict()))
+        typer.echo(dumps(settle_view(st, recorded).to_dict()))
         return
     if fmt == "table":
         from ledger.book.views import settle_view
         from ledger.present.text import settlement_text
 
-        typer.echo(settlement_text(settle_view(st)))
+        typer.echo(settlement_text(settle_view(st, recorded)))
         return
     from ledger.present import share
 

@@ -1,5 +1,6 @@
-"""Export and import: lossless JSON, CSV for spreadsheets, and the entry point that
-imports a JSON export or a big-two-scorer score sheet (:mod:`ledger.formats.sheet_import`).
+"""Export and import: lossless JSON, and the entry point that imports a JSON export or
+a big-two-scorer score sheet (:mod:`ledger.formats.sheet_import`); CSV for spreadsheets
+is :mod:`ledger.formats.csv_export`.
 
 Everything that is imported is checked first (the whole file, through the pure
 core) and written after (:mod:`ledger.formats.merge`), so a file with an error writes
@@ -9,14 +10,12 @@ the session's frozen rules.
 
 from __future__ import annotations
 
-import csv
 import errno
 import json
 import os
 import uuid as uuidlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
-from decimal import Decimal
 from pathlib import Path
 from typing import IO, Any
 
@@ -26,9 +25,9 @@ from ledger.core.errors import InputError
 from ledger.core.i18n import N_, _
 from ledger.core.phrase import local, os_reason
 from ledger.core.rules import rules_from_dict
-from ledger.core.scoring import Deal, score_deal
-from ledger.core.settlement import format_amount, parse_currency, parse_stake
-from ledger.core.text import clean_name, clean_session_name, json_safe, shown
+from ledger.core.scoring import score_deal
+from ledger.core.settlement import parse_currency, parse_stake
+from ledger.core.text import clean_name, clean_session_name, json_safe
 from ledger.core.times import check_time
 from ledger.formats.json_reader import FORMAT, JsonStream, at
 from ledger.formats.merge import EntrySpec, Importer, ImportReport, Progress, SessionSpec, point_tuples
@@ -41,16 +40,6 @@ READS = (1, 2)
 DEAL_KINDS = ("deal", "void", "amend")
 ACTION_KINDS = ("start", "end", "reopen", "undo")
 KINDS = DEAL_KINDS + ACTION_KINDS
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-CSV_COLUMNS = (
-    "session", "date", "name", "rules", "deal", "seat", "player", "cards", "won", "fried",
-    "penalty", "net", "stake", "currency", "money",
-)
-
-
-# --- export -------------------------------------------------------------------
-
-
 def session_header(s: SessionRow) -> dict[str, Any]:
     """A session in the file: its frozen rules, without this ledger's own id and count."""
     head = s.to_dict(full_rules=True)
@@ -76,8 +65,13 @@ def export_json(ledger: Ledger, sessions: Sequence[SessionRow], out: IO[str],
         # session's own actions in the one order: each after anything it undoes.
         entries = ledger.journal.entries(s.id) + [
             e for e in ledger.journal.actions(s.id) if not e.is_deal]
+        first: dict[int, str] = {}  # deal number: the uuid of its "deal" entry
         for j, e in enumerate(entries):
             entry = e.to_dict()
+            if e.kind == "deal":
+                first.setdefault(e.deal_no, e.uuid)
+            elif e.is_deal and e.deal_no in first:  # its deal by uuid (numbers are per ledger)
+                entry["deal_uuid"] = first[e.deal_no]
             if e.is_deal and e.undoes is not None:  # written by undo: what it took back
                 entry["undoes"] = e.undoes
             out.write(("\n" if j == 0 else ",\n") + _json(entry))
@@ -97,44 +91,6 @@ def _json(data: Any) -> str:
     the same string to a JSON reader)."""
     text = json.dumps(data, ensure_ascii=False)
     return text if text.isprintable() else json_safe(text)
-
-
-def spreadsheet_safe(value: object) -> object:
-    """A text cell a spreadsheet would run as a formula gets a leading apostrophe;
-    control and format characters are written as visible escapes (``\\x1b``).
-
-    >>> spreadsheet_safe("=HYPERLINK(1)"), spreadsheet_safe("Ann"), spreadsheet_safe(-27)
-    ("'=HYPERLINK(1)", 'Ann', -27)
-    """
-    if isinstance(value, str):
-        value = shown(value)  # text from an old ledger: no raw control characters
-        if value.startswith(FORMULA_STARTS):
-            return "'" + value
-    return value
-
-
-def export_csv(ledger: Ledger, sessions: Sequence[SessionRow], out: IO[str]) -> int:
-    """One row per player per live deal; returns the number of rows."""
-    writer = csv.writer(out)
-    writer.writerow(CSV_COLUMNS)
-    rows = 0
-    for s in sessions:
-        stake = Decimal(s.stake)
-        share = Decimal(2) if s.teams else Decimal(1)
-        for e in ledger.journal.live_deals(s.id):
-            assert e.facts is not None
-            score = book.score(s, Deal.from_dict(e.facts))
-            for seat, name in enumerate(s.seats, 1):
-                net = score.net[name]
-                cells = [
-                    s.id, s.started_at[:10], s.name, s.rules_name, e.deal_no, seat, name,
-                    score.cards[name], int(score.wins[name]), int(score.fried[name]),
-                    score.penalty[name], net, stake, s.currency or "PTS",
-                    Decimal(format_amount(Decimal(net) * stake / share)),
-                ]
-                writer.writerow([spreadsheet_safe(c) for c in cells])
-                rows += 1
-    return rows
 
 
 # --- JSON files ---------------------------------------------------------------------
@@ -353,8 +309,12 @@ def _json_entry(raw: object, where: str, index: int) -> tuple[int, EntrySpec]:
     undoes = e.get("undoes")
     if undoes is not None:
         undoes = _uuid(undoes, f"{where}.undoes")
+    deal_uuid = e.get("deal_uuid") if kind != "deal" else None
+    if deal_uuid is not None:
+        deal_uuid = _uuid(deal_uuid, f"{where}.deal_uuid")
     spec = EntrySpec(_uuid(e["uuid"], f"{where}.uuid"), kind, deal_no, facts,
-                     _timestamp(e.get("at"), f"{where}.at"), where, undoes=undoes)
+                     _timestamp(e.get("at"), f"{where}.at"), where, undoes=undoes,
+                     deal_uuid=deal_uuid)
     return seq, spec
 
 

@@ -81,6 +81,9 @@ class EntrySpec(NamedTuple):
     points: Sequence[PointsTuple] | None = None  # derived from the facts; None for a void
     facts_json: str | None = None  # the facts as the ledger stores them, when made directly
     undoes: str | None = None  # the uuid of the entry this one undid (written by undo)
+    # An amend's or void's deal, by the uuid of its "deal" entry: deal numbers are each
+    # ledger's own (two devices may number one deal differently after a merge).
+    deal_uuid: str | None = None
 
     def fact_dict(self) -> dict[str, Any] | None:
         return json.loads(self.facts_json) if self.facts_json is not None else self.facts
@@ -115,6 +118,10 @@ class ImportReport:
     conflicts: list[Conflict] = field(default_factory=list)
     conflicting_sessions: list[str] = field(default_factory=list)
     session_ids: list[int] = field(default_factory=list)
+    # Deals the ledger held another deal under the number of: (uuid, the file's number,
+    # the number it has here, the next free one).  Two devices that recorded a session
+    # while apart both numbered their new deals from the same last one.
+    renumbered: list[tuple[str, int, int]] = field(default_factory=list)
     payments_added: int = 0  # rows of ledger.storage.payments (formats/payments_io.py)
     payments_present: int = 0
 
@@ -126,6 +133,8 @@ class ImportReport:
             "entries_present": self.entries_present, "session_ids": self.session_ids,
             "conflicts": [c.to_dict() for c in self.conflicts],
         }
+        if self.renumbered:
+            out["renumbered"] = [{"uuid": u, "file": f, "ledger": n} for u, f, n in self.renumbered]
         if self.payments_added or self.payments_present:
             out["payments_added"] = self.payments_added
             out["payments_present"] = self.payments_present
@@ -152,6 +161,12 @@ class ImportReport:
             parts.append(ngettext("{deals} was already in the ledger",
                                   "{deals} were already in the ledger",
                                   self.entries_present).format(deals=deals(self.entries_present)))
+        if self.renumbered:
+            parts.append(ngettext(
+                "{count} deal numbered anew (the ledger has another deal under its number): {moves}",
+                "{count} deals numbered anew (the ledger has other deals under their numbers): {moves}",
+                len(self.renumbered)).format(count=len(self.renumbered), moves=", ".join(
+                    _("{file} → {ledger}").format(file=f, ledger=n) for _u, f, n in self.renumbered)))
         if self.conflicting_sessions:
             parts.append(_("{count} of {sessions} not imported (conflicts)").format(
                 count=len(self.conflicting_sessions), sessions=sessions(self.sessions)))
@@ -394,5 +409,6 @@ class Importer:
             self.report.entries += seen
             self.report.conflicts.extend(conflicts)
             raise _Conflicted
+        self.report.renumbered.extend(merge.renumbered)
         self._done(sid, existing is None, added, present, seen, bool(actions))
         return added

@@ -5,6 +5,9 @@ a :class:`SessionMerge` compares and writes one session's entries: an entry alre
 in the ledger is skipped when it says the same and is a conflict when it does not; a new
 deal entry gets the points it changes (the reversal of the deal's live version, plus its
 own facts' points), a session's own action (end, reopen, undo) is appended as it is.
+Deal numbers are each ledger's own: a new deal whose number the ledger already gives
+another deal (two devices recorded the session while apart) takes the next free number,
+and a correction finds its deal by that deal's uuid (``deal_uuid`` in the export).
 Corrections must come after what the ledger already holds for their deal, in the one
 order of entries (``created_at``, then ``uuid``), so the points added up in the order
 they were written always equal the deal's current version in that order.
@@ -47,6 +50,29 @@ class SessionMerge:
         self.live: dict[int, Sequence[PointsTuple] | None] = {}
         self.mine: set[str] = set()  # uuids this import wrote (or will) in the session
         self.undone: set[str] = set()  # the uuids its undos took back
+        # The file's deal numbers as this ledger numbers those deals (by their "deal"
+        # entries: those already here, and those this import writes).
+        self.numbers: dict[int, int] = {}
+        self.deal_of: dict[str, int] = {}  # a "deal" entry's uuid: its number here
+        self.renumbered: list[tuple[str, int, int]] = []  # (uuid, the file's number, here)
+
+    def target(self, e: EntrySpec) -> int:
+        """The number here of the deal that the correction ``e`` is about: by its deal's
+        uuid where the file names it, else by the file's number (mapped where this
+        import found that deal under another number)."""
+        if e.deal_uuid is not None:
+            if e.deal_uuid in self.deal_of:
+                return self.deal_of[e.deal_uuid]
+            found = self.ledger.journal.entry_by_uuid(e.deal_uuid)
+            if found is not None and found.session_id == self.sid and found.deal_no:
+                return found.deal_no
+        return self.numbers.get(e.deal_no, e.deal_no)
+
+    def known_deal(self, old_deal_no: int | None, e: EntrySpec) -> None:
+        """``e``, a deal entry already here (maybe under another number): map its number."""
+        if e.kind == "deal" and old_deal_no:
+            self.numbers[e.deal_no] = old_deal_no
+            self.deal_of[e.uuid] = old_deal_no
 
     def conflict(self, e: EntrySpec, message: str, **values: object) -> None:
         from ledger.formats.merge import Conflict
@@ -71,7 +97,9 @@ class SessionMerge:
         out: list[str] = []
         if kind != e.kind:
             out.append(Phrase(N_("kind: ledger {ledger}, file {file}"), ledger=kind, file=e.kind))
-        if (deal_no or 0) != e.deal_no:
+        elif kind == "deal":  # a deal's number is each ledger's own: map it
+            self.known_deal(deal_no, e)
+        elif (deal_no or 0) != self.target(e):
             out.append(Phrase(N_("deal number: ledger {ledger}, file {file}"),
                               ledger=deal_no, file=e.deal_no))
         if text is None or text != e.facts_json:  # the same text is the same facts
@@ -109,11 +137,17 @@ class SessionMerge:
     def new_entry(self, e: EntrySpec) -> ImportedEntry | None:
         """The deal entry ``e`` as written (its points), or None and a conflict."""
         sid, deal_nos = self.sid, self.deal_nos
-        if e.kind == "deal" and e.deal_no in deal_nos:
-            self.conflict(e, N_("deal {deal} is already in the ledger's session {id} as another "
-                                "entry (both ledgers recorded a deal under this number)"),
-                          deal=e.deal_no, id=sid)
-            return None
+        if e.kind == "deal":
+            # Another deal holds its number here (two devices each recorded the session
+            # while apart): it takes the next free number; nothing is lost or doubled.
+            number = max(deal_nos) + 1 if e.deal_no in deal_nos else e.deal_no
+            if number != e.deal_no:
+                self.renumbered.append((e.uuid, e.deal_no, number))
+            self.numbers[e.deal_no] = number
+            self.deal_of[e.uuid] = number
+            e = e._replace(deal_no=number)
+        else:
+            e = e._replace(deal_no=self.target(e))
         if e.kind != "deal" and e.deal_no not in deal_nos:
             self.conflict(e, N_("a void of deal {deal}, which the ledger's session {id} does not "
                                 "have") if e.kind == "void" else

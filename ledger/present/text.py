@@ -268,8 +268,14 @@ def settlement_text(view: SettleView, columns: int | None = None) -> str:
         pair_title = _("pair by pair:")
     pair = tbl([[p.payer, p.payee, format_amount(p.amount)] for p in st.pairwise],
                [_("pays"), _("to"), cur], shrink=(0, 1)) if st.pairwise else _("(nobody owes anybody)")
-    plan = tbl([[p.payer, p.payee, format_amount(p.amount)] for p in st.payments],
-               [_("pays"), _("to"), cur], shrink=(0, 1)) if st.payments else _("(all square)")
+    if st.paid is not None:  # each of the fewest payments: how much is paid, what is left
+        plan = tbl([[p.payer, p.payee, format_amount(p.amount), format_amount(p.paid),
+                     format_amount(p.outstanding)] for p in view.progress],
+                   [_("pays"), _("to"), cur, _("paid"), _("outstanding")],
+                   shrink=(0, 1)) if st.payments else _("(all square)")
+    else:
+        plan = tbl([[p.payer, p.payee, format_amount(p.amount)] for p in st.payments],
+                   [_("pays"), _("to"), cur], shrink=(0, 1)) if st.payments else _("(all square)")
     count = len(st.payments)
     paid = []
     if st.paid is not None:

@@ -39,7 +39,16 @@ from ledger.web.pages import (
     start_page,
 )
 from ledger.web.shell import api_access, api_words, app_page
-from ledger.web.site import HERE, SECURITY_HEADERS, Config, Refused, Site, TooLarge, site_of
+from ledger.web.site import (
+    HERE,
+    IMPORT_BODY_LIMIT,
+    SECURITY_HEADERS,
+    Config,
+    Refused,
+    Site,
+    TooLarge,
+    site_of,
+)
 
 # --- errors ------------------------------------------------------------------------------
 
@@ -73,7 +82,7 @@ async def on_ledger_error(request: Request, exc: Exception) -> Response:
 
 
 async def on_too_large(request: Request, exc: Exception) -> Response:
-    limit = site_of(request).cfg.body_limit
+    limit = IMPORT_BODY_LIMIT if request.url.path == "/api/import" else site_of(request).cfg.body_limit
     return problem(request, 413, too_large(limit))
 
 
@@ -142,9 +151,10 @@ class Guard:
         if asked is not None and lang_.known(asked) is None:
             await self.refuse_language(scope, send, asked)
             return
+        limit = IMPORT_BODY_LIMIT if scope.get("path") == "/api/import" else self.limit
         length = headers.get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await _plain(send, 413, too_large(self.limit))
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            await _plain(send, 413, too_large(limit))
             return
         extra = [(b"content-language", lang_.HTML_LANG[lang].encode()),
                  (b"vary", b"Accept-Language, Cookie")]
@@ -159,7 +169,7 @@ class Guard:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.limit:
+                if received > limit:
                     raise TooLarge()
             return message
 

@@ -26,9 +26,12 @@ from ledger.web.ops import (
     op_amend,
     op_board,
     op_end,
+    op_export,
     op_history,
+    op_import,
     op_last_setup,
     op_log,
+    op_pay,
     op_presets,
     op_preview,
     op_record,
@@ -40,6 +43,7 @@ from ledger.web.ops import (
     op_start,
     op_undo,
     op_undo_preview,
+    op_unpay,
     op_void,
 )
 
@@ -79,11 +83,12 @@ READS: dict[str, Op] = {
     "sessions": op_sessions, "session": op_session, "board": op_board,
     "standings": op_standings, "log": op_log, "settle": op_settle, "history": op_history,
     "presets": op_presets, "last_setup": op_last_setup, "preview": op_preview,
-    "undo_preview": op_undo_preview,
+    "undo_preview": op_undo_preview, "export": op_export,
 }
 WRITES: dict[str, Op] = {
     "record": op_record, "amend": op_amend, "void": op_void, "undo": op_undo,
-    "start": op_start, "end": op_end, "reopen": op_reopen,
+    "start": op_start, "end": op_end, "reopen": op_reopen, "import": op_import,
+    "pay": op_pay, "unpay": op_unpay,
 }
 # Every argument each op reads (anything else is refused: a typo is never ignored).
 ARGS: dict[str, frozenset[str]] = {
@@ -92,8 +97,11 @@ ARGS: dict[str, frozenset[str]] = {
     "preview": frozenset({"session", "line"}), "record": frozenset({"session", "line"}),
     "amend": frozenset({"session", "deal", "deal_uuid", "line"}),
     "void": frozenset({"session", "deal", "deal_uuid"}),
+    "export": frozenset({"session"}), "import": frozenset({"text", "name"}),
     "start": frozenset({"players", "rules", "house", "rule_set", "stake", "currency", "name",
                         "teams"}),
+    "pay": frozenset({"session", "from", "to", "amount", "currency", "note"}),
+    "unpay": frozenset({"session", "payment"}),
 }
 
 

@@ -224,8 +224,11 @@ def op_log(ledger: Ledger, args: Args) -> dict[str, Any]:
 
 
 def op_settle(ledger: Ledger, args: Args) -> dict[str, Any]:
+    from ledger.book.owed import recorded_for, with_payments
+    from ledger.book.scope import Scope
+
     s = session_of(ledger, args)
-    st = reports.settle(ledger, [s])
+    st = with_payments(ledger, reports.settle(ledger, [s]), Scope([s], False))
     coin = _text(args, "round", required=False, limit=20)
     if coin:
         from ledger.core.settlement import parse_coin
@@ -233,7 +236,8 @@ def op_settle(ledger: Ledger, args: Args) -> dict[str, Any]:
         st = st.rounded(parse_coin(coin))
     from ledger.book import views
 
-    return views.settle_view(st).to_dict()  # the SettleView, as settle --json prints it
+    # The SettleView, as settle --json --session ID prints it: with what is paid.
+    return views.settle_view(st, recorded_for(ledger, [s])).to_dict()
 
 
 def op_history(ledger: Ledger, args: Args) -> dict[str, Any]:
@@ -379,3 +383,81 @@ def op_reopen(ledger: Ledger, args: Args) -> dict[str, Any]:
     """An ended session takes deals again."""
     s = book.reopen_session(ledger, session_of(ledger, args), entry_uuid=key_of(args))
     return op_session(ledger, {"session": s.id})
+
+
+def op_export(ledger: Ledger, args: Args) -> dict[str, Any]:
+    """``{"name", "text", "sessions"}``: the CLI's JSON export (``bigtwo export``) of one
+    session (``session``) or of every session in the ledger: the phone's download or share
+    sheet, and the hub's half of a sync; ``bigtwo import`` reads it (merged by uuid)."""
+    import io
+
+    from ledger.formats import exchange
+    from ledger.formats.payments_io import exported_rows
+
+    one = args.get("session") is not None
+    sessions = [session_of(ledger, args)] if one else list(ledger.journal.sessions())
+    out = io.StringIO()  # the payments too, as bigtwo export writes them: a sync carries them
+    exchange.export_json(ledger, sessions, out, exported_rows(ledger, sessions, everything=not one))
+    stamp = "all" if args.get("session") is None else f"session-{args['session']}"
+    return {"name": f"bigtwo-{stamp}.json", "text": out.getvalue(), "sessions": len(sessions)}
+
+
+def op_import(ledger: Ledger, args: Args) -> dict[str, Any]:
+    """Import ``text`` — a JSON export or a big-two-scorer score sheet, as ``bigtwo
+    import`` does (merged by uuid: importing it twice writes nothing new); ``name`` is
+    the file's name, shown in the report.  A phone's sync pushes its export here and
+    imports the hub's ``export`` answer: each half writes once however often it is sent."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from ledger.formats import exchange
+
+    text = args.get("text")
+    if not isinstance(text, str):
+        raise InputError(_('missing "{key}" in the request').format(key="text"))
+    name = os.path.basename(str(args.get("name") or "import.json")) or "import.json"
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / name
+        path.write_text(text, encoding="utf-8")
+        report = exchange.import_file(ledger, path)
+    answer = {**report.to_dict(), "summary": report.summary()}
+    if report.conflicts:
+        answer["conflict_text"] = report.conflict_text()
+    return answer
+
+
+def op_pay(ledger: Ledger, args: Args) -> dict[str, Any]:
+    """A payment between two players (``bigtwo paid FROM TO AMOUNT --session ID``):
+    ``amount`` as text (``"12.50"``: money is never a float); the currency is the
+    session's.  The answer is ``bigtwo paid --json``'s."""
+    from ledger.book.owed import owed
+    from ledger.book.payments import record_payment
+    from ledger.book.scope import Range
+
+    s = session_of(ledger, args)
+    payer = _text(args, "from", limit=200)
+    payee = _text(args, "to", limit=200)
+    amount = _text(args, "amount", limit=40)
+    assert payer is not None and payee is not None and amount is not None
+    done = record_payment(ledger, payer, payee, amount, _text(args, "currency", required=False,
+                                                              limit=20),
+                          s.id, _text(args, "note", required=False, limit=400),
+                          entry_uuid=key_of(args))
+    after = owed(ledger, ledger.journal.sessions(), Range())
+    block = next(b for b in after.blocks if b.currency == done.currency)
+    return {"payment": done.to_dict(), "owed": block.to_dict()}
+
+
+def op_unpay(ledger: Ledger, args: Args) -> dict[str, Any]:
+    """Take back a payment of the session (``bigtwo payments undo UUID``): ``payment``
+    its uuid.  The answer is the payment taken back."""
+    from ledger.book.payments import undo_payment
+
+    s = session_of(ledger, args)
+    uuid = _text(args, "payment", limit=MAX_KEY)
+    assert uuid is not None
+    found = ledger.payments.by_uuid(uuid.strip().lower())
+    if found is None or found.kind != "payment" or found.session_id != s.id:
+        raise NotFound(_("no payment {uuid} to take back").format(uuid=uuid))
+    return {"undone": undo_payment(ledger, found.uuid, entry_uuid=key_of(args)).to_dict()}

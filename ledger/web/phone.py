@@ -32,6 +32,19 @@ OFFLINE_WORDS = {
     "storage_refused": N_("This browser did not promise to keep the ledger: it may clear it when "
                           "space runs low. Export the ledger now and then to keep a copy."),
     "other_tab": N_("The ledger is open in another tab or window of this app; close it there."),
+    "phone_ledger": N_("This phone's ledger"),
+    "export_ledger": N_("Export every session"),
+    "exported": N_("Exported {n} sessions as {name}."),
+    "import_file": N_("Import a file (an export or a score sheet)"),
+    "hub_link": N_("The hub's scorekeeper link"),
+    "sync_now": N_("Sync with the hub"),
+    "syncing": N_("Syncing with the hub…"),
+    "synced": N_("Synced. Sent: {sent} Received: {received}"),
+    "sync_link_bad": N_("That is not a scorekeeper link: paste the link bigtwo serve printed "
+                        "(it ends in ?t=…)."),
+    "sync_unreachable": N_("The hub did not answer (it must be https and allow this app). "
+                           "Nothing was lost: sync again when it is reachable."),
+    "sync_refused": N_("The hub refused the sync: {reason}"),
 }
 
 
@@ -78,56 +91,7 @@ def op_words(phone: Phone, args: dict[str, Any]) -> dict[str, Any]:
     return words()
 
 
-def op_export(phone: Phone, args: dict[str, Any]) -> dict[str, Any]:
-    """``{"name", "text", "sessions"}``: the CLI's JSON export (``bigtwo export``) of one
-    session (``session``) or of every session on this phone, for a download or the
-    share sheet; ``bigtwo import`` reads it on a laptop (merged by uuid)."""
-    import io
-
-    from ledger.book import actions as book
-    from ledger.formats import exchange
-
-    ledger = phone.ledger
-    extra = sorted(set(args) - {"session"})
-    if extra:
-        raise InputError(_("export does not take {names}; it takes: session").format(
-            names=", ".join(extra)))
-    if args.get("session") is not None:
-        sessions = [book.current_session(ledger, int(args["session"]))]
-    else:
-        sessions = list(ledger.journal.sessions())
-    out = io.StringIO()
-    exchange.export_json(ledger, sessions, out)
-    stamp = "all" if args.get("session") is None else f"session-{args['session']}"
-    return {"name": f"bigtwo-{stamp}.json", "text": out.getvalue(), "sessions": len(sessions)}
-
-
-def op_import(phone: Phone, args: dict[str, Any]) -> dict[str, Any]:
-    """Import ``text`` — a JSON export or a big-two-scorer score sheet, as ``bigtwo
-    import`` does (merged by uuid: importing it twice writes nothing new); ``name`` is
-    the file's name, shown in the report."""
-    import os
-    import tempfile
-    from pathlib import Path
-
-    from ledger.formats import exchange
-
-    extra = sorted(set(args) - {"text", "name", "key"})
-    if extra:
-        raise InputError(_("import does not take {names}; it takes: text, name").format(
-            names=", ".join(extra)))
-    text = args.get("text")
-    if not isinstance(text, str):
-        raise InputError(_('missing "{key}" in the request').format(key="text"))
-    name = os.path.basename(str(args.get("name") or "import.json")) or "import.json"
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / name
-        path.write_text(text, encoding="utf-8")
-        report = exchange.import_file(phone.ledger, path)
-    return {**report.to_dict(), "summary": report.summary()}
-
-
-PHONE_OPS = {"words": op_words, "export": op_export, "import": op_import}
+PHONE_OPS = {"words": op_words}
 
 
 def words() -> dict[str, Any]:

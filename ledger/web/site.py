@@ -25,6 +25,9 @@ from ledger.web.auth import COOKIE, KEEPER, Tokens
 
 HERE = Path(__file__).parent
 BODY_LIMIT = 16 * 1024  # bytes; a deal line or a new session is far smaller
+# A phone's sync pushes its whole ledger as one export (about 250 bytes a deal entry):
+# 8 MiB holds some 30,000 deals, years of evenings.
+IMPORT_BODY_LIMIT = 8 << 20
 MAX_LINE = 2000
 READ_THREADS = 4
 SECURITY_HEADERS = [

@@ -167,18 +167,50 @@ def test_a_conflicting_merge_is_refused_with_a_report(cli, exported, tmp_path) -
     assert "standings 4" in after
 
 
-def test_a_deal_recorded_on_both_devices_is_a_conflict(cli, tmp_path) -> None:
-    a, b = str(tmp_path / "a.db"), str(tmp_path / "b.db")
-    cli.ok("--db", a, "session", "start", "--players", "Ann,Ben,Cat,Dan")
-    base = tmp_path / "base.json"
-    cli.ok("--db", a, "export", "--all", "--out", str(base))
-    cli.ok("--db", b, "import", str(base))
-    cli.ok("--db", b, "deal", "--session", "1", "0", "1", "1", "1")
-    cli.ok("--db", a, "deal", "0", "2", "2", "2")
-    cli.ok("--db", a, "export", "--all", "--out", str(base))
-    result = cli("--db", b, "import", str(base))
-    assert result.exit_code == 1
-    assert "deal 1 is already in the ledger's session 1 as another entry" in result.stderr
+def _sync(cli, tmp_path, src: str, dst: str) -> str:
+    """``src``'s whole ledger exported and imported into ``dst``: the import's report."""
+    path = tmp_path / "sync.json"
+    cli.ok("--db", src, "export", "--all", "--out", str(path))
+    return cli.ok("--db", dst, "import", str(path))
+
+
+def _agreed(cli, db: str) -> tuple[object, object, list[object]]:
+    """What two devices must agree on: standings, settlement and the live deals' facts."""
+    standings = json.loads(cli.ok("--db", db, "standings", "--session", "1", "--json"))["players"]
+    settle = json.loads(cli.ok("--db", db, "settle", "--session", "1", "--json"))
+    log = json.loads(cli.ok("--db", db, "log", "--session", "1", "--json"))
+    deals = sorted(json.dumps(e["facts"], sort_keys=True) for e in log if e["live"])
+    return standings, (settle["nets"], settle["payments"]), deals
+
+
+def test_a_session_recorded_on_two_devices_apart_merges_both_ways(cli, tmp_path) -> None:
+    hub, phone = str(tmp_path / "hub.db"), str(tmp_path / "phone.db")
+    cli.ok("--db", hub, "session", "start", "--players", "陳大文,李小明,José,Dan")
+    cli.ok("--db", hub, "deal", "0", "1", "2", "3")
+    cli.ok("--db", hub, "deal", "4", "0", "5", "6")
+    _sync(cli, tmp_path, hub, phone)
+    # Apart: both record deals 3 (and the phone 4), each corrects an earlier deal.
+    cli.ok("--db", hub, "deal", "0", "2", "2", "2")
+    cli.ok("--db", hub, "amend", "1", "0", "1", "2", "4")
+    cli.ok("--db", phone, "deal", "--session", "1", "7", "0", "1", "1")
+    cli.ok("--db", phone, "deal", "--session", "1", "3", "3", "0", "9")
+    cli.ok("--db", phone, "void", "--session", "1", "2")
+    pushed = _sync(cli, tmp_path, phone, hub)
+    assert "2 deals numbered anew" in pushed and "3 → 4, 4 → 5" in pushed
+    pulled = _sync(cli, tmp_path, hub, phone)
+    assert "1 deal numbered anew" in pulled and "3 → 5" in pulled
+    assert _agreed(cli, hub) == _agreed(cli, phone)
+    assert len(_agreed(cli, hub)[2]) == 4  # deals 1 (amended), 3 and the phone's two; 2 void
+    # Again, both ways: nothing new, nothing doubled.
+    assert "nothing new" in _sync(cli, tmp_path, phone, hub)
+    assert "nothing new" in _sync(cli, tmp_path, hub, phone)
+    # A later correction of a deal the two number differently finds it by its uuid.
+    cli.ok("--db", phone, "amend", "--session", "1", "4", "7", "0", "2", "1")  # the hub's deal 5
+    _sync(cli, tmp_path, phone, hub)
+    _sync(cli, tmp_path, hub, phone)
+    assert _agreed(cli, hub) == _agreed(cli, phone)
+    for db in (hub, phone):
+        cli.ok("--db", db, "doctor", "--full")
 
 
 @pytest.mark.parametrize(

@@ -146,7 +146,106 @@ def test_the_phones_export_imported_by_bigtwo_import_gives_the_same_standings_an
     assert json_roundtrip(laptop_settle) == json_roundtrip(phone_settle)
 
 
+def show(page, hash_):
+    """Go to one of the app's screens and wait until it is drawn."""
+    from playwright.sync_api import expect
+
+    page.evaluate("(h) => { document.documentElement.dataset.route = 'asked'; location.hash = h; }", hash_)
+    expect(page.locator("html")).to_have_attribute("data-route", "shown")
+
+
 def json_roundtrip(value):
     import json
 
     return json.loads(json.dumps(value, default=str))
+
+
+def test_a_phone_and_a_hub_that_both_recorded_while_apart_sync_to_the_same_standings(site, tmp_path):
+    """The installed app and `bigtwo serve --cert … --allow-origin <the app>`: the keeper
+    pastes the hub's scorekeeper link and taps Sync; the phone goes offline, both record;
+    a sync while the network is gone says so and loses nothing; back online, one tap and
+    both have every deal once, with the same standings."""
+    import re
+    import shutil
+    import ssl
+    import subprocess
+    from urllib.parse import urlsplit
+
+    from playwright.sync_api import expect, sync_playwright
+    from web.webhelpers import KEY, Server, bigtwo
+
+    from ledger.storage.store import open_ledger
+    from ledger.web import engine
+
+    if shutil.which("openssl") is None:
+        raise AssertionError("this test makes its certificate with openssl (apt-get install openssl)")
+    cert, pem_key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-keyout", str(pem_key), "-out", str(cert), "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"], check=True, capture_output=True)
+    db = tmp_path / "hub.db"
+    bigtwo(db, "session", "start", "--players", "陳大文,李小明,José,Dan", "--name", "Friday")
+    bigtwo(db, "deal", "陳大文=0", "李小明=3", "José=11", "Dan=8")
+    parts = urlsplit(site.url)
+    server = Server(db, KEY, "--cert", str(cert), "--key", str(pem_key),
+                    "--allow-origin", f"{parts.scheme}://{parts.netloc}",
+                    verify=ssl.create_default_context(cafile=str(cert)))
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
+            try:
+                context = browser.new_context(ignore_https_errors=True,
+                                              viewport={"width": 390, "height": 844})
+                page = context.new_page()
+                page.goto(site.url + "#/history")
+                wait_ready(page)
+                link = page.get_by_label("The hub's scorekeeper link")
+                link.fill(server.keeper)
+                sync = page.get_by_role("button", name="Sync with the hub")
+                sync.click()
+                status = page.get_by_role("status").filter(has_text="Sync")
+                expect(status).to_contain_text("Synced", timeout=60_000)
+                # The hub's session is on the phone now: its table, from the history list.
+                page.reload()
+                wait_ready(page)
+                href = page.get_by_role("link", name=re.compile("Friday")).first.get_attribute("href")
+                sid = int(re.match(r"#/t/(\d+)", href).group(1))
+                # Apart: the phone, offline, records two deals on its keypad; the hub one.
+                context.set_offline(True)
+                show(page, f"#/t/{sid}")
+                saved = int(page.locator("html").get_attribute("data-saved") or 0)
+                for winner, left in (("陳大文", {"李小明": 7, "José": 1, "Dan": 1}),
+                                     ("José", {"陳大文": 3, "李小明": 3, "Dan": 9})):
+                    page.get_by_role("radio", name=winner, exact=True).click()
+                    for name, n in left.items():
+                        page.get_by_role("button", name=f"{name}: {n} cards left", exact=True).click()
+                    page.get_by_role("button", name="Record deal", exact=True).click()
+                    saved += 1
+                    expect(page.locator("html")).to_have_attribute("data-saved", str(saved))
+                bigtwo(db, "deal", "--session", "1", "陳大文=2", "李小明=0", "José=5", "Dan=6")
+                show(page, "#/history")
+                sync = page.get_by_role("button", name="Sync with the hub")
+                sync.click()  # the network is gone: said, and nothing lost
+                refused = page.get_by_role("status").filter(has_text="did not answer")
+                expect(refused).to_be_visible(timeout=60_000)
+                context.set_offline(False)
+                sync.click()
+                status = page.get_by_role("status").filter(has_text="Synced")
+                expect(status).to_contain_text("numbered anew", timeout=60_000)
+                sync.click()  # again: nothing new either way
+                expect(status).to_contain_text("nothing new", timeout=60_000)
+                # The phone's ledger, read by the same engine once the app lets it go.
+                page.close()
+                harness = context.new_page()
+                harness.goto(site.url + "harness.html")
+                wait_ready(harness)
+                phone = call(harness, "board", {"session": sid})
+            finally:
+                browser.close()
+    finally:
+        code, out = server.stop()
+    assert code == 0 and "Traceback" not in out, out
+    with open_ledger(db) as ledger:
+        hub = json_roundtrip(engine.call(ledger, "board", {"session": 1}))
+    assert json_roundtrip(phone["standings"]) == hub["standings"]
+    assert len(phone["deals"]) == len(hub["deals"]) == 4

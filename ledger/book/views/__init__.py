@@ -13,8 +13,9 @@ is the one thing said in the language).
   standings and money, who is next, the hand size, the deal facts its rules score and
   what ``undo`` would take back now (the phone's main screen).
 - :class:`SettleView` (``views/settlement.py``) — a settlement with each session's own
-  working (pairwise ``Σs − n·s``, pay-the-winner, ranked, teams) and the coins of
-  ``--round``.
+  working (pairwise ``Σs − n·s``, pay-the-winner, ranked, teams), the coins of
+  ``--round``, how much of each of the fewest payments is paid and what is
+  outstanding (:class:`PaymentProgress`), and the payments recorded for its sessions.
 - :class:`UndoneView` (``views/undo.py``) — what an ``undo`` took back, with the
   :class:`AfterDeal` of the correction it wrote.
 - :class:`Log` (``views/entries.py``), :class:`League` (``standings --by month|year``) and
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
         undo_preview,
     )
     from ledger.book.views.settlement import (
+        PaymentProgress,
         SessionWorking,
         SettleView,
         WorkingRow,
@@ -59,7 +61,8 @@ if TYPE_CHECKING:
 HOMES = {
     "deal": ("AfterDeal", "PlayerPoints", "after_deal", "deal_points", "turn_dict"),
     "scoreboard": ("Board", "UndoPreview", "board", "undo_preview"),
-    "settlement": ("SessionWorking", "SettleView", "WorkingRow", "session_working", "settle_view"),
+    "settlement": ("PaymentProgress", "SessionWorking", "SettleView", "WorkingRow",
+                   "session_working", "settle_view"),
     "entries": ("Log", "LogLine", "log"),
     "undo": ("UndoneView", "undone_view"),
     "periods": ("History", "HistoryLine", "League", "LeaguePeriod", "LeagueRow", "history",
@@ -67,7 +70,7 @@ HOMES = {
 }
 _HOME = {name: module for module, names in HOMES.items() for name in names}
 __all__ = ["AfterDeal", "Board", "History", "HistoryLine", "League",
-    "LeaguePeriod", "LeagueRow", "Log", "LogLine", "PlayerPoints", "SessionWorking",
+    "LeaguePeriod", "LeagueRow", "Log", "LogLine", "PaymentProgress", "PlayerPoints", "SessionWorking",
     "SettleView", "UndoPreview", "UndoneView", "WorkingRow", "after_deal", "board",
     "deal_points", "history", "league", "log", "session_working", "settle_view", "turn_dict",
     "undo_preview", "undone_view"]  # every name of HOMES (a test checks)

@@ -2,10 +2,14 @@
 :mod:`ledger.book.views`)."""
 
 from decimal import Decimal
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ledger.book.reports import Settlement, Working
+from ledger.core.settlement import format_amount
 from ledger.storage.rows import SessionRow
+
+if TYPE_CHECKING:
+    from ledger.book.payments import Paid
 
 
 class WorkingRow(NamedTuple):
@@ -62,12 +66,55 @@ def session_working(w: Working) -> SessionWorking:
     return SessionWorking(w, per_unit, rows)
 
 
+class PaymentProgress(NamedTuple):
+    """One of the fewest payments, with how much of it is paid and what is outstanding."""
+
+    payer: str
+    payee: str
+    amount: Decimal
+    paid: Decimal
+    outstanding: Decimal
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"from": self.payer, "to": self.payee, "amount": format_amount(self.amount),
+                "paid": format_amount(self.paid), "outstanding": format_amount(self.outstanding)}
+
+
+def progress(st: Settlement) -> list[PaymentProgress]:
+    """How much of each of the fewest payments is paid: what each payer has paid out and
+    each payee received (the settlement's ``paid``: a session's own payments and the
+    share of payments against the whole balance that reached it) is given to the
+    payments in their order, as much as both allow; the outstanding amounts then add up
+    to what the players still owe (``still to pay``) when every payment went from one
+    who owed to one who was owed."""
+    paid = st.paid or {}
+    out_of = {k: v for k, v in paid.items() if v > 0}  # paid out
+    into = {k: -v for k, v in paid.items() if v < 0}  # received
+    rows = []
+    for p in st.payments:
+        take = max(Decimal(0), min(p.amount, out_of.get(p.payer, Decimal(0)),
+                                   into.get(p.payee, Decimal(0))))
+        if take:
+            out_of[p.payer] -= take
+            into[p.payee] -= take
+        zero = p.amount * 0  # 0.00: the amount's own decimal places, for paid too
+        rows.append(PaymentProgress(p.payer, p.payee, p.amount, take + zero, p.amount - take))
+    return rows
+
+
 class SettleView(NamedTuple):
     """A settlement (:class:`ledger.book.reports.Settlement`: nets, pair by pair, the
-    fewest payments, coins) with each session's working worked out."""
+    fewest payments, coins) with each session's working worked out, how much of each
+    of the fewest payments is paid (``progress``) and the payments recorded for its
+    sessions (``recorded``, oldest first)."""
 
     settlement: Settlement
     working: list[SessionWorking]
+    recorded: tuple["Paid", ...] = ()
+
+    @property
+    def progress(self) -> list[PaymentProgress]:
+        return progress(self.settlement)
 
     @property
     def currency(self) -> str:
@@ -78,9 +125,12 @@ class SettleView(NamedTuple):
 
     def to_dict(self) -> dict[str, Any]:
         return {**self.settlement.to_dict(), "sessions": self.settlement.session_count,
-                "working": [w.to_dict() for w in self.working]}
+                "working": [w.to_dict() for w in self.working],
+                "progress": [p.to_dict() for p in self.progress],
+                "recorded": [p.to_dict() for p in self.recorded]}
 
 
-def settle_view(settlement: Settlement) -> SettleView:
-    """The :class:`SettleView` of a settlement (rounded to coins or not)."""
-    return SettleView(settlement, [session_working(w) for w in settlement.working])
+def settle_view(settlement: Settlement, recorded: "tuple[Paid, ...] | list[Paid]" = ()) -> SettleView:
+    """The :class:`SettleView` of a settlement (rounded to coins or not) and the
+    payments recorded for its sessions (:func:`ledger.book.owed.recorded_for`)."""
+    return SettleView(settlement, [session_working(w) for w in settlement.working], tuple(recorded))

@@ -68,7 +68,9 @@ def export_cmd(
 
         def write(f: Any) -> int:
             if fmt is ExportFormat.csv:
-                return transfer.export_csv(ledger, sessions, f)
+                from ledger.formats.csv_export import export_csv
+
+                return export_csv(ledger, sessions, f)
             from ledger.formats.payments_io import exported_rows
 
             return transfer.export_json(ledger, sessions, f,

@@ -96,6 +96,8 @@ export async function create() {
     start: (key, a) => post("/api/start", a, key),
     end: (key, a) => post("/api/end", a, key),
     reopen: (key, a) => post("/api/reopen", a, key),
+    pay: (key, a) => post("/api/pay", a, key),
+    unpay: (key, a) => post("/api/unpay", a, key),
 
     watch(onChange, onLink) {
       let stopped = false;

@@ -173,6 +173,8 @@ export async function create(options = {}) {
     start: write("start"),
     end: write("end"),
     reopen: write("reopen"),
+    pay: write("pay"),
+    unpay: write("unpay"),
     // History moves by file: the CLI's JSON export, and import of an export or a score sheet.
     exportLedger: (session) => send("export", clean({ session })),
     importFile: write("import"), // (key, {text, name})

@@ -22,13 +22,14 @@
 //   record {session, line}  amend {session, deal, line}  void {session, deal}
 //   undo {session}  start {players, rules, stake, currency, name, teams}
 //   end {session}  reopen {session}
+//   pay {session, from, to, amount ("12.50": text, never a number)}  unpay {session, payment (its uuid)}
 // Live
 //   watch(onChange, onLink)        -> stop()   onChange({session}) when the ledger changes,
 //                                              onLink(true|false) as the live link comes and goes
 
 export const READS = ["words", "access", "sessions", "board", "log", "deals", "settle", "history", "presets",
   "lastSetup", "preview", "undoPreview"];
-export const WRITES = ["record", "amend", "void", "undo", "start", "end", "reopen"];
+export const WRITES = ["record", "amend", "void", "undo", "start", "end", "reopen", "pay", "unpay"];
 
 /** A refusal (retry: false; status 4xx, message in the page's language) or a write
  * that could not be sent or answered (retry: true: the outbox keeps it). */

@@ -4,6 +4,68 @@ import { h, clear, signed, signedMoney, tone } from "./dom.js";
 import { t } from "./words.js";
 import { sessionTitle, when } from "./names.js";
 import { barChart } from "./charts.js";
+import { shareOrDownload, readPicked } from "./engine-worker-files.js";
+import { keptLink, syncWithHub } from "./engine-worker-sync.js";
+import { newId } from "./ids.js";
+
+/** The offline phone's own ledger: export it, import a file, sync with a hub. */
+function phoneLedgerCard(app, refresh) {
+  const status = h("p", { class: "meta", role: "status", "aria-live": "polite" });
+  const link = h("input", { type: "url", id: "hub-link", name: "hub-link", autocomplete: "off",
+    inputmode: "url", placeholder: "https://…/?t=…", value: keptLink() });
+  // What the last export, import or sync said stays when the screen redraws after it.
+  const said = (text, tone) => {
+    app.phoneLedgerSaid = { text, tone };
+    status.textContent = text;
+    status.className = tone ? "meta " + tone : "meta";
+  };
+  if (app.phoneLedgerSaid) said(app.phoneLedgerSaid.text, app.phoneLedgerSaid.tone);
+  async function doExport() {
+    const found = await app.engine.call("export", {});
+    await shareOrDownload(found.name, found.text);
+    said(t("exported", { n: found.sessions, name: found.name }), "ok");
+  }
+  async function doImport(event) {
+    const picked = await readPicked(event.target);
+    if (!picked) return;
+    try {
+      const report = await app.engine.call("import", { key: newId(), text: picked.text, name: picked.name });
+      said(report.conflict_text || report.summary, report.conflicts && report.conflicts.length ? "bad" : "ok");
+      refresh();
+    } catch (error) {
+      said(error.message || String(error), "bad");
+    }
+    event.target.value = "";
+  }
+  async function doSync(button) {
+    button.disabled = true;
+    said(t("syncing"), "busy");
+    try {
+      const { pushed, pulled } = await syncWithHub(app.engine, link.value, app.lang);
+      said(t("synced", { sent: pushed.summary, received: pulled.summary }),
+        pushed.conflicts.length || pulled.conflicts.length ? "bad" : "ok");
+      refresh();
+    } catch (error) {
+      if (error.code === "link") said(t("sync_link_bad"), "bad");
+      else if (error.code === "unreachable") said(t("sync_unreachable"), "bad");
+      else said(t("sync_refused", { reason: error.message }), "bad");
+    } finally {
+      button.disabled = false;
+    }
+  }
+  const syncButton = h("button", { type: "button", class: "primary", on: { click: () => doSync(syncButton) } }, t("sync_now"));
+  return h("section", { class: "card", "aria-labelledby": "phone-ledger" },
+    h("h2", { id: "phone-ledger" }, t("phone_ledger")),
+    h("p", { class: "row" },
+      h("button", { type: "button", on: { click: () => doExport().catch((e) => said(e.message || String(e), "bad")) } },
+        t("export_ledger"))),
+    h("p", {}, h("label", { for: "import-file" }, t("import_file")),
+      h("input", { type: "file", id: "import-file", accept: ".json,.txt,application/json,text/plain",
+        on: { change: doImport } })),
+    h("p", {}, h("label", { for: "hub-link" }, t("hub_link")), link),
+    h("p", { class: "row" }, syncButton),
+    status);
+}
 
 export function historyScreen(app) {
   async function show(main) {
@@ -19,7 +81,8 @@ export function historyScreen(app) {
       h("section", { class: "card" }, h("h1", {}, t("history")),
         items.length ? h("ul", { class: "tables" }, items) : h("p", { class: "meta" }, t("no_tables"))),
       players.length ? h("section", { class: "card" }, h("h2", {}, t("players")),
-        h("p", { class: "row" }, players.map((n) => h("a", { class: "button", href: "#/player/" + encodeURIComponent(n) }, n)))) : null);
+        h("p", { class: "row" }, players.map((n) => h("a", { class: "button", href: "#/player/" + encodeURIComponent(n) }, n)))) : null,
+      app.engine.kind === "worker" ? phoneLedgerCard(app, () => show(main)) : null);
   }
   return { name: "history", show, refresh: () => show(document.getElementById("main")) };
 }

@@ -63,6 +63,8 @@ function whatText(what) {
     case "start": return t("what_start");
     case "end": return t("what_end");
     case "reopen": return t("what_reopen");
+    case "pay": return t("paid_what", { payer: what.payer, payee: what.payee, amount: what.amount, currency: what.currency });
+    case "unpay": return t("what_unpay", { what: what.what });
     default: return what.kind || "";
   }
 }

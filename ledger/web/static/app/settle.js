@@ -1,16 +1,20 @@
 // Settle a table: the working its settlement kind really uses (pairwise, pay the
 // winner, ranked, teams — as the command line prints it), the money, rounded to coins
-// on request, and the share: the phone's share sheet with a PNG card drawn here where
-// the page is a secure context, copy and download everywhere else.
+// on request, what of each of the fewest payments is paid and what is outstanding
+// (the scorekeeper marks a payment paid, in part or whole, and takes one back: the
+// engine's pay and unpay ops, which check every amount), and the share: the phone's
+// share sheet with a PNG card drawn here where the page is a secure context, copy and
+// download everywhere else.
 
 import { h, clear, signed, signedMoney, tone } from "./dom.js";
 import { t } from "./words.js";
 import { sessionTitle, when } from "./names.js";
 import { drawCard } from "./card.js";
+import { ask } from "./ask.js";
 
 const COINS = ["", "0.1", "0.5", "1", "5", "10"];
 
-function pays(p, currency) {
+function paysParts(p, currency) {
   const text = t("pays", { payer: "\u0000", payee: "\u0001" });
   const out = [];
   for (const part of text.split(/(\u0000|\u0001)/)) {
@@ -18,7 +22,11 @@ function pays(p, currency) {
     else if (part === "\u0001") out.push(h("span", { class: "name" }, p.to));
     else if (part.trim()) out.push(h("span", { class: "arrow" }, part.trim()));
   }
-  return h("li", {}, ...out, h("strong", {}, p.amount + (currency ? " " + currency : "")));
+  return [...out, h("strong", {}, p.amount + (currency ? " " + currency : ""))];
+}
+
+function pays(p, currency) {
+  return h("li", {}, ...paysParts(p, currency));
 }
 
 function working(w, currency) {
@@ -52,6 +60,55 @@ function working(w, currency) {
   ];
 }
 
+const paidWords = (p) => t("paid_what", { payer: p.from, payee: p.to, amount: p.amount, currency: p.currency });
+
+/** One of the fewest payments: how much is paid and what is outstanding; for the
+ * scorekeeper the amount paid now (the outstanding amount unless changed) and
+ * Mark paid, which queues one `pay` write — the button is off from the first tap
+ * until the engine has answered, so a double tap writes once. */
+function progressItem(app, sid, p, currency, waiting) {
+  const done = Number(p.outstanding) === 0;
+  const item = h("li", { class: "progress" + (done ? " done" : ""), data: { from: p.from, to: p.to } },
+    h("div", { class: "pay-line" }, ...paysParts(p, currency)),
+    h("p", { class: "meta state" }, done ? t("paid_in_full")
+      : t("paid_outstanding", { paid: p.paid, outstanding: p.outstanding, currency })));
+  if (done || !app.keeper()) return item;
+  const amount = h("input", { type: "text", inputmode: "decimal", autocomplete: "off", value: p.outstanding,
+    class: "amount", "aria-label": t("amount_paid_label", { payer: p.from, payee: p.to, currency }) });
+  const button = h("button", { type: "button", class: "button primary small",
+    "aria-label": t("mark_paid_label", { payer: p.from, payee: p.to, currency }) }, t("mark_paid"));
+  if (waiting) { button.disabled = true; amount.disabled = true; }
+  button.addEventListener("click", () => {
+    if (button.disabled) return;
+    button.disabled = true;
+    amount.disabled = true;
+    const given = amount.value.trim();
+    app.outbox.add("pay", { session: sid, from: p.from, to: p.to, amount: given },
+      { kind: "pay", payer: p.from, payee: p.to, amount: given, currency });
+  });
+  item.append(h("div", { class: "row pay-row" }, amount, button));
+  return item;
+}
+
+/** A payment recorded for this session, with Take back for the scorekeeper. */
+function recordedItem(app, sid, p) {
+  const item = h("li", {}, h("span", {}, paidWords(p)), p.note ? h("span", { class: "meta" }, p.note) : null);
+  if (!app.keeper()) return item;
+  item.append(h("button", { type: "button", class: "button small danger",
+    "aria-label": t("take_back_label", { what: paidWords(p) }),
+    on: { click: async (e) => {
+      const button = e.currentTarget;
+      if (button.disabled) return;
+      button.disabled = true;
+      if (await ask(t("take_back_ask", { what: paidWords(p) }), t("take_back"), true)) {
+        app.outbox.add("unpay", { session: sid, payment: p.uuid }, { kind: "unpay", what: paidWords(p) });
+      } else {
+        button.disabled = false;
+      }
+    } } }, t("take_back")));
+  return item;
+}
+
 /** The settlement as text for a group chat, in the page's language. */
 export function shareText(s, st) {
   const currency = st.currency;
@@ -75,6 +132,9 @@ export function settleScreen(app, sid) {
     const [board, st] = await Promise.all([app.engine.board(sid), app.engine.settle(sid, coin || undefined)]);
     const s = board.session;
     const currency = st.currency;
+    // Payments still in the outbox: their Mark paid stays off until they are answered.
+    const waiting = new Set(app.outbox.pending(sid).filter((i) => i.op === "pay")
+      .map((i) => i.args.from + "\u0000" + i.args.to));
     const coinSelect = h("select", { "aria-label": t("coins") },
       ...COINS.map((c) => h("option", { value: c, selected: c === coin }, c ? c + " " + currency : t("exact"))));
     coinSelect.addEventListener("change", () => {
@@ -115,7 +175,11 @@ export function settleScreen(app, sid) {
         h("h2", {}, t("pair_by_pair")),
         st.pairwise.length ? h("ul", { class: "pays" }, st.pairwise.map((p) => pays(p, ""))) : h("p", { class: "meta" }, t("nobody_owes")),
         h("h2", {}, t("fewest_payments", { count: st.payments.length })),
-        st.payments.length ? h("ul", { class: "pays plan" }, st.payments.map((p) => pays(p, currency))) : h("p", { class: "meta" }, t("all_square"))),
+        st.payments.length ? h("ul", { class: "pays plan" }, (st.progress || []).map((p) => progressItem(app, sid,
+          p, currency, waiting.has(p.from + "\u0000" + p.to)))) : h("p", { class: "meta" }, t("all_square")),
+        h("h2", {}, t("payments_recorded")),
+        st.recorded && st.recorded.length ? h("ul", { class: "pays recorded" }, st.recorded.map((p) => recordedItem(app, sid, p)))
+          : h("p", { class: "meta" }, t("no_payments"))),
       h("section", { class: "card" },
         h("h2", {}, t("share")),
         secure ? null : h("p", { class: "meta" }, t("no_share_sheet")),
@@ -154,5 +218,6 @@ export function settleScreen(app, sid) {
     }, "image/png");
   }
 
-  return { name: "settle", session: sid, show, refresh: () => show(document.getElementById("main")) };
+  const refresh = () => show(document.getElementById("main"));
+  return { name: "settle", session: sid, show, refresh, saved: refresh, refused: refresh };
 }
