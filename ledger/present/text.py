@@ -327,7 +327,8 @@ def log_text(view: Log, limit: int | None = None) -> str:
                         drop=[5], shrink=[3], align_right=False)
 
 
-LOG_STATUS = {"voided": N_("voided"), "amended": N_("amended")}
+LOG_STATUS = {"voided": N_("voided"), "amended": N_("amended"),
+              "superseded": N_("superseded: a later correction stands")}
 
 
 def league_text(view: League) -> str:
