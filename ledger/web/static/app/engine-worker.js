@@ -157,6 +157,7 @@ export async function create(options = {}) {
     sessions: async () => (await read("sessions", {})).sessions,
     board: (session) => read("board", { session }),
     log: async (session) => (await read("log", { session })).entries,
+    deals: async (session) => (await read("log", { session })).deals,
     settle: (session, round) => read("settle", clean({ session, round })),
     history: (player) => read("history", clean({ player })),
     presets: async () => (await read("presets", {})).presets,
