@@ -119,13 +119,17 @@ export async function create(options = {}) {
     pending.clear();
   }
 
+  // No language chosen on this phone: the phone's own (zh-HK: 繁體), as the hub takes
+  // the browser's Accept-Language; the engine reads any tag (ledger.core.i18n.normalize).
+  const spoken = () => language || (navigator.languages && navigator.languages[0]) || navigator.language || "";
+
   function send(op, args) {
     const cacheKey = op + "|" + language + "|" + JSON.stringify(args || {});
     startWorker();
     return new Promise((resolve, reject) => {
       const id = next++;
       pending.set(id, { resolve, reject, op, cacheKey });
-      worker.postMessage({ id, op, args: args || {}, lang: language });
+      worker.postMessage({ id, op, args: args || {}, lang: spoken() });
     });
   }
 
@@ -164,6 +168,7 @@ export async function create(options = {}) {
     sessions: async () => (await read("sessions", {})).sessions,
     board: (session) => read("board", { session }),
     log: async (session) => (await read("log", { session })).entries,
+    deals: async (session) => (await read("log", { session })).deals,
     settle: (session, round) => read("settle", clean({ session, round })),
     history: (player) => read("history", clean({ player })),
     presets: async () => (await read("presets", {})).presets,
