@@ -9,7 +9,8 @@ expected, what is stored and the difference.  The checks:
 - replaying each session's entries in order, every entry's stored points equal
   a fresh derivation: a deal's from its facts and the session's frozen rule set,
   a void's the negation of the version it voids, an amend's that negation plus
-  the new facts' points;
+  the new facts' points (a correction merged from another device that is older,
+  in the one order, than the version it found is kept with no points);
 - every entry's net points sum to zero;
 - net of reversals, a live deal has exactly one row per seated player and a
   voided one none, and no row names a player who is not seated;
@@ -223,7 +224,8 @@ def check_session(
     # the facts cannot be derived), or None once voided
     live: dict[int, Sums | None] = {}
     stored_so_far: dict[int, Sums] = {}
-    for entry_id, seq, kind, deal_no, facts_json in entries:
+    version: dict[int, tuple[str, str]] = {}  # deal: (created_at, uuid) of its version
+    for entry_id, seq, kind, deal_no, facts_json, created_at, uuid in entries:
         where = Phrase(N_("{session} deal {deal} (entry {seq}, {kind})"), session=here,
                        deal=deal_no, seq=seq, kind=_word(KIND_WORDS, kind))
         stored = sums(by_entry.get(entry_id, []))
@@ -238,6 +240,11 @@ def check_session(
                     "void)"))))
             expected = derived
         elif kind in ("void", "amend"):
+            if deal_no in version and (created_at, uuid) < version[deal_no]:
+                # merged from a device that corrected the deal while apart: older than
+                # the version it found, it is kept with no points (docs/import-export.md)
+                out.findings.extend(compare(where, {}, stored))
+                continue
             if deal_no not in live:
                 out.findings.append(Finding("replay", where, Phrase(
                     N_("corrects a deal never recorded"))))
@@ -258,6 +265,7 @@ def check_session(
             out.findings.append(Finding("net", where, Phrase(N_("net points summed over players")),
                                         0, net))
         so_far = stored_so_far[deal_no] = _combine(stored_so_far.get(deal_no, {}), stored)
+        version[deal_no] = (created_at, uuid)
         if kind == "void":
             live[deal_no] = None
         else:

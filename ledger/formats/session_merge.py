@@ -8,6 +8,8 @@ own facts' points), a session's own action (end, reopen, undo) is appended as it
 Deal numbers are each ledger's own: a new deal whose number the ledger already gives
 another deal (two devices recorded the session while apart) takes the next free number,
 and a correction finds its deal by that deal's uuid (``deal_uuid`` in the export).
+A correction older, in the one order, than the deal's version here (both devices
+corrected the deal) is kept with no points: the latest correction stands everywhere.
 Corrections must come after what the ledger already holds for their deal, in the one
 order of entries (``created_at``, then ``uuid``), so the points added up in the order
 they were written always equal the deal's current version in that order.
@@ -55,6 +57,7 @@ class SessionMerge:
         self.numbers: dict[int, int] = {}
         self.deal_of: dict[str, int] = {}  # a "deal" entry's uuid: its number here
         self.renumbered: list[tuple[str, int, int]] = []  # (uuid, the file's number, here)
+        self.versions: dict[int, tuple[str, str] | None] = {}  # deal: its version's order key
 
     def target(self, e: EntrySpec) -> int:
         """The number here of the deal that the correction ``e`` is about: by its deal's
@@ -110,6 +113,13 @@ class SessionMerge:
                                   ledger=facts_phrase(stored), file=facts_phrase(facts)))
         return out
 
+    def _version(self, deal_no: int) -> tuple[str, str] | None:
+        """(created_at, uuid) of deal ``deal_no``'s version now (this import's included)."""
+        if deal_no not in self.versions:
+            latest = self.ledger.journal.current_version(self.sid, deal_no)
+            self.versions[deal_no] = None if latest is None else (latest.created_at, latest.uuid)
+        return self.versions[deal_no]
+
     def _live(self, deal_no: int) -> Sequence[PointsTuple]:
         """The points deal ``deal_no`` adds up to now (this import's own entries included)."""
         if deal_no not in self.live:
@@ -154,16 +164,20 @@ class SessionMerge:
                           N_("an amend of deal {deal}, which the ledger's session {id} does not "
                              "have"), deal=e.deal_no, id=sid)
             return None
-        if e.kind != "deal" and e.at is not None:
-            latest = self.ledger.journal.current_version(sid, e.deal_no)
-            if (latest is not None and latest.uuid not in self.mine
-                    and (e.at, e.uuid) < (latest.created_at, latest.uuid)):
-                self.conflict(e, N_("it corrects deal {deal} before the ledger's own later "
-                                    "correction of it (both ledgers corrected this deal)"),
-                              deal=e.deal_no)
+        # Two devices corrected this deal while apart: the deal is its latest entry in the
+        # one order (created_at, then uuid) on every device, so a correction older than
+        # the version here is kept, in the log, with no points (superseded).
+        here = self._version(e.deal_no)
+        if e.kind != "deal" and e.at is not None and here is not None and (e.at, e.uuid) < here:
+            if not self._undoes_ok(e):
                 return None
+            self.mine.add(e.uuid)
+            facts = e.facts_json if e.facts_json is not None else e.facts
+            return ImportedEntry(e.uuid, e.kind, e.deal_no, facts, [], e.at, e.undoes)
         if not self._undoes_ok(e):
             return None
+        if e.at is not None:
+            self.versions[e.deal_no] = (e.at, e.uuid)
         rows: list[PointsTuple] = []
         if e.kind != "deal":
             rows = _negated(self._live(e.deal_no))

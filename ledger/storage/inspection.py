@@ -137,7 +137,7 @@ class Inspection:
     def raw_entries(self, session_id: int) -> list[RawEntry]:
         """A session's entries as stored, by seq."""
         return list(typed(RawEntry, self.conn.execute(
-            "SELECT id, seq, kind, deal_no, facts FROM entries WHERE session_id = ? "
+            "SELECT id, seq, kind, deal_no, facts, created_at, uuid FROM entries WHERE session_id = ? "
             "AND seq IS NOT NULL ORDER BY seq",
             [session_id],
         )))

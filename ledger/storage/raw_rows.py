@@ -36,6 +36,8 @@ class RawEntry(NamedTuple):
     kind: str
     deal_no: int
     facts: str | None
+    created_at: str = ""  # with uuid, its place in the one order of entries
+    uuid: str = ""
 
 
 class RawPoints(NamedTuple):

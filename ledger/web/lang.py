@@ -168,6 +168,10 @@ WORDS = {
     "undo_ask_void": N_("Undo voiding deal {n}? It counts again ({back})."),
     "undo_ask_end": N_("Undo the end of this session? It opens again."),
     "undo_ask_reopen": N_("Undo the reopening of this session? It is ended again."),
+    "undo_wait": N_("Wait until the last change is saved, then undo."),
+    "no_such_deal": N_("There is no deal {n} in this session."),
+    "not_deal_number": N_("{text} is not a deal number (write it with the digits 0-9)."),
+    "not_session_number": N_("{text} is not a session number (write it with the digits 0-9)."),
     "end_session": N_("End session"),
     "end_ask": N_("End this session? No more deals can be added (fixes still can)."),
     # settle

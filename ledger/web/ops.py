@@ -219,7 +219,8 @@ def op_log(ledger: Ledger, args: Args) -> dict[str, Any]:
     s = session_of(ledger, args)
     from ledger.book import views
 
-    return {"session": s.id, "entries": views.log(ledger, s).to_dict()}
+    return {"session": s.id, "entries": views.log(ledger, s).to_dict(),
+            "deals": deals_list(ledger, s, last=None)}
 
 
 def op_settle(ledger: Ledger, args: Args) -> dict[str, Any]:

@@ -213,6 +213,30 @@ def test_a_session_recorded_on_two_devices_apart_merges_both_ways(cli, tmp_path)
         cli.ok("--db", db, "doctor", "--full")
 
 
+def test_two_devices_that_corrected_one_deal_apart_agree_on_the_later_correction(cli, tmp_path) -> None:
+    hub, phone = str(tmp_path / "hub.db"), str(tmp_path / "phone.db")
+    cli.ok("--db", hub, "session", "start", "--players", "陳大文,李小明,José,Dan")
+    cli.ok("--db", hub, "deal", "0", "1", "2", "3")
+    cli.ok("--db", hub, "deal", "4", "0", "5", "6")
+    _sync(cli, tmp_path, hub, phone)
+    cli.ok("--db", hub, "amend", "1", "0", "5", "5", "5")  # first, on the hub
+    cli.ok("--db", phone, "amend", "--session", "1", "1", "0", "9", "9", "9")  # later, on the phone
+    cli.ok("--db", hub, "void", "2")  # first, on the hub
+    cli.ok("--db", phone, "amend", "--session", "1", "2", "7", "0", "7", "7")  # later: brings it back
+    assert "conflict" not in _sync(cli, tmp_path, phone, hub)
+    assert "conflict" not in _sync(cli, tmp_path, hub, phone)
+    assert _agreed(cli, hub) == _agreed(cli, phone)
+    facts = _agreed(cli, hub)[2]
+    assert json.dumps({"cards": {"陳大文": 0, "李小明": 9, "José": 9, "Dan": 9}}, sort_keys=True) in facts
+    assert json.dumps({"cards": {"陳大文": 7, "李小明": 0, "José": 7, "Dan": 7}}, sort_keys=True) in facts
+    log = json.loads(cli.ok("--db", phone, "log", "--session", "1", "--json"))
+    assert sorted(e["kind"] for e in log if e.get("status") == "superseded") == ["amend", "void"]
+    assert "superseded: a later correction stands" in cli.ok("--db", phone, "log", "--session", "1")
+    for db in (hub, phone):
+        cli.ok("--db", db, "doctor", "--full")
+    assert "nothing new" in _sync(cli, tmp_path, phone, hub)
+
+
 @pytest.mark.parametrize(
     ("content", "fragment"),
     [
@@ -298,6 +322,14 @@ def test_export_to_a_file_replaces_it_whole(cli, exported, tmp_path) -> None:
     assert target.read_text().startswith("session,date,name")
     assert not list(tmp_path.glob(".out.csv.*"))
     assert "cannot write" in cli.fails("export", "--all", "--out", str(tmp_path / "no" / "x.json"))
+
+
+def test_a_file_that_is_no_export_is_refused_with_the_clis_advice(cli, tmp_path) -> None:
+    path = tmp_path / "other.json"
+    path.write_text('{"format": "other", "version": 1, "sessions": []}')
+    err = cli.fails("import", str(path))
+    assert "not a bigtwo-ledger export (format is 'other')" in err
+    assert "write one with: bigtwo export --format json" in err
 
 
 def test_import_help_and_errors(cli, tmp_path, ledger_path) -> None:

@@ -26,7 +26,7 @@ LAN = "bigtwo.lan"  # a LAN-like host name: over plain http the page is not a se
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         f"--host-resolver-rules=MAP {LAN} 127.0.0.1"]
 SIZES = {"360x640": (360, 640), "390x844": (390, 844), "844x390": (844, 390)}
-LOCALES = {"en": ("en-GB", "en"), "zh-HK": ("zh-HK", "zh_Hant")}
+LOCALES = {"en": ("en-GB", "en"), "zh-HK": ("zh-HK", "zh_Hant"), "zh-CN": ("zh-CN", "zh_Hans")}
 
 
 def need(reason: str) -> None:

@@ -8,7 +8,8 @@ from ledger.storage.store import Ledger
 
 class LogLine(NamedTuple):
     """One entry of a session's log: ``live`` (it is the deal's current version),
-    ``status`` (``voided`` or ``amended`` once replaced, else None) and ``undoes`` (the
+    ``status`` (``voided`` or ``amended`` once replaced, ``superseded`` for a correction
+    merged from another device that is older than the one it found, else None) and ``undoes`` (the
     seq of the entry an undo took back with it)."""
 
     entry: EntryRow
@@ -47,10 +48,15 @@ def log(ledger: Ledger, session: SessionRow) -> Log:
             next_kind[e.id] = later[e.deal_no]
         later[e.deal_no] = e.kind
     lines = []
+    newest: dict[int, tuple[str, str]] = {}  # deal: the latest (created_at, uuid) so far
     for e in entries:
         status = None
-        if e.kind != "void" and e.id not in live:
+        key = (e.created_at, e.uuid)
+        if e.kind != "deal" and e.deal_no in newest and key < newest[e.deal_no]:
+            status = "superseded"  # merged, older than the correction it found: no points
+        elif e.kind != "void" and e.id not in live:
             status = "voided" if next_kind.get(e.id) == "void" else "amended"
+        newest[e.deal_no] = max(key, newest.get(e.deal_no, key))
         lines.append(LogLine(e, e.id in live, status, undos.get(e.id)))
     seated = {pid for _t, _n, pid in ledger.journal.seat_names(session.id)}
     return Log(session, lines, event_dicts(ledger, seated), event_lines(ledger, seated))

@@ -1,8 +1,23 @@
 // A question the keeper answers before something is taken back or ended: an in-page
 // <dialog> in the page's language (not window.confirm, whose buttons the browser words).
+//
+// A double tap is one answer: a second question while one is open is answered "no",
+// and the taps that follow an answer closely are dropped, so the second tap of a
+// double tap on "Void" does not land on the button the dialog covered.
 
 import { h, clear } from "./dom.js";
 import { t } from "./words.js";
+
+const QUIET_MS = 450;
+let quietUntil = 0;
+
+function swallow(event) {
+  if (performance.now() < quietUntil) {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }
+}
+for (const type of ["click", "dblclick", "pointerup", "touchend"]) document.addEventListener(type, swallow, true);
 
 /** Resolves true when the keeper confirms. */
 export function ask(text, yes, danger) {
@@ -11,8 +26,16 @@ export function ask(text, yes, danger) {
     dialog = h("dialog", { id: "ask", "aria-labelledby": "ask-text" });
     document.body.append(dialog);
   }
+  if (dialog.open || performance.now() < quietUntil) return Promise.resolve(false);
   return new Promise((resolve) => {
-    const done = (answer) => { dialog.close(); resolve(answer); };
+    let answered = false;
+    const done = (answer) => {
+      if (answered) return;
+      answered = true;
+      quietUntil = performance.now() + QUIET_MS;
+      dialog.close();
+      resolve(answer);
+    };
     clear(dialog,
       h("p", { id: "ask-text" }, text),
       h("div", { class: "row end" },

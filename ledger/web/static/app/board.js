@@ -39,6 +39,8 @@ export function boardScreen(app, sid, fixNo) {
   let money = null;
   let draft = emptyDraft();
   let fixing = fixNo;
+  let fixed = null;   // the deal being fixed (every deal of the session, not only the board's last)
+  let sent = false;
   let entry = null;   // the entry's DOM, built once per screen and updated in place
   let parts = {};
   let scoresBox = null;
@@ -292,7 +294,9 @@ export function boardScreen(app, sid, fixNo) {
     if (!entry || !ready()) return;
     const text = line();
     if (fixing !== null) {
-      const d = (board.deals || []).find((x) => x.deal === fixing);
+      if (sent) return; // a double tap on Save: the fix is on its way once
+      sent = true;
+      const d = fixed;
       const args = d && d.uuid ? { session: sid, deal_uuid: d.uuid, line: text } : { session: sid, deal: fixing, line: text };
       app.outbox.add("amend", args, { kind: "amend", deal: fixing });
       app.go("#/t/" + sid + "/log");
@@ -310,16 +314,26 @@ export function boardScreen(app, sid, fixNo) {
   }
 
   async function load() {
-    const [b, m] = await Promise.all([app.engine.board(sid), app.engine.settle(sid).catch(() => null)]);
+    const [b, m, all] = await Promise.all([app.engine.board(sid), app.engine.settle(sid).catch(() => null),
+      fixing !== null ? app.engine.deals(sid) : null]);
     board = b;
     money = m;
+    if (all) fixed = all.find((d) => d.deal === fixing) || null;
   }
 
   async function show(main) {
     await load();
+    if (app.screen !== self) return; // left while loading: the action bar is another screen's now
     const s = board.session;
-    if (fixing !== null && !(board.deals || []).some((d) => d.deal === fixing)) fixing = null;
-    if (fixing !== null) draft = draftOf(board.deals.find((d) => d.deal === fixing).facts || {}, s.players);
+    if (fixing !== null && !fixed) {
+      // Never a new deal in place of the fix that was asked for: say so, and offer the log.
+      clear(main, h("section", { class: "card" },
+        h("p", { class: "error", role: "alert" }, t("no_such_deal", { n: fixing })),
+        h("a", { class: "button", href: "#/t/" + sid + "/log" }, t("tab_log"))));
+      return;
+    }
+    sent = false;
+    if (fixing !== null) draft = draftOf(fixed.facts || {}, s.players);
     scoresBox = h("div", { id: "scores" });
     const head = h("header", { class: "session" },
       h("h1", {}, sessionTitle(s)),
@@ -357,6 +371,7 @@ export function boardScreen(app, sid, fixNo) {
       try {
         const wasOpen = board && open();
         await load();
+        if (app.screen !== self) return;
         if (board && wasOpen !== open() && fixing === null) { await show(document.getElementById("main")); return; }
         paintScores();
       } catch (e) { /* the banner says the link is down */ }
@@ -364,7 +379,7 @@ export function boardScreen(app, sid, fixNo) {
     try { await refreshing; } finally { refreshing = null; }
   }
 
-  return {
+  const self = {
     name: "board",
     session: sid,
     show,
@@ -381,4 +396,5 @@ export function boardScreen(app, sid, fixNo) {
       record();
     },
   };
+  return self;
 }

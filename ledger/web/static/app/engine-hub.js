@@ -81,6 +81,7 @@ export async function create() {
     sessions: async () => (await get("/api/sessions")).sessions,
     board: (session) => get("/api/board", { session }),
     log: async (session) => (await get("/api/log", { session })).entries,
+    deals: async (session) => (await get("/api/log", { session })).deals,
     settle: (session, round) => get("/api/settle", { session, round }),
     history: (player) => get("/api/history", { player }),
     presets: async () => (await get("/api/presets")).presets,

@@ -64,7 +64,13 @@ export async function create(options = {}) {
     worker.onmessage = onMessage;
     worker.onerror = onError;
   }
-  startWorker(); // at once: the page draws the kept answers meanwhile
+  // The worker starts right after the next frame is painted: the page draws its first
+  // screen from the kept answers in the task that called create(), and the worker's
+  // start (its modules, Pyodide's WebAssembly compile) would share the phone's cores
+  // with that first paint. A read with no kept answer or a write starts it at once
+  // (send); the timer, where a hidden page paints no frame.
+  requestAnimationFrame(() => setTimeout(startWorker, 0));
+  setTimeout(startWorker, 1000);
 
   function onMessage(event) {
     const data = event.data;
@@ -113,12 +119,17 @@ export async function create(options = {}) {
     pending.clear();
   }
 
+  // No language chosen on this phone: the phone's own (zh-HK: 繁體), as the hub takes
+  // the browser's Accept-Language; the engine reads any tag (ledger.core.i18n.normalize).
+  const spoken = () => language || (navigator.languages && navigator.languages[0]) || navigator.language || "";
+
   function send(op, args) {
     const cacheKey = op + "|" + language + "|" + JSON.stringify(args || {});
+    startWorker();
     return new Promise((resolve, reject) => {
       const id = next++;
       pending.set(id, { resolve, reject, op, cacheKey });
-      worker.postMessage({ id, op, args: args || {}, lang: language });
+      worker.postMessage({ id, op, args: args || {}, lang: spoken() });
     });
   }
 
@@ -157,6 +168,7 @@ export async function create(options = {}) {
     sessions: async () => (await read("sessions", {})).sessions,
     board: (session) => read("board", { session }),
     log: async (session) => (await read("log", { session })).entries,
+    deals: async (session) => (await read("log", { session })).deals,
     settle: (session, round) => read("settle", clean({ session, round })),
     history: (player) => read("history", clean({ player })),
     presets: async () => (await read("presets", {})).presets,

@@ -11,6 +11,7 @@
 //   sessions()                     -> [session]            (bigtwo session list --json)
 //   board(session)                 -> {session, rules, standings, money, next, facts, deals, undo}
 //   log(session)                   -> [entry]              (bigtwo log --json)
+//   deals(session)                 -> [deal]               every live deal, newest first, as board's deals
 //   settle(session, round)         -> settlement            (bigtwo settle --json [--round])
 //   history(player)                -> {sessions: [...], player?}
 //   presets()                      -> [{name, description, ...}]
@@ -26,7 +27,7 @@
 //   watch(onChange, onLink)        -> stop()   onChange({session}) when the ledger changes,
 //                                              onLink(true|false) as the live link comes and goes
 
-export const READS = ["words", "access", "sessions", "board", "log", "settle", "history", "presets",
+export const READS = ["words", "access", "sessions", "board", "log", "deals", "settle", "history", "presets",
   "lastSetup", "preview", "undoPreview"];
 export const WRITES = ["record", "amend", "void", "undo", "start", "end", "reopen", "pay", "unpay"];
 

@@ -26,11 +26,24 @@ export function undoText(u) {
 
 export function logScreen(app, sid) {
   let board = null;
+  let deals = [];
+  let asking = false;
+
+  /** One question at a time: a double tap on a button asks once. */
+  async function once(work) {
+    if (asking) return;
+    asking = true;
+    try { await work(); } finally { asking = false; }
+  }
 
   async function undo() {
+    // What undo takes back is the ledger's last action: with a write still on its way
+    // the answer would be out of date, so it waits for the outbox first.
+    if (app.outbox.pending(sid).length) { app.say(t("undo_wait"), "bad"); return; }
     const u = await app.engine.undoPreview(sid);
     if (!u) { app.say(t("undo_nothing")); return; }
     if (!(await app.ask(undoText(u), t("undo"), true))) return;
+    if (app.outbox.pending(sid).length) { app.say(t("undo_wait"), "bad"); return; }
     app.outbox.add("undo", { session: sid }, { kind: "undo" });
   }
 
@@ -50,17 +63,17 @@ export function logScreen(app, sid) {
   }
 
   async function show(main) {
-    board = await app.engine.board(sid);
+    [board, deals] = await Promise.all([app.engine.board(sid), app.engine.deals(sid)]);
     const s = board.session;
     const keeper = app.keeper();
-    const rows = (board.deals || []).map((d) => h("li", { class: "deal" },
+    const rows = deals.map((d) => h("li", { class: "deal" },
       h("div", { class: "deal-head" },
         h("strong", {}, t("deal_n", { n: d.deal })),
         d.kind === "amend" ? h("span", { class: "badge" }, t("amended")) : null,
         keeper ? h("span", { class: "fix-row" },
           h("a", { class: "button small", href: "#/t/" + sid + "/fix/" + d.deal, "aria-label": t("fix_deal", { n: d.deal }) }, t("fix")),
           h("button", { type: "button", class: "button small danger", "aria-label": t("void_deal", { n: d.deal }),
-            on: { click: () => voidDeal(d) } }, t("void"))) : null),
+            on: { click: () => once(() => voidDeal(d)) } }, t("void"))) : null),
       h("code", { class: "line" }, d.line),
       h("span", { class: "nets" }, ...s.players.map((n) => h("span", { class: tone((d.net || {})[n] || 0) },
         n + " " + signed((d.net || {})[n] || 0))))));
@@ -68,16 +81,16 @@ export function logScreen(app, sid) {
     clear(main,
       h("section", { class: "card" },
         h("h1", {}, t("log_of", { name: sessionTitle(s) })),
-        rows.length ? lineChart(evening(s.players, board.deals), { label: t("chart_evening"), xLabel: t("deal_axis") }) : null,
+        rows.length ? lineChart(evening(s.players, deals), { label: t("chart_evening"), xLabel: t("deal_axis") }) : null,
         rows.length ? h("ul", { class: "log" }, rows) : h("p", { class: "meta" }, t("no_deals"))),
       keeper ? h("section", { class: "card" },
         h("h2", {}, t("corrections")),
         h("p", { class: "meta" }, u ? undoText(u) : t("undo_nothing")),
         h("div", { class: "row" },
-          h("button", { type: "button", class: "button", disabled: !u, on: { click: undo } }, t("undo_last")),
+          h("button", { type: "button", class: "button", disabled: !u, on: { click: () => once(undo) } }, t("undo_last")),
           s.ended_at
-            ? h("button", { type: "button", class: "button", on: { click: reopen } }, t("reopen"))
-            : h("button", { type: "button", class: "button danger", on: { click: end } }, t("end_session")))) : null);
+            ? h("button", { type: "button", class: "button", on: { click: () => once(reopen) } }, t("reopen"))
+            : h("button", { type: "button", class: "button danger", on: { click: () => once(end) } }, t("end_session")))) : null);
   }
 
   return { name: "log", session: sid, show, refresh: () => show(document.getElementById("main")) };

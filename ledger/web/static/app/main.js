@@ -87,23 +87,68 @@ function onOutbox(state, item, result) {
   if (app.screen && app.screen.pending) app.screen.pending();
 }
 
+/** A number of the page's address as a person types it: ASCII digits or the full-width
+ * digits ０–９ of a Chinese keyboard (as ledger/core/numbers.py reads them), else null. */
+export function addressNumber(text) {
+  const ascii = String(text || "").trim().replace(/[\uFF10-\uFF19]/g, (d) => String(d.charCodeAt(0) - 0xFF10));
+  return /^[0-9]{1,15}$/.test(ascii) ? Number(ascii) : null;
+}
+
+/** A screen that only says what is wrong with the address (a deal that is not there…). */
+function problemScreen(text, sid) {
+  return {
+    name: "problem",
+    session: sid || null,
+    show(main) {
+      clear(main, h("section", { class: "card" }, h("p", { class: "error", role: "alert" }, text),
+        sid ? h("a", { class: "button", href: "#/t/" + sid + "/log" }, t("tab_log"))
+          : h("a", { class: "button", href: "#/tables" }, t("tab_tables"))));
+    },
+  };
+}
+
+/** `?session=2&deal=5` (a link made elsewhere) is the app's `#/t/2/fix/5`; `?session=2`
+ * alone its table. The numbers are read by the router, full-width digits too. */
+function addressFromQuery() {
+  const url = new URL(window.location.href);
+  const session = url.searchParams.get("session");
+  if (session === null) return;
+  const deal = url.searchParams.get("deal");
+  url.searchParams.delete("session");
+  url.searchParams.delete("deal");
+  const part = (text) => { const n = addressNumber(text); return n === null ? encodeURIComponent(text) : String(n); };
+  const hash = "#/t/" + part(session) + (deal !== null ? "/fix/" + part(deal) : "");
+  history.replaceState(history.state, "", url.pathname + url.search + hash);
+}
+
 function parseHash() {
   const parts = window.location.hash.replace(/^#\/?/, "").split("/").map((p) => decodeURIComponent(p));
   return parts.filter((p, i) => p !== "" || i === 0);
 }
 
+let routes = 0;
+
 async function route() {
+  const ticket = ++routes;
   root.dataset.route = "loading";
   const [first, second, third, fourth] = parseHash();
-  const main = document.getElementById("main");
+  // A fresh <main> for each screen: a screen still drawing after it was left (a live
+  // update's answer arriving late) draws into the old one, off the page.
+  const old = document.getElementById("main");
+  const main = old.cloneNode(false);
+  old.replaceWith(main);
   app.bar();
   let screen;
-  if (first === "t" && /^\d+$/.test(second || "")) {
-    const sid = Number(second);
+  const sid = first === "t" ? addressNumber(second) : null;
+  if (first === "t" && sid === null) {
+    screen = problemScreen(t("not_session_number", { text: second || "" }), null);
+  } else if (first === "t") {
     app.rememberTable(sid);
+    const deal = third === "fix" ? addressNumber(fourth) : null;
     if (third === "log") screen = logScreen(app, sid);
     else if (third === "settle") screen = settleScreen(app, sid);
-    else if (third === "fix" && /^\d+$/.test(fourth || "")) screen = boardScreen(app, sid, Number(fourth));
+    else if (third === "fix" && deal === null) screen = problemScreen(t("not_deal_number", { text: fourth || "" }), sid);
+    else if (third === "fix") screen = boardScreen(app, sid, deal);
     else screen = boardScreen(app, sid, null);
   } else if (first === "start") {
     screen = startScreen(app);
@@ -136,6 +181,7 @@ async function route() {
     clear(main, h("section", { class: "card" }, h("p", { class: "error", role: "alert" },
       error && error.retry ? t("unreachable") : (error && error.message) || String(error))));
   }
+  if (ticket !== routes) return; // another screen was asked for meanwhile: it says when it is shown
   main.focus({ preventScroll: true });
   root.dataset.route = "shown";
 }
@@ -195,6 +241,7 @@ async function boot() {
     if (asked) lang = asked;
     if (lang && app.engine.useLanguage) app.engine.useLanguage(lang);
     await loadWords(lang);
+    addressFromQuery();
     app.level = (await app.engine.access()).level;
   } catch (error) {
     root.dataset.engine = "failed";
