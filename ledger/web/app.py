@@ -93,6 +93,7 @@ class Guard:
 
     def __init__(self, app: Starlette, limit: int, hosts: list[str] | None, lang: str) -> None:
         self.app = app
+        self.starlette = app  # the server reaches the site and the feed through it
         self.limit = limit
         self.hosts = hosts
         self.lang = lang  # the server's: when neither the page nor the browser chooses
