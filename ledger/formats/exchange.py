@@ -134,9 +134,9 @@ def _keys(obj: object, where: str, required: Sequence[str]) -> dict[str, Any]:
 
 MAX_DEAL_NO = 1_000_000_000  # a deal number beyond any evening, far from SQLite's limit
 def _check_format(value: object, origin: str) -> None:
-    _want(value == FORMAT, origin, N_("not a {format} export (format is {value!r}); "
-                                      "write one with: bigtwo export --format json"),
-          format=FORMAT, value=value)
+    if value != FORMAT:
+        raise InputError(at(origin, _("not a {format} export (format is {value!r})").format(
+            format=FORMAT, value=value)), advice=_("write one with: bigtwo export --format json"))
 
 
 def _check_version(version: object, origin: str) -> None:

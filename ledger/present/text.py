@@ -29,7 +29,7 @@ from ledger.present.fit import (
 from ledger.storage.rows import SessionRow
 
 if TYPE_CHECKING:
-    from ledger.book.views import AfterDeal, League, Log, PlayerPoints, SettleView
+    from ledger.book.views import AfterDeal, Log, PlayerPoints, SettleView
 
 
 def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], align_right: bool = True,
@@ -329,16 +329,3 @@ def log_text(view: Log, limit: int | None = None) -> str:
 
 LOG_STATUS = {"voided": N_("voided"), "amended": N_("amended"),
               "superseded": N_("superseded: a later correction stands")}
-
-
-def league_text(view: League) -> str:
-    """``standings --by month|year``: one table per period, headings in the interface
-    language."""
-    blocks = []
-    for block in view.periods:
-        cells = [[r.player, r.sessions, r.deals, r.wins, signed(r.net), signed(r.money)]
-                 for r in block.players]
-        blocks.append(f"{block.period}\n" + table(
-            cells, [_("player"), _("sessions"), _("deals"), _("wins"), _("net"),
-                    block.currency or "PTS"]))
-    return "\n\n".join(blocks)

@@ -146,9 +146,12 @@ def test_log_marks_what_replaced_each_entry(tmp_path: Path, cli) -> None:
 def test_league_is_grouped_and_sorted_in_the_book(tmp_path: Path, cli) -> None:
     cli.ok("session", "start", "--players", ",".join(FOUR), "--stake", "2")
     cli.ok("deal", "0", "3", "11", "8")
+    from ledger.book import scope
+    from ledger.book.league import league
+
     with open_ledger(Path(cli.ok("db", "path").strip())) as ledger:
-        view = views.league(ledger, "year")
-    assert [p.player for p in view.periods[0].players] == ["陳大文", "Ben", "Dan", "Cat"]
+        view = league(ledger, scope.select(ledger, None, True), "year")
+    assert [p.player for p in view.blocks[0].players] == ["陳大文", "Ben", "Dan", "Cat"]
     assert view.to_dict() == json.loads(cli.ok("standings", "--by", "year", "--json"))
     assert view.to_dict()[0]["players"][0]["money"] == "66"
     zh = cli.ok("--lang", "zh_Hant", "standings", "--by", "month").splitlines()

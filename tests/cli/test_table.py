@@ -249,3 +249,14 @@ def test_lines_read_from_a_file_are_shown_after_their_prompt_without_terminal_co
     out = run_table(cli, ["# Friday \x1b[2J at Ann's", "0 3 11 8"]).stdout
     assert "\x1b" not in out
     assert "deal 1> # Friday \\x1b[2J at Ann's\ndeal 1> 0 3 11 8\ndeal 1: Ann* 0" in out
+
+
+def test_the_opening_lines_fit_a_narrow_terminal(cli, monkeypatch) -> None:
+    from ledger.present.fit import width
+
+    monkeypatch.setenv("COLUMNS", "40")
+    cli.ok("session", "start", "--players", "陳大文,李小明,José,Dan", "--name", "星期五")
+    out = cli.ok("table", input="quit\n")
+    opening = out.split("deal 1>")[0].splitlines()
+    assert opening and all(width(line) <= 40 for line in opening), opening
+    assert "amend N" in " ".join(opening)  # folded, nothing cut

@@ -324,6 +324,14 @@ def test_export_to_a_file_replaces_it_whole(cli, exported, tmp_path) -> None:
     assert "cannot write" in cli.fails("export", "--all", "--out", str(tmp_path / "no" / "x.json"))
 
 
+def test_a_file_that_is_no_export_is_refused_with_the_clis_advice(cli, tmp_path) -> None:
+    path = tmp_path / "other.json"
+    path.write_text('{"format": "other", "version": 1, "sessions": []}')
+    err = cli.fails("import", str(path))
+    assert "not a bigtwo-ledger export (format is 'other')" in err
+    assert "write one with: bigtwo export --format json" in err
+
+
 def test_import_help_and_errors(cli, tmp_path, ledger_path) -> None:
     assert "score sheet" in cli.ok("import", "--help")
     assert "no such file" in cli.fails("import", str(tmp_path / "none.json"))

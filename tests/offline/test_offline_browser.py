@@ -249,3 +249,21 @@ def test_a_phone_and_a_hub_that_both_recorded_while_apart_sync_to_the_same_stand
         hub = json_roundtrip(engine.call(ledger, "board", {"session": 1}))
     assert json_roundtrip(phone["standings"]) == hub["standings"]
     assert len(phone["deals"]) == len(hub["deals"]) == 4
+
+
+@pytest.mark.parametrize(("locale", "heading"), [("zh-HK", "呢部手機嘅記分簿"), ("zh-CN", "这部手机的账本"),
+                                                 ("en-US", "This phone's ledger")])
+def test_the_offline_app_speaks_the_phones_language_until_one_is_chosen(site, locale, heading):
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
+        try:
+            page = browser.new_context(locale=locale, viewport={"width": 360, "height": 640}).new_page()
+            page.goto(site.url + "#/history")
+            wait_ready(page)
+            expect(page.get_by_role("heading", name=heading)).to_be_visible(timeout=60_000)
+            link = page.locator("#hub-link").bounding_box()
+            assert link is not None and link["width"] >= 360 * 0.75  # the link box spans the card
+        finally:
+            browser.close()

@@ -90,6 +90,14 @@ def test_a_phone_and_the_hub_that_recorded_apart_sync_to_the_same_standings(clie
     assert push(client, phone)["payments_added"] == 1
     assert push(client, phone).get("payments_added", 0) == 0
     assert pull(client, phone).get("payments_added", 0) == 0
+    # Ending the evening on the phone is an entry too: the hub's session ends with it;
+    # reopened on the hub, the phone's opens again.
+    phone_call(phone, "end", key=str(uuid.uuid4()), session=mine["id"])
+    push(client, phone)
+    assert hub_board(client, 1)["session"]["ended_at"] is not None
+    assert client.post("/api/reopen", json={"session": 1}, headers=keyed(KEEP)).status_code == 200
+    pull(client, phone)
+    assert phone_call(phone, "board", session=mine["id"])["session"]["ended_at"] is None
     # The log on the hub shows what the merge did: every entry, the phone's among them.
     log = client.get("/api/log?session=1", headers=KEEP).json()
     assert len(log["entries"]) >= 6
@@ -123,4 +131,5 @@ def test_a_push_that_is_no_export_changes_nothing(client, db: Path) -> None:
     bad = client.post("/api/import", json={"text": '{"format": "other", "version": 1, "sessions": []}',
                                            "name": "phone.json"}, headers=keyed(KEEP))
     assert bad.status_code == 400 and "not a bigtwo-ledger export" in bad.json()["message"]
+    assert "bigtwo export" not in bad.json()["message"]  # the CLI's advice, never the phone's
     assert ledger_bytes(db) == before

@@ -18,8 +18,8 @@ is the one thing said in the language).
   outstanding (:class:`PaymentProgress`), and the payments recorded for its sessions.
 - :class:`UndoneView` (``views/undo.py``) — what an ``undo`` took back, with the
   :class:`AfterDeal` of the correction it wrote.
-- :class:`Log` (``views/entries.py``), :class:`League` (``standings --by month|year``) and
-  :class:`History` (``views/periods.py``).
+- :class:`Log` (``views/entries.py``), :class:`History` (``views/periods.py``); the
+  league table of ``standings --by month|year`` is :class:`ledger.book.league.League`.
 
 Every name is importable from here (``from ledger.book.views import Board``); each
 module is loaded only when one of its names is first used, so ``bigtwo deal`` loads
@@ -36,11 +36,7 @@ if TYPE_CHECKING:
     from ledger.book.views.periods import (
         History,
         HistoryLine,
-        League,
-        LeaguePeriod,
-        LeagueRow,
         history,
-        league,
     )
     from ledger.book.views.scoreboard import (
         Board,
@@ -65,14 +61,13 @@ HOMES = {
                    "session_working", "settle_view"),
     "entries": ("Log", "LogLine", "log"),
     "undo": ("UndoneView", "undone_view"),
-    "periods": ("History", "HistoryLine", "League", "LeaguePeriod", "LeagueRow", "history",
-               "league"),
+    "periods": ("History", "HistoryLine", "history"),
 }
 _HOME = {name: module for module, names in HOMES.items() for name in names}
-__all__ = ["AfterDeal", "Board", "History", "HistoryLine", "League",
-    "LeaguePeriod", "LeagueRow", "Log", "LogLine", "PaymentProgress", "PlayerPoints", "SessionWorking",
+__all__ = ["AfterDeal", "Board", "History", "HistoryLine", "Log", "LogLine", "PaymentProgress",
+    "PlayerPoints", "SessionWorking",
     "SettleView", "UndoPreview", "UndoneView", "WorkingRow", "after_deal", "board",
-    "deal_points", "history", "league", "log", "session_working", "settle_view", "turn_dict",
+    "deal_points", "history", "log", "session_working", "settle_view", "turn_dict",
     "undo_preview", "undone_view"]  # every name of HOMES (a test checks)
 
 

@@ -64,9 +64,11 @@ def table_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
 
             raise InputError(_("session {id} ended at {at}; start a new session to play on").format(
                 id=s.id, at=local_minute(s.ended_at)))
-        typer.echo(session_title(s))
-        typer.echo(_("one line per deal (e.g. {example}); help, undo, amend N, void N, log, "
-                     "standings, settle, quit").format(example=_example(s.seats)))
+        from ledger.present.fit import screen_width, wrap
+
+        typer.echo(wrap(session_title(s), screen_width()))  # at spaces, as every title is
+        typer.echo(wrap(_("one line per deal (e.g. {example}); help, undo, amend N, void N, log, "
+                          "standings, settle, quit").format(example=_example(s.seats)), screen_width()))
         read = _Terminal(path) if interactive else _Piped()
         failed = 0
         try:

@@ -113,12 +113,16 @@ export async function create(options = {}) {
     pending.clear();
   }
 
+  // No language chosen on this phone: the phone's own (zh-HK: 繁體), as the hub takes
+  // the browser's Accept-Language; the engine reads any tag (ledger.core.i18n.normalize).
+  const spoken = () => language || (navigator.languages && navigator.languages[0]) || navigator.language || "";
+
   function send(op, args) {
     const cacheKey = op + "|" + language + "|" + JSON.stringify(args || {});
     return new Promise((resolve, reject) => {
       const id = next++;
       pending.set(id, { resolve, reject, op, cacheKey });
-      worker.postMessage({ id, op, args: args || {}, lang: language });
+      worker.postMessage({ id, op, args: args || {}, lang: spoken() });
     });
   }
 
