@@ -13,13 +13,22 @@ it from 127.0.0.1 with a plain static server, and measures, in one run:
   from OPFS) against a bare worker's ``loadPyodide()`` in the same run, alternating,
   median of ``--opens`` each (budget: ratio ≤ 1.5);
 - **last state painted**: the app (index.html) opened cached at 4× CPU throttle
-  (CDP ``Emulation.setCPUThrottlingRate``), navigation start until the board of the
-  last table shows its players (budget ≤ 1 s), and when the engine is ready;
+  (CDP ``Emulation.setCPUThrottlingRate``), navigation start until the frame after the
+  board of the last table holds its players is painted, seen from inside the page
+  (``PAINTED``; budget ≤ 1 s), and when the engine is ready;
 - **deal durable**: with ``--deals`` deals in the phone's ledger, at 4× throttle, from
   the call (the tap's write) until its promise resolves — after the changed pages are
   flushed to OPFS — p50/p95/max of ``--timed`` deals (budget p95 ≤ 150 ms);
 - **storage growth**: ``navigator.storage.estimate().usage`` before and after the
-  ``--deals`` deals, per deal (budget ≤ 1 KB).
+  ``--deals`` deals (``--warmup`` deals come first), per deal (budget ≤ 1 KB), and by
+  kind (Chromium's ``usageDetails``); each estimate once it has held still for 5 s,
+  taken from a page of the site that does not open the ledger — what the phone keeps.
+  ``storage_growth_ledger_open_bytes_per_deal`` is the same from the engine's page, whose
+  open sync access handles Chromium charges the capacity it granted ahead of the writes
+  (1 MiB at least, then doubling), so it grows in steps. The warm-up matters: a while
+  into a cached open's deals Chromium stores V8's compiled code of the engine beside
+  the cached ``pyodide.asm.wasm`` in Cache Storage (about 1.08 MB, once, whatever the
+  deals), and ``storage_growth_warmup_by_kind_bytes`` shows it there.
 
 The throttle is set on the page's CDP session. Chromium throttles pages only — a
 worker target answers "Operation is only supported for pages, not workers", and
@@ -86,6 +95,47 @@ OPFS_BYTES = """navigator.storage.getDirectory().then((d) => d.getDirectoryHandl
     return n; })"""
 
 
+ESTIMATE = "navigator.storage.estimate().then((e) => ({usage: e.usage, details: e.usageDetails || {}}))"
+# The first screen painted, seen from inside the page: navigation start until the frame
+# after the one whose DOM first holds the board's players (a MutationObserver notes the
+# DOM; requestAnimationFrame and a task after it, the paint). Set before the page's own
+# scripts run; read by polling one plain evaluate, so no Playwright selector engine runs
+# in the throttled page while it starts.
+PAINTED = """(() => {
+  window.__document = performance.now();
+  const look = new MutationObserver(() => {
+    const main = document.getElementById("main");
+    if (!main || !main.textContent.includes("Ben")) return;
+    look.disconnect();
+    window.__shown = performance.now();
+    requestAnimationFrame(() => setTimeout(() => { window.__painted = performance.now(); }, 0));
+  });
+  look.observe(document, { subtree: true, childList: true, characterData: true });
+})();"""
+
+
+def settled(page, still: float = 5, longest: float = 120) -> tuple[dict, float]:
+    """The storage estimate once it has not moved for ``still`` seconds (at most
+    ``longest``), and how long that took."""
+    started = last_change = time.monotonic()
+    last = page.evaluate(ESTIMATE)
+    while time.monotonic() - last_change < still and time.monotonic() - started < longest:
+        time.sleep(1)
+        now = page.evaluate(ESTIMATE)
+        if now != last:
+            last, last_change = now, time.monotonic()
+    return last, round(time.monotonic() - started, 1)
+
+
+def kept_estimate(context, url: str) -> dict:
+    """The estimate from a page of the site that does not open the ledger."""
+    page = context.new_page()
+    page.goto(url + "static/icon.svg")
+    estimate, _ = settled(page)
+    page.close()
+    return estimate
+
+
 def say(what: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {what}", file=sys.stderr, flush=True)
 
@@ -95,7 +145,7 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def run(deals: int, timed: int, opens: int) -> dict[str, object]:
+def run(deals: int, timed: int, opens: int, warmup: int = 300) -> dict[str, object]:
     from playwright.sync_api import sync_playwright
 
     from ledger.web import offline
@@ -161,22 +211,52 @@ def run(deals: int, timed: int, opens: int) -> dict[str, object]:
                 page.goto(server.url + "harness.html")
                 wait_ready(page)
                 session = page.evaluate("(a) => window.engine.call('start', a)", start_args())["id"]
-                before = page.evaluate("navigator.storage.estimate().then((e) => e.usage)")
-                files_before = page.evaluate(OPFS_BYTES)
-                started = time.perf_counter()
-                page.evaluate("""async ([session, lines, keys]) => {
+                fill = """async ([session, lines, keys]) => {
                     for (let i = 0; i < keys.length; i++) {
                         const line = lines[i % lines.length];
                         await window.engine.call('record', {key: keys[i], session, line});
-                    }}""", [session, EVENING, [key() for _ in range(deals)]])
+                    }}"""
+                # The estimate, from a page of the site that does not open the ledger (its
+                # files closed: what the phone keeps) and from the engine's page (the files
+                # open: Chromium also counts the capacity it grants an open sync access
+                # handle ahead of its writes, 1 MiB at least, then doubling), each taken once
+                # it has held still for 5 s. Deals first, so that the engine's compiled code
+                # kept in Cache Storage has settled (it grows once, some way into the deals).
+                start_estimate, _ = settled(page)
+                page.evaluate(fill, [session, EVENING, [key() for _ in range(warmup)]])
+                open_before, _ = settled(page)
+                files_before = page.evaluate(OPFS_BYTES)
+                page.close()
+                kept_before = kept_estimate(context, server.url)
+                page = context.new_page()
+                page.goto(server.url + "harness.html")
+                wait_ready(page)
+                started = time.perf_counter()
+                page.evaluate(fill, [session, EVENING, [key() for _ in range(deals)]])
                 out["fill_seconds"] = round(time.perf_counter() - started, 1)
-                after = page.evaluate("navigator.storage.estimate().then((e) => e.usage)")
-                out["storage_growth_bytes_per_deal"] = round((after - before) / deals)
+                open_after, _ = settled(page)
                 files_after = page.evaluate(OPFS_BYTES)
                 out["opfs_file_growth_bytes_per_deal"] = round((files_after - files_before) / deals)
                 out["ledger_bytes"] = page.evaluate(
                     "navigator.storage.getDirectory().then((d) => d.getDirectoryHandle('bigtwo-ledger'))"
                     ".then((d) => d.getFileHandle('ledger.db')).then((f) => f.getFile()).then((f) => f.size)")
+                page.close()
+                kept_after = kept_estimate(context, server.url)
+                per_deal = lambda a, b: round((b - a) / deals)  # noqa: E731
+                out["storage_growth_bytes_per_deal"] = per_deal(kept_before["usage"], kept_after["usage"])
+                out["storage_growth_by_kind_bytes_per_deal"] = {  # Chromium's usageDetails
+                    kind: per_deal(kept_before["details"].get(kind, 0), kept_after["details"].get(kind, 0))
+                    for kind in sorted({*kept_before["details"], *kept_after["details"]})}
+                out["storage_growth_ledger_open_bytes_per_deal"] = per_deal(
+                    open_before["usage"], open_after["usage"])
+                out["storage_growth_warmup_by_kind_bytes"] = {
+                    kind: open_before["details"].get(kind, 0) - start_estimate["details"].get(kind, 0)
+                    for kind in sorted({*start_estimate["details"], *open_before["details"]})}
+                out["storage_estimates"] = {"kept_before": kept_before, "kept_after": kept_after,
+                                            "open_before": open_before, "open_after": open_after}
+                page = context.new_page()
+                page.goto(server.url + "harness.html")
+                wait_ready(page)
 
                 say("timing deals at 4x")
                 # A deal durable after the tap, at 4x, with `deals` deals in the ledger.
@@ -213,17 +293,35 @@ def run(deals: int, timed: int, opens: int) -> dict[str, object]:
                 wait_ready(app)
                 app.wait_for_selector("#main :text('Ben')", timeout=120_000)
                 app.close()
-                painted, app_ready = [], []
+                painted, shown, document, app_ready, hung = [], [], [], [], []
                 for _ in range(opens):
                     app = context.new_page()
+                    app.add_init_script(PAINTED)
                     throttled(app, 4)
-                    app.goto(server.url + f"#/t/{session}")
-                    app.wait_for_selector("#main :text('Ben')", timeout=120_000)
-                    painted.append(float(app.evaluate("performance.now()")))
-                    wait_ready(app)
-                    app_ready.append(float(app.evaluate("performance.now()")))
+                    app.goto(server.url + f"#/t/{session}", wait_until="commit")
+                    deadline = time.monotonic() + 120
+                    while not app.evaluate("window.__painted || 0") and time.monotonic() < deadline:
+                        time.sleep(0.1)
+                    if not app.evaluate("window.__painted || 0"):  # an open that never drew: said, counted
+                        hung.append(app.evaluate("[document.documentElement.dataset.engine, "
+                                                 "document.getElementById('main').textContent]"))
+                        painted.append(float("inf"))
+                        app.close()
+                        continue
+                    painted.append(float(app.evaluate("window.__painted")))
+                    shown.append(float(app.evaluate("window.__shown")))
+                    document.append(float(app.evaluate("window.__document")))
+                    try:
+                        wait_ready(app)
+                        app_ready.append(float(app.evaluate("performance.now()")))
+                    except Exception:  # the engine never ready: said, counted
+                        hung.append(app.evaluate("[document.documentElement.dataset.engine, "
+                                                 "document.getElementById('main').textContent]"))
                     app.close()
-                out["last_state_painted_ms_4x"] = [round(x) for x in painted]
+                out["opens_hung"] = hung
+                out["last_state_painted_ms_4x"] = [round(x) if x != float("inf") else None for x in painted]
+                out["last_state_in_dom_ms_4x"] = [round(x) for x in shown]
+                out["document_made_ms_4x"] = [round(x) for x in document]  # before any script of the page
                 out["app_engine_ready_ms_4x"] = [round(x) for x in app_ready]
                 browser.close()
         finally:
@@ -243,9 +341,10 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=1000, help="deals put in the phone's ledger first")
     parser.add_argument("--timed", type=int, default=20, help="deals timed at 4x")
     parser.add_argument("--opens", type=int, default=3, help="cached opens of each kind")
+    parser.add_argument("--warmup", type=int, default=300, help="deals before the storage estimate")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
-    result = run(args.deals, args.timed, args.opens)
+    result = run(args.deals, args.timed, args.opens, args.warmup)
     text = json.dumps(result, indent=2, ensure_ascii=False)
     print(text)
     if args.json:

@@ -64,7 +64,13 @@ export async function create(options = {}) {
     worker.onmessage = onMessage;
     worker.onerror = onError;
   }
-  startWorker(); // at once: the page draws the kept answers meanwhile
+  // The worker starts right after the next frame is painted: the page draws its first
+  // screen from the kept answers in the task that called create(), and the worker's
+  // start (its modules, Pyodide's WebAssembly compile) would share the phone's cores
+  // with that first paint. A read with no kept answer or a write starts it at once
+  // (send); the timer, where a hidden page paints no frame.
+  requestAnimationFrame(() => setTimeout(startWorker, 0));
+  setTimeout(startWorker, 1000);
 
   function onMessage(event) {
     const data = event.data;
@@ -119,6 +125,7 @@ export async function create(options = {}) {
 
   function send(op, args) {
     const cacheKey = op + "|" + language + "|" + JSON.stringify(args || {});
+    startWorker();
     return new Promise((resolve, reject) => {
       const id = next++;
       pending.set(id, { resolve, reject, op, cacheKey });
