@@ -186,7 +186,7 @@ async def floor(base: str, count: int = 40) -> dict[str, float]:
     async with httpx.AsyncClient(base_url=base, timeout=30) as client:
         for _ in range(count):
             t0 = time.perf_counter()
-            (await client.get("/static/app.css")).raise_for_status()
+            (await client.get("/static/app/app.css")).raise_for_status()
             times.append((time.perf_counter() - t0) * 1000)
     return {"p50": pct(times, 0.5), "p95": pct(times, 0.95)}
 

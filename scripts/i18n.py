@@ -6,8 +6,8 @@
     .venv/bin/python scripts/i18n.py check     # exit 1 if a message lacks a translation or a .mo is stale
 
 Messages are the strings in ``_()``, ``N_()`` and ``ngettext()`` calls under ledger/
-(the Python code and the web page's Jinja2 templates, ``ledger/web/templates``; the page's
-scripts take their words from ``ledger/web/lang.py``'s ``N_()`` table), plus every help
+(the Python code; the phone app's scripts take their words from ``ledger/web/lang.py``'s
+``N_()`` table), plus every help
 text of the command line (each command's and option's, the lazily
 loaded feature commands included), read from the built click commands, and the shipped
 rule sets' descriptions and sources, and each option's source
@@ -77,8 +77,6 @@ def build_template() -> Catalog:
         method_map=[("**.py", "python")],
     ):
         catalog.add(message, locations=[(f"ledger/{filename}", lineno)])
-    for path, lineno, message in template_messages():
-        catalog.add(message, locations=[(path, lineno)])
     for text in help_texts():
         catalog.add(text, locations=[("command-line help", 0)])
     for text in FRAMEWORK:
@@ -86,23 +84,6 @@ def build_template() -> Catalog:
     for path, text in preset_descriptions():
         catalog.add(text, locations=[(path, 0)])
     return catalog
-
-
-def template_messages() -> list[tuple[str, int, str | tuple[str, str]]]:
-    """The ``_()`` and ``ngettext()`` strings of the web page's templates."""
-    from jinja2 import Environment
-    from jinja2.ext import extract_from_ast
-
-    env = Environment()
-    found: list[tuple[str, int, str | tuple[str, str]]] = []
-    for path in sorted((ROOT / "ledger" / "web" / "templates").glob("*.html")):
-        tree = env.parse(path.read_text("utf-8"))
-        for lineno, _func, message in extract_from_ast(tree, ("_", "ngettext"), babel_style=False):
-            strings = [message] if isinstance(message, str) else [m for m in message if m]
-            if len(strings) in (1, 2):  # _("…") or ngettext("…", "…", n)
-                text = strings[0] if len(strings) == 1 else (strings[0], strings[1])
-                found.append((str(path.relative_to(ROOT)), lineno, text))
-    return found
 
 
 def preset_descriptions() -> list[tuple[str, str]]:

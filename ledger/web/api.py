@@ -16,11 +16,9 @@ from starlette.responses import (
     StreamingResponse,
 )
 
-from ledger.core import i18n
 from ledger.core.errors import InputError, LedgerError
 from ledger.core.i18n import _
 from ledger.web import engine
-from ledger.web.auth import KEEPER
 from ledger.web.feed import Feed
 from ledger.web.site import Refused, body, need_read, need_write, session_number, site_of
 
@@ -165,16 +163,3 @@ def board_text(site: Any, session: int) -> str:
 def sse(stream: AsyncIterator[bytes]) -> StreamingResponse:
     return StreamingResponse(stream, media_type="text/event-stream",
                              headers={"cache-control": "no-store", "x-accel-buffering": "no"})
-
-
-async def live_events(request: Request) -> Response:
-    view = request.path_params["view"]
-    if view not in ("scoreboard", "entry", "settle"):
-        raise Refused(404, _("no live view {view!r}").format(view=view))
-    if need_read(request) != KEEPER and view == "entry":
-        raise Refused(403, _("the viewer link is read-only; the scorekeeper link can write"))
-    site_of(request).check_file()  # a page opened after the move gets the 503 at once
-    feed: Feed = request.app.state.feed
-    return sse(feed.stream(view, request.is_disconnected, i18n.language()))
-
-

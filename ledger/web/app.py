@@ -1,4 +1,4 @@
-"""The ASGI application: pages, JSON API, live feed, security.
+"""The ASGI application: the phone app, its JSON API and live feed, security.
 
 Every request opens the ledger the way the command line does (``open_ledger``) and
 every write calls one ``ledger.book`` action: the same checks, the same single
@@ -14,11 +14,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import (
-    HTMLResponse,
-    JSONResponse,
-    Response,
-)
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Message, Receive, Scope, Send
@@ -26,19 +22,10 @@ from starlette.types import Message, Receive, Scope, Send
 from ledger.core import i18n
 from ledger.core.errors import LedgerError
 from ledger.web import lang as lang_
-from ledger.web.api import api_events, api_op, live_events
+from ledger.web.api import api_events, api_op
+from ledger.web.downloads import plot_image, share_png, share_text
 from ledger.web.feed import Feed
-from ledger.web.pages import (
-    history_page,
-    live_page,
-    player_page,
-    plot_image,
-    session_page,
-    share_png,
-    share_text,
-    start_page,
-)
-from ledger.web.shell import api_access, api_words, app_page
+from ledger.web.shell import api_access, api_words, app_page, old_page
 from ledger.web.site import (
     HERE,
     IMPORT_BODY_LIMIT,
@@ -53,19 +40,9 @@ from ledger.web.site import (
 # --- errors ------------------------------------------------------------------------------
 
 
-JSON_PATHS = ("/api/", "/events/", "/plot/", "/share/")
-
-
-def _wants_json(request: Request) -> bool:
-    return request.url.path.startswith(JSON_PATHS)
-
-
 def problem(request: Request, status: int, message: str) -> Response:
-    if _wants_json(request):
-        return JSONResponse(error_body(status, message), status_code=status)
-    html = site_of(request).template("problem.html", message=message, status=status,
-                                     keeper=False, viewer=False, path=request.url.path)
-    return HTMLResponse(html, status_code=status)
+    """Every refusal and error as JSON (the app shows ``message``, in its language)."""
+    return JSONResponse(error_body(status, message), status_code=status)
 
 
 async def on_refused(request: Request, exc: Exception) -> Response:
@@ -116,7 +93,7 @@ class Guard:
 
     def __init__(self, app: Starlette, limit: int, hosts: list[str] | None, lang: str) -> None:
         self.app = app
-        self.starlette = app
+        self.starlette = app  # the server reaches the site and the feed through it
         self.limit = limit
         self.hosts = hosts
         self.lang = lang  # the server's: when neither the page nor the browser chooses
@@ -188,19 +165,8 @@ class Guard:
         await self.app(scope, limited, secured)
 
     async def refuse_language(self, scope: Scope, send: Send, asked: str) -> None:
-        """A ``?lang=`` we do not speak: a 400 page (or JSON error) saying which we do."""
-        message = lang_.bad_language(asked)
-        path = scope.get("path", "")
-        if path.startswith(JSON_PATHS):
-            await _plain(send, 400, message)
-            return
-        site: Site = self.starlette.state.site
-        html = site.template("problem.html", message=message, status=400, keeper=False,
-                             viewer=False, path=path).encode()
-        await send({"type": "http.response.start", "status": 400,
-                    "headers": [(b"content-type", b"text/html; charset=utf-8"),
-                                (b"content-length", str(len(html)).encode()), *SECURITY_HEADERS]})
-        await send({"type": "http.response.body", "body": html})
+        """A ``?lang=`` we do not speak: a 400 saying which we do."""
+        await _plain(send, 400, lang_.bad_language(asked))
 
 
 def too_large(limit: int) -> str:
@@ -257,7 +223,7 @@ def create_app(cfg: Config) -> Any:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         import asyncio
 
-        feed = Feed(site.mark, site.render, cfg.poll)
+        feed = Feed(site.mark, cfg.poll)
         app.state.feed = feed
         feed.check()
         task = asyncio.create_task(feed.run())
@@ -272,18 +238,18 @@ def create_app(cfg: Config) -> Any:
 
     routes = [
         Route("/", app_page),
-        Route("/entry", app_page),
         Route("/api/words", api_words),
         Route("/api/access", api_access),
-        Route("/settle", live_page("settle.html", "settle")),
-        Route("/start", start_page),
-        Route("/history", history_page),
-        Route("/history/session/{sid:int}", session_page),
-        Route("/history/player/{name:path}", player_page),  # any name, AC/DC too
+        # The old pages' addresses (bookmarks, old QR codes): on to the app's screens.
+        Route("/entry", app_page),  # the scorekeeper link bigtwo serve prints
+        Route("/settle", old_page("settle")),
+        Route("/start", old_page("#/start")),
+        Route("/history", old_page("#/history")),
+        Route("/history/session/{sid:int}", old_page("session")),
+        Route("/history/player/{name:path}", old_page("player")),  # any name, AC/DC too
         Route("/plot/{kind:str}.{fmt:str}", plot_image),
         Route("/share/settle.png", share_png),
         Route("/share/settle.txt", share_text),
-        Route("/events/{view:str}", live_events),
         Route("/api/events", api_events),
         Route("/api/{op:str}", api_op, methods=["GET", "POST"]),
         Route("/app", offline_site),

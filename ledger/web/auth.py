@@ -1,11 +1,11 @@
 """Tokens and access levels.
 
 The scorekeeper token (the *key*) may write; the viewer token, derived from the key
-by HMAC so that it reveals nothing about it, may only read.  A browser gets its token
-once from the link (``?t=TOKEN``) and keeps it in a ``SameSite=Strict``, HttpOnly
-cookie; scripts send ``Authorization: Bearer TOKEN``.  Writes authorised by the cookie
-must also carry an ``Origin`` header naming this server (CSRF), and every comparison
-is constant-time (:func:`hmac.compare_digest`).
+by HMAC so that it reveals nothing about it, may only read.  The phone app takes its
+token once from the link (``?t=TOKEN``), keeps it in its origin's ``localStorage`` and
+sends it as ``Authorization: Bearer TOKEN``, as scripts do; no cookie carries a token
+(cookies are not kept apart by port).  Every comparison is constant-time
+(:func:`hmac.compare_digest`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 from ledger.core.errors import InputError
 
-COOKIE = "bigtwo_token"
 KEEPER = "keeper"
 VIEWER = "viewer"
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{16,128}")

@@ -1,5 +1,6 @@
-"""The live feed: one watcher notices every change to the ledger, renders each view
-once per change, and hands the same bytes to every open page (server-sent events).
+"""The live feed's watcher: it notices every change to the ledger, and what the feed
+sends (``/api/events``: a session's board) is built once per change and handed to every
+open app (server-sent events, ledger/web/api.py).
 
 The change signal is the ledger's last entry id, plus the few session facts that are
 not entries (which session is current, whether it ended), so a deal recorded by the
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -22,29 +22,19 @@ Mark = tuple[Any, ...]
 
 
 class Feed:
-    """Watches ``mark()`` (cheap, run on the event loop) and renders views on demand.
+    """Watches ``mark()`` (cheap, run on the event loop); :meth:`shared` builds what is
+    sent at most once per change however many apps are listening."""
 
-    ``render(view, lang)`` runs in a worker thread and returns a JSON-ready dict; it is
-    called at most once per view and language per change however many pages are
-    listening.  A dict
-    with an ``"error"`` goes out as a ``problem`` event that ends the stream (the
-    ledger file was moved away: there is nothing more to follow).
-    """
-
-    def __init__(self, mark: Callable[[], Mark], render: Callable[[str, str], dict[str, Any]],
-                 interval: float = POLL_SECONDS) -> None:
+    def __init__(self, mark: Callable[[], Mark], interval: float = POLL_SECONDS) -> None:
         self._mark = mark
-        self._render = render
         self.interval = interval
         self.version = 0
         self.mark: Mark | None = None
         self._changed = asyncio.Event()
         self._poke = asyncio.Event()
         self._stop = asyncio.Event()
-        self._cache: dict[tuple[str, str], tuple[int, bytes]] = {}
         self._locks: dict[tuple[str, Any], asyncio.Lock] = {}
         self._shared: dict[tuple[str, Any], tuple[int, Any]] = {}
-        self.listeners = 0
 
     @property
     def stopping(self) -> bool:
@@ -103,41 +93,3 @@ class Feed:
             value = await run(build)
             self._shared[key] = (version, value)
             return version, value
-
-    async def payload(self, view: str, lang: str = "en") -> tuple[int, bytes]:
-        """(version, the SSE message) for ``view`` in ``lang`` at the current version."""
-        key = (view, lang)
-        lock = self._locks.setdefault(key, asyncio.Lock())
-        async with lock:
-            version = self.version
-            cached = self._cache.get(key)
-            if cached is not None and cached[0] == version:
-                return cached
-            data = await asyncio.to_thread(self._render, view, lang)
-            data["version"] = version
-            text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-            event = "problem" if data.get("error") else "update"
-            message = f"event: {event}\nid: {version}\ndata: {text}\n\n".encode()
-            self._cache[key] = (version, message)
-            return version, message
-
-    async def stream(self, view: str, is_gone: Callable[[], Any], lang: str = "en") -> Any:
-        """The SSE stream of one page (in its language): the current state, then every
-        change."""
-        self.listeners += 1
-        try:
-            yield b"retry: 1000\n\n"
-            seen = -1
-            while not self._stop.is_set():
-                if self.version != seen:
-                    seen, message = await self.payload(view, lang)
-                    yield message
-                    if message.startswith(b"event: problem"):
-                        return  # the ledger is gone: the page shows why and stops listening
-                    continue
-                if not await self.wait(seen):
-                    if await is_gone():
-                        return
-                    yield b": ping\n\n"
-        finally:
-            self.listeners -= 1

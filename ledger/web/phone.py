@@ -29,6 +29,8 @@ from ledger.storage.store import Ledger, open_ledger
 OFFLINE_WORDS = {
     "engine_loading": N_("Starting the scorekeeper on this phone…"),
     "engine_failed": N_("The scorekeeper could not start on this phone: {reason}"),
+    "engine_slow": N_("The scorekeeper is still starting. If this lasts, close this app's other "
+                      "tabs and reload: nothing kept is lost."),
     "storage_refused": N_("This browser did not promise to keep the ledger: it may clear it when "
                           "space runs low. Export the ledger now and then to keep a copy."),
     "other_tab": N_("The ledger is open in another tab or window of this app; close it there."),

@@ -1,14 +1,17 @@
 """The phone app's shell: its page (one static file; every screen is drawn by the app
-from the engine's JSON), the words it shows in the request's language, and the access
-level of the token it holds.
+from the engine's JSON), the words it shows in the request's language, the access
+level of the token it holds, and the old pages' addresses sent on to its screens.
 """
 
 from __future__ import annotations
 
-from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from typing import Any
 
-from ledger.web.site import HERE, need_read
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
+
+from ledger.core.errors import LedgerError
+from ledger.web.site import HERE, need_read, site_of
 
 APP = HERE / "static" / "app"
 
@@ -34,3 +37,36 @@ async def api_words(request: Request) -> Response:
 async def api_access(request: Request) -> Response:
     """``{"level": "keeper" | "viewer"}`` of the token the request carries."""
     return JSONResponse({"level": need_read(request)})
+
+
+def old_page(screen: str) -> Any:
+    """An address of the server-rendered pages that came before the app (a bookmark, an
+    old QR code): a redirect to the app's screen for it (``/settle`` →
+    ``/#/t/3/settle``), the query kept, so a link's ``?t=TOKEN`` is still taken by the
+    app (engine-hub.js ``keepToken``)."""
+
+    async def endpoint(request: Request) -> Response:
+        from urllib.parse import quote
+
+        from starlette.concurrency import run_in_threadpool
+
+        hash_ = screen
+        if screen == "settle":
+            def current() -> int | None:
+                site = site_of(request)
+                try:
+                    with site.reading() as ledger:
+                        return site.session(ledger).id
+                except LedgerError:  # no session (or no ledger): the app's own first screen
+                    return None
+
+            sid = await run_in_threadpool(current)
+            hash_ = f"#/t/{sid}/settle" if sid is not None else ""
+        elif screen == "session":
+            hash_ = f"#/t/{request.path_params['sid']}/log"
+        elif screen == "player":
+            hash_ = "#/player/" + quote(request.path_params["name"], safe="")
+        query = request.url.query
+        return RedirectResponse("/" + ("?" + query if query else "") + hash_, status_code=303)
+
+    return endpoint

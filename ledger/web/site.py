@@ -1,5 +1,5 @@
 """The served ledger and the request basics: configuration, opening the ledger for a
-request, finding the session, rendering views, access levels and reading request bodies.
+request, finding the session, access levels and reading request bodies.
 """
 
 from __future__ import annotations
@@ -15,13 +15,11 @@ from typing import Any
 from starlette.requests import Request
 
 from ledger.book import actions as book
-from ledger.core import i18n
 from ledger.core.errors import InputError, LedgerMoved, StoreError
 from ledger.core.i18n import N_, _
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger, moved_problem, open_ledger
-from ledger.web import data
-from ledger.web.auth import COOKIE, KEEPER, Tokens
+from ledger.web.auth import KEEPER, Tokens
 
 HERE = Path(__file__).parent
 BODY_LIMIT = 16 * 1024  # bytes; a deal line or a new session is far smaller
@@ -82,7 +80,7 @@ def file_identity(path: str) -> tuple[int, int] | None:
 
 
 class Site:
-    """The served ledger: opening it, finding the session, rendering views."""
+    """The served ledger: opening it, finding the session, the change signal."""
 
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
@@ -101,18 +99,6 @@ class Site:
         if cfg.identity is None:
             cfg.identity = file_identity(cfg.db)
         self._watch: Ledger | None = None
-        from jinja2 import Environment, FileSystemLoader
-
-        self.env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True,
-                               trim_blocks=True, lstrip_blocks=True)
-        from ledger.present.text import signed
-
-        self.env.filters["signed"] = signed
-        self.env.filters["amount"] = data.amount
-        self.env.filters["when"] = when
-        self.env.globals["_"] = translate
-        self.env.globals["ngettext"] = translate_n
-        self.env.globals["pays"] = pays
 
     async def run_read(self, work: Any) -> Any:
         """``work()`` in a read thread (never one a write is waiting for)."""
@@ -175,12 +161,6 @@ class Site:
     def session(self, ledger: Ledger, session_id: int | None = None) -> SessionRow:
         return book.current_session(ledger, session_id if session_id is not None else self.session_id)
 
-    def maybe_session(self, ledger: Ledger) -> SessionRow | None:
-        try:
-            return self.session(ledger)
-        except InputError:
-            return None
-
     # -- the live feed --
 
     def mark(self) -> tuple[Any, ...]:
@@ -210,77 +190,6 @@ class Site:
             self._watch.close()
             self._watch = None
 
-    def render(self, view: str, lang: str = "en") -> dict[str, Any]:
-        """One live view as ``{"session": ID, "html": ...}`` in ``lang`` (the same for
-        every page in that language); ``{"error": ...}`` with the message as its html once
-        the ledger has moved."""
-        with i18n.using(lang):
-            return self._render(view)
-
-    def _render(self, view: str) -> dict[str, Any]:
-        try:
-            with self.reading() as ledger:
-                s = self.maybe_session(ledger)
-                if s is None:
-                    return {"session": None, "html": self.template("_nosession.html", keeper=False)}
-                b = data.board(ledger, s)
-                return {"session": s.id, "ended": s.ended_at is not None,
-                        "next_deal": ledger.journal.next_deal_no(s.id),
-                        "html": self.template(f"_{view}.html", b=b, keeper=view == "entry")}
-        except LedgerMoved as exc:
-            return {"session": None, "error": str(exc),
-                    "html": self.template("_problem.html", message=str(exc))}
-
-    def template(self, template_name: str, /, **values: Any) -> str:
-        """A template rendered in the current language (the request's)."""
-        from ledger.web import lang
-
-        here = i18n.language()
-        values.setdefault("lang", here)
-        values.setdefault("html_lang", lang.HTML_LANG.get(here, "en"))
-        values.setdefault("languages", lang.NATIVE)
-        return self.env.get_template(template_name).render(**values)
-
-
-def translate(message: str, **values: Any) -> str:
-    """``_()`` of the templates: the message in the request's language, its
-    ``{placeholders}`` filled (the template escapes the result)."""
-    text = _(message)
-    return text.format(**values) if values else text
-
-
-def translate_n(one: str, many: str, n: int, **values: Any) -> str:
-    return i18n.ngettext(one, many, n).format(n=n, **values)
-
-
-def pays(payer: str, payee: str) -> Any:
-    """``<span>Cat</span> <span class="arrow">pays</span> <span>Dan</span>`` in the
-    request's language, whose word order the sentence follows."""
-    import re
-
-    from markupsafe import Markup
-
-    names = {"{payer}": payer, "{payee}": payee}
-    out = []
-    for part in re.split(r"(\{payer\}|\{payee\})", _("{payer} pays {payee}")):
-        if part in names:
-            out.append(Markup("<span>{0}</span>").format(names[part]))
-        elif part.strip():
-            out.append(Markup(' <span class="arrow">{0}</span> ').format(part.strip()))
-    return Markup("").join(out)
-
-
-def when(stamp: str | None) -> Any:
-    """``<time>`` of a stored UTC time: the page's script shows it in the viewer's own
-    time zone and language; until then (or without scripts) the server's local date."""
-    from markupsafe import Markup
-
-    from ledger.book.clock import local_day
-
-    if not stamp:
-        return ""
-    return Markup('<time datetime="{0}">{1}</time>').format(stamp, local_day(stamp))
-
 
 # --- access ---------------------------------------------------------------------------
 
@@ -296,18 +205,17 @@ def _bearer(request: Request) -> str | None:
 
 
 def level(request: Request) -> str | None:
+    """The access level of the ``Authorization: Bearer`` token (None without one). No
+    cookie grants anything: cookies are not kept apart by port, so any other web app
+    on this host would receive them."""
     tokens: Tokens = request.app.state.site.cfg.tokens
     given = _bearer(request)
-    if given is not None:
-        found = tokens.level(given)
-        if found is None:
-            raise Refused(403, _("wrong token: use the link bigtwo serve printed"))
-        return found
-    return tokens.level(request.cookies.get(COOKIE))
-
-
-def own_origin(request: Request) -> str:
-    return f"{request.url.scheme}://{request.headers.get('host', '')}"
+    if given is None:
+        return None
+    found = tokens.level(given)
+    if found is None:
+        raise Refused(403, _("wrong token: use the link bigtwo serve printed"))
+    return found
 
 
 def need_read(request: Request) -> str:
@@ -318,16 +226,12 @@ def need_read(request: Request) -> str:
 
 
 def need_write(request: Request) -> None:
-    """The scorekeeper token, by header; or by cookie from a page of this server."""
-    by_header = request.headers.get("authorization") is not None
+    """The scorekeeper token, by header (which another site cannot make a browser send)."""
     found = level(request)
     if found is None:
         raise Refused(401, _("writing needs the scorekeeper token (Authorization: Bearer TOKEN)"))
     if found != KEEPER:
         raise Refused(403, _("the viewer link is read-only; the scorekeeper link can write"))
-    if not by_header and request.headers.get("origin") != own_origin(request):
-        raise Refused(403, _("refused a write from another site (the Origin header must be this "
-                             "server)"))
 
 
 # --- helpers ------------------------------------------------------------------------

@@ -98,7 +98,7 @@ def test_the_page_shows_such_a_ledger(cli, monkeypatch, ledger_path) -> None:
     monkeypatch.setenv("TZ", "Asia/Hong_Kong")
     app = create_app(Config(db=str(ledger_path), tokens=Tokens.from_key(KEY)))
     with TestClient(app) as client:
-        for path in ("/history", "/api/sessions", "/api/log?session=1", "/"):
+        for path in ("/api/history", "/api/sessions", "/api/log?session=1", "/api/board?session=1", "/"):
             answer = client.get(path, headers=bearer(KEY))
             assert answer.status_code == 200, f"{path}: {answer.text[:300]}"
 

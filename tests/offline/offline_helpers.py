@@ -31,6 +31,10 @@ HARNESS_HTML = f"""<!doctype html>
 <script type="module" src="harness.js"></script></head>
 <body><main id="main"></main></body></html>
 """
+# An engine whose worker never says ready (a storage lock never let go of, say).
+STUCK_JS = """import { create } from "./static/app/engine-worker.js";
+window.engine = await create({ workerUrl: new URL("./stuck-worker.js", location.href), slowMs: 1500 });
+"""
 HARNESS_JS = """import { create } from "./static/app/engine-worker.js";
 window.engine = await create();
 document.documentElement.dataset.harness = "ready";
@@ -62,7 +66,9 @@ def key() -> str:
 def build_site(folder: Path) -> Path:
     from ledger.web import offline
 
-    offline.build(folder, {"harness.html": HARNESS_HTML.encode(), "harness.js": HARNESS_JS.encode()})
+    offline.build(folder, {"harness.html": HARNESS_HTML.encode(), "harness.js": HARNESS_JS.encode(),
+                           "stuck.html": HARNESS_HTML.replace("harness.js", "stuck.js").encode(),
+                           "stuck.js": STUCK_JS.encode(), "stuck-worker.js": b"// never ready\n"})
     return folder
 
 

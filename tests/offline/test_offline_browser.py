@@ -267,3 +267,19 @@ def test_the_offline_app_speaks_the_phones_language_until_one_is_chosen(site, lo
             assert link is not None and link["width"] >= 360 * 0.75  # the link box spans the card
         finally:
             browser.close()
+
+
+def test_an_engine_that_never_starts_is_said_not_left_loading(site):
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
+        try:
+            page = browser.new_context().new_page()
+            page.goto(site.url + "stuck.html")
+            note = page.locator("#offline-note")
+            expect(note).to_contain_text("still starting", timeout=30_000)
+            expect(note).to_contain_text("reload")
+            assert page.evaluate("document.documentElement.dataset.engine") == "loading"
+        finally:
+            browser.close()

@@ -53,7 +53,8 @@ class LiveServer:
     """The hub (the app ``bigtwo serve`` runs) in a thread of this process, answering to
     127.0.0.1 and to the LAN-like name the browser maps there."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, wrap: Any = None) -> None:
+        """``wrap(app)``, if given, is served instead (a test's look at the requests)."""
         import uvicorn
 
         from ledger.web.app import create_app
@@ -65,8 +66,10 @@ class LiveServer:
         self.port = self.sock.getsockname()[1]
         hosts = [f"127.0.0.1:{self.port}", f"{LAN}:{self.port}"]
         cfg = Config(db=str(db), tokens=Tokens.from_key(KEY), allowed_hosts=hosts, poll=0.05)
-        config = uvicorn.Config(create_app(cfg), log_level="warning", access_log=False, lifespan="on",
-                                timeout_graceful_shutdown=1)
+        app = create_app(cfg)
+        self.app = app
+        config = uvicorn.Config(wrap(app) if wrap else app, log_level="warning", access_log=False,
+                                lifespan="on", timeout_graceful_shutdown=1)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        daemon=True)
@@ -86,7 +89,7 @@ class LiveServer:
         return f"{self.base(host)}/?t={viewer_token(KEY)}"
 
     def stop(self) -> None:
-        feed = getattr(self.server.config.app.starlette.state, "feed", None)
+        feed = getattr(self.app.starlette.state, "feed", None)
         if feed is not None:
             feed.stop()
         self.server.should_exit = True

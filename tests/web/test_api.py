@@ -1,5 +1,5 @@
-"""The JSON API over Starlette's TestClient: the CLI's numbers and messages, auth, CSRF,
-escaping, limits.  Nothing here scores a deal itself: results are compared with the CLI."""
+"""The JSON API over Starlette's TestClient: the CLI's numbers and messages, auth (no
+cookie grants anything), limits.  Nothing here scores a deal itself: results are compared with the CLI."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from web.conftest import start
 from web.webhelpers import KEY, bearer, cli_json, ledger_bytes
 
-from ledger.web.auth import COOKIE, Tokens, check_key, viewer_token
+from ledger.web.auth import Tokens, check_key, viewer_token
 
 KEEP = bearer(KEY)
 VIEW = bearer(viewer_token(KEY))
@@ -172,35 +172,61 @@ def test_the_app_page_carries_no_data(client) -> None:
 
 def test_reads_need_a_token(client) -> None:
     for path in ("/api/standings?session=1", "/api/settle?session=1", "/api/session?session=1",
-                 "/api/log?session=1", "/api/board?session=1", "/api/sessions", "/api/access", "/settle",
-                 "/history", "/share/settle.txt"):
+                 "/api/log?session=1", "/api/board?session=1", "/api/sessions", "/api/access",
+                 "/api/history", "/share/settle.txt"):
         assert client.get(path).status_code == 401, path
         assert client.get(path, headers=VIEW).status_code == 200, path
     assert client.get("/api/access", headers=VIEW).json() == {"level": "viewer"}
     assert client.get("/api/access", headers=KEEP).json() == {"level": "keeper"}
-    assert client.get("/events/entry", headers=VIEW).status_code == 403
 
 
-def test_link_token_becomes_a_strict_httponly_cookie(client) -> None:
-    answer = client.get(f"/settle?t={KEY}", follow_redirects=False)
-    assert answer.status_code == 303
-    assert answer.headers["location"] == "/settle"
-    cookie = answer.headers["set-cookie"].lower()
-    assert "httponly" in cookie and "samesite=strict" in cookie
-    assert client.get("/settle?t=wrong-token-000000000", follow_redirects=False).status_code == 403
+OLD_PAGES = [("/settle", "/#/t/1/settle"), ("/start", "/#/start"), ("/history", "/#/history"),
+             ("/history/session/1", "/#/t/1/log"), ("/history/player/AC/DC", "/#/player/AC%2FDC"),
+             ("/history/player/%E9%99%B3%E5%A4%A7%E6%96%87", "/#/player/%E9%99%B3%E5%A4%A7%E6%96%87")]
 
 
-def test_cookie_writes_need_this_servers_origin(client, db: Path) -> None:
-    client.get(f"/settle?t={KEY}")
+@pytest.mark.parametrize(("old", "screen"), OLD_PAGES)
+def test_an_old_pages_address_lands_on_the_apps_screen(client, old: str, screen: str) -> None:
+    """A bookmark of the pages before the app, or an old QR code: a redirect to the app's
+    screen, the query kept (the app takes a link's ``?t=`` itself), no cookie, no data."""
+    answer = client.get(old, follow_redirects=False)
+    assert answer.status_code == 303 and answer.headers["location"] == screen, answer.headers
+    assert "set-cookie" not in answer.headers and "陳大文" not in answer.text
+    linked = client.get(f"{old}?t={KEY}&lang=en", follow_redirects=False)
+    path, _, fragment = screen.partition("#")
+    assert linked.headers["location"] == f"{path}?t={KEY}&lang=en#{fragment}"
+    assert "bigtwo_token" not in linked.headers.get("set-cookie", "")
+    for gone in ("/events/scoreboard", "/events/entry", "/static/app.css", "/static/entry.js",
+                 "/static/live.js"):
+        assert client.get(gone, headers=VIEW).status_code == 404, gone
+
+
+def test_settle_with_no_session_lands_on_the_apps_first_screen(ledger_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from ledger.storage.store import open_ledger
+    from ledger.web.app import create_app
+    from ledger.web.site import Config
+
+    open_ledger(ledger_path).close()  # a ledger with no session yet
+    with TestClient(create_app(Config(db=str(ledger_path), tokens=Tokens.from_key(KEY)))) as c:
+        answer = c.get(f"/settle?t={KEY}", follow_redirects=False)
+    assert answer.status_code == 303 and answer.headers["location"] == f"/?t={KEY}"
+
+
+@pytest.mark.parametrize("cookie", ["bigtwo_token", "token", "t"])
+def test_no_cookie_grants_reads_or_writes(client, db: Path, cookie: str) -> None:
+    """Cookies are not kept apart by port: a token in one, from whichever page set it,
+    grants nothing, with or without this server's Origin; only the header does."""
     before = ledger_bytes(db)
-    assert deal(client, EVENING[0], headers={}).status_code == 403  # no Origin
-    assert deal(client, EVENING[0], headers={"origin": "http://evil.example"}).status_code == 403
+    client.cookies.set(cookie, KEY)
+    for origin in ({}, {"origin": "http://testserver"}, {"origin": "http://127.0.0.1:9"}):
+        assert deal(client, EVENING[0], headers=origin).status_code == 401, origin
+        assert client.get("/api/board?session=1", headers=origin).status_code == 401
     assert ledger_bytes(db) == before
-    answer = deal(client, EVENING[0], headers={"origin": "http://testserver"})
-    assert answer.status_code == 200 and answer.json()["deal"] == 1
-    client.cookies.clear()
-    client.get(f"/settle?t={viewer_token(KEY)}")
-    assert deal(client, EVENING[1], headers={"origin": "http://testserver"}).status_code == 403
+    client.cookies.set(cookie, viewer_token(KEY))
+    assert client.get("/api/access").status_code == 401
+    assert deal(client, EVENING[0]).json()["deal"] == 1  # the header still writes
 
 
 def test_body_limit(client, db: Path) -> None:
@@ -228,25 +254,28 @@ def test_session_name_is_shown_as_text(ledger_path: Path) -> None:
     app = create_app(Config(db=str(ledger_path), tokens=Tokens.from_key(KEY)))
     with TestClient(app) as c:
         assert deal(c, "'<b>x</b>'=0 Ben=3 Cat=11 Dan=8").status_code == 200
-        for path in ("/settle", "/history", "/history/session/1"):
-            html = c.get(path, headers=KEEP).text
-            assert "<script>alert" not in html and "<b>x</b>" not in html, path
-            assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
-        with c.stream("GET", "/events/scoreboard", headers=VIEW) as events:
-            for line in events.iter_lines():
-                if line.startswith("data:"):
-                    html = json.loads(line[5:])["html"]
-                    break
-        assert "&lt;script&gt;" in html and "<script>" not in html
+        for path in ("/api/board?session=1", "/api/history", "/api/sessions", "/share/settle.txt"):
+            answer = c.get(path, headers=KEEP)  # data as data: JSON or plain text, never HTML
+            assert answer.headers["content-type"].split(";")[0] in ("application/json", "text/plain"), path
+            assert "<b>x</b>" in answer.text, path
+        assert c.get("/api/board?session=1", headers=KEEP).json()["session"]["name"] == (
+            "<script>alert(1)</script>")
+        for path in ("/", "/entry"):  # the app's page is static: the name is never in it
+            assert "alert(1)" not in c.get(path).text and "<b>x</b>" not in c.get(path).text
 
 
 def test_security_headers_and_no_directory_listing(client) -> None:
     page = client.get("/", headers=VIEW)
     assert "script-src 'self'" in page.headers["content-security-policy"]
     assert page.headers["x-content-type-options"] == "nosniff"
-    for path in ("/static/", "/static", "/static/../app.py", "/static/%2e%2e/app.py", "/templates/"):
+    for path in ("/static/", "/static", "/static/../app.py", "/static/%2e%2e/app.py", "/templates/",
+                 "/static/app/"):
         assert client.get(path, headers=VIEW).status_code == 404, path
-    assert client.get("/static/app.css").status_code == 200
+    assert client.get("/static/app/app.css").status_code == 200
+    for path in ("/api/board?session=1", "/nowhere", "/settle"):  # every answer, errors too
+        answer = client.get(path, headers=VIEW, follow_redirects=False)
+        assert answer.headers["content-security-policy"] == page.headers["content-security-policy"]
+        assert answer.headers["x-frame-options"] == "DENY", path
 
 
 def test_unknown_host_is_refused(db: Path) -> None:
@@ -334,9 +363,8 @@ def move_away(db: Path, to: Path) -> None:
 
 READS = ["/api/standings?session=1", "/api/settle?session=1", "/api/session?session=1",
          "/api/log?session=1", "/api/board?session=1", "/api/sessions", "/api/preview?session=1&line=0",
-         "/plot/net.svg", "/share/settle.txt", "/share/settle.png", "/events/scoreboard",
-         "/api/events"]
-PAGES = ["/settle", "/start", "/history", "/history/session/1"]
+         "/plot/net.svg", "/share/settle.txt", "/share/settle.png", "/api/events",
+         "/api/events?session=1"]
 
 
 def test_a_ledger_moved_away_is_refused_and_never_recreated(client, db: Path, tmp_path: Path) -> None:
@@ -350,11 +378,9 @@ def test_a_ledger_moved_away_is_refused_and_never_recreated(client, db: Path, tm
         assert answer.status_code == 503, (path, answer.text)
         assert "is no longer the file this server opened" in answer.json()["error"], path
         assert not db.exists(), path
-    client.cookies.set(COOKIE, KEY)
-    for path in PAGES:
-        answer = client.get(path)
-        assert answer.status_code == 503 and "no longer the file this server opened" in answer.text, path
-        assert "陳大文" not in answer.text, path  # no stale standings
+    answer = client.get("/settle", follow_redirects=False)  # an old page's address: no stale data
+    assert answer.status_code == 303 and "陳大文" not in answer.text
+    assert not db.exists()
     for op, body in [("record", {"session": 1, "line": EVENING[1]}), ("undo", {"session": 1})]:
         answer = write(client, op, body)
         path = op
@@ -365,34 +391,23 @@ def test_a_ledger_moved_away_is_refused_and_never_recreated(client, db: Path, tm
 
 
 def test_the_live_feed_says_the_ledger_moved_and_stops(client, db: Path, tmp_path: Path) -> None:
-    import asyncio
-    import time
+    """``/api/events``, open when the ledger is moved away: a ``problem`` event with the
+    moved-file message, then the end of the stream (and no new empty ledger)."""
+    import threading
 
-    from ledger.web.feed import Feed
-    from ledger.web.site import Site
-
-    site: Site = client.app.starlette.state.site
-    feed: Feed = client.app.starlette.state.feed
-    assert feed.mark is not None and feed.mark[0] != "moved"
-    move_away(db, tmp_path / "moved.db")
-    deadline = time.monotonic() + 10
-    while feed.mark[0] != "moved" and time.monotonic() < deadline:  # the watcher polls
-        time.sleep(0.05)
-    assert feed.mark[0] == "moved" and "no longer the file this server opened" in feed.mark[1]
-    view = site.render("scoreboard")
-    assert "no longer the file this server opened" in view["error"]
-    assert "no longer the file this server opened" in view["html"] and "陳大文" not in view["html"]
+    events: list[tuple[str, str]] = []
+    with client.stream("GET", "/api/events?session=1", headers=VIEW) as stream:
+        kind = ""
+        for line in stream.iter_lines():
+            if line.startswith("event:"):
+                kind = line[6:].strip()
+            elif line.startswith("data:"):
+                events.append((kind, line[5:]))
+                if len(events) == 1:  # the board now: then the file goes away
+                    threading.Thread(target=move_away, args=(db, tmp_path / "moved.db")).start()
+    assert events[0][0] == "change" and "陳大文" in events[0][1]
+    assert events[-1][0] == "problem", events
+    problem = json.loads(events[-1][1])
+    assert problem["status"] == 503 and "no longer the file this server opened" in problem["message"]
+    assert all(k == "change" for k, _ in events[:-1])
     assert not db.exists()
-
-    async def listen() -> list[bytes]:
-        """One page's stream over the same watcher: a problem event, then the end."""
-        own = Feed(site.mark, site.render, 0.05)
-        own.check()
-        gone = asyncio.Event()
-        messages = [m async for m in own.stream("scoreboard", lambda: asyncio.sleep(0, gone.is_set()))]
-        own.stop()
-        return messages
-
-    messages = asyncio.run(asyncio.wait_for(listen(), 10))
-    assert messages[-1].startswith(b"event: problem") and b"no longer the file" in messages[-1]
-    assert not any(m.startswith(b"event: update") for m in messages)

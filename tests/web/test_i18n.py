@@ -1,7 +1,7 @@
-"""The page in the players' language: which language a request gets (``?lang=``, the
-cookie, ``Accept-Language`` with q-values, the server's), every page's visible words in
-Traditional and Simplified Chinese, error messages in the page's language, and a JSON
-API that is the same in every language."""
+"""The app in the players' language: which language a request gets (``?lang=``, the
+cookie, ``Accept-Language`` with q-values, the server's), every word the app shows
+(``/api/words``) in Traditional and Simplified Chinese, error messages in the request's
+language, and a JSON API (and live feed) that is the same in every language."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import asyncio
 import json
 import re
 from collections.abc import Iterator
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -51,45 +50,11 @@ def client_for(db: Path) -> Iterator[Any]:
         c.__exit__(None, None, None)
 
 
-class Visible(HTMLParser):
-    """The words a person sees or hears: text (not scripts), titles, labels, hints."""
-
-    SHOWN = ("title", "aria-label", "placeholder", "alt", "data-out")  # data-out: CSS shows it
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.parts: list[str] = []
-        self.html_lang = ""
-        self._skip = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = dict(attrs)
-        if tag == "html":
-            self.html_lang = values.get("lang") or ""
-        if tag in ("script", "style"):
-            self._skip += 1
-        self.parts += [v for k, v in attrs if k in self.SHOWN and v]
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style"):
-            self._skip -= 1
-
-    def handle_data(self, data: str) -> None:
-        if not self._skip:
-            self.parts.append(data)
-
-
-def visible(html: str) -> tuple[str, str]:
-    """(<html lang>, the visible text)."""
-    parser = Visible()
-    parser.feed(html)
-    return parser.html_lang, " ".join(" ".join(parser.parts).split())
-
-
-def words_json(html: str) -> dict[str, str]:
-    found = re.search(r'<script type="application/json" id="words">(.*?)</script>', html, re.S)
-    assert found, "the page carries its scripts' words"
-    return json.loads(found.group(1))
+def words(client: Any, query: str = "", headers: dict[str, str] | None = None) -> Any:
+    """``GET /api/words`` (the app's words in the request's language)."""
+    answer = client.get("/api/words" + query, headers={**KEEP, **(headers or {})})
+    assert answer.status_code == 200, answer.text
+    return answer
 
 
 # Words on the page that are data, not interface: players, the session's name, currency
@@ -125,60 +90,57 @@ def test_the_order_of_the_sources() -> None:
     assert negotiate(None, None, "fr", "zh_Hant") == "zh_Hant"
 
 
-def test_query_sets_a_cookie_that_later_pages_follow(client_for) -> None:
+def test_query_sets_a_cookie_that_later_requests_follow(client_for) -> None:
     client = client_for()
-    page = client.get("/settle?lang=zh_Hans", headers=KEEP)
-    assert page.status_code == 200
+    page = words(client, "?lang=zh_Hans")
     assert f"{COOKIE}=zh_Hans" in page.headers["set-cookie"]
     assert "Path=/" in page.headers["set-cookie"]
-    assert visible(page.text)[0] == "zh-Hans-CN" and "计分" in page.text
+    assert page.json()["html_lang"] == "zh-Hans-CN" and page.json()["words"]["tab_settle"] == "结算"
     # The cookie is kept: it beats the browser's Accept-Language.
-    again = client.get("/settle", headers={**KEEP, **HK})
-    assert visible(again.text)[0] == "zh-Hans-CN" and "结算" in visible(again.text)[1]
+    again = words(client, headers=HK)
+    assert again.json()["lang"] == "zh_Hans" and again.json()["words"]["tab_settle"] == "结算"
     assert "set-cookie" not in again.headers
     assert again.headers["content-language"] == "zh-Hans-CN"
     assert "Accept-Language" in again.headers["vary"]
     # And the API's messages follow it too.
     bad = client.post("/api/record", content=b"{", headers=KEEP)
     assert bad.status_code == 400 and bad.json()["error"].startswith("请求内容不是 JSON")
-    back = client.get("/settle?lang=en", headers={**KEEP, **HK})
-    assert visible(back.text)[0] == "en" and "Score" in visible(back.text)[1]
+    back = words(client, "?lang=en", HK)
+    assert back.json()["html_lang"] == "en" and back.json()["words"]["tab_settle"] == "Settle"
+    # The app's page itself (static: the app asks for its words) sets it as well.
+    assert f"{COOKIE}=zh_Hant" in client.get("/?lang=zh_Hant").headers["set-cookie"]
 
 
 def test_accept_language_then_the_servers_language(client_for, monkeypatch) -> None:
     client = client_for()
-    assert visible(client.get("/settle", headers={**KEEP, **HK}).text)[0] == "zh-Hant-HK"
-    cn = {**KEEP, "accept-language": "zh-CN"}
-    assert visible(client.get("/settle", headers=cn).text)[0] == "zh-Hans-CN"
-    assert visible(client.get("/settle", headers={**KEEP, "accept-language": "fr"}).text)[0] == "en"
+    assert words(client, headers=HK).json()["html_lang"] == "zh-Hant-HK"
+    assert words(client, headers={"accept-language": "zh-CN"}).json()["html_lang"] == "zh-Hans-CN"
+    assert words(client, headers={"accept-language": "fr"}).json()["html_lang"] == "en"
     # Nothing from the browser: the language bigtwo serve was started with.
     served = client_for("zh_Hant")
-    page = served.get("/settle", headers={**KEEP, "accept-language": "fr, de;q=0.5"})
-    assert visible(page.text)[0] == "zh-Hant-HK"
-    assert visible(served.get("/settle", headers={**KEEP, "accept-language": "en"}).text)[0] == "en"
+    assert words(served, headers={"accept-language": "fr, de;q=0.5"}).json()["html_lang"] == "zh-Hant-HK"
+    assert words(served, headers={"accept-language": "en"}).json()["html_lang"] == "en"
     # No --lang: BIGTWO_LANG (or the locale) as on the command line.
     monkeypatch.setenv("BIGTWO_LANG", "zh_Hans")
-    from_env = client_for(None)
-    assert visible(from_env.get("/settle", headers=KEEP).text)[0] == "zh-Hans-CN"
+    assert words(client_for(None)).json()["html_lang"] == "zh-Hans-CN"
 
 
 def test_an_unknown_language_is_one_clear_400(client_for, db: Path) -> None:
     client = client_for()
-    page = client.get("/settle?lang=fr", headers={**KEEP, **HK})
-    assert page.status_code == 400
-    lang, text = visible(page.text)
-    assert lang == "zh-Hant-HK" and "唔識 'fr' 呢種語言" in text and "zh_Hans" in text
+    for path in ("/api/words?lang=fr", "/?lang=fr", "/settle?lang=fr"):
+        page = client.get(path, headers={**KEEP, **HK}, follow_redirects=False)
+        assert page.status_code == 400, path
+        assert "唔識 'fr' 呢種語言" in page.json()["message"] and "zh_Hans" in page.json()["message"]
+        assert page.headers["content-security-policy"].startswith("default-src 'self'")
     api = client.get("/api/standings?session=1&lang=xx", headers=KEEP)
     assert api.status_code == 400
     assert api.json()["error"] == "unknown language 'xx'; choose en, zh_Hant (繁體) or zh_Hans (简体)"
     assert "set-cookie" not in api.headers
 
 
-def test_the_switcher_links_each_language(client_for) -> None:
-    page = client_for().get("/settle", headers={**KEEP, **HK}).text
-    for code, label in (("en", "English"), ("zh_Hant", "繁體"), ("zh_Hans", "简体")):
-        assert re.search(rf'<a href="\?lang={code}"[^>]*>{label}</a>', page)
-    assert re.search(r'href="\?lang=zh_Hant"[^>]*aria-current="true"', page)
+def test_the_switcher_names_each_language_in_its_own(client_for) -> None:
+    answer = words(client_for(), headers=HK).json()
+    assert answer["languages"] == {"en": "English", "zh_Hant": "繁體", "zh_Hans": "简体"}
 
 
 # --- every page in Chinese ------------------------------------------------------------
@@ -193,53 +155,26 @@ def evening(client: Any, session: int = 1) -> None:
                        headers=keyed(KEEP)).status_code == 200
 
 
-PAGES = ["/settle", "/history", "/history/session/1",
-         "/history/player/%E9%99%B3%E5%A4%A7%E6%96%87", "/start", "/nowhere"]
-
-
-@pytest.mark.parametrize("rules", ["classic", "doubling", "places", "pay-the-winner", "teams"])
 @pytest.mark.parametrize(("lang", "html_lang"), [("zh_Hant", "zh-Hant-HK"), ("zh_Hans", "zh-Hans-CN")])
-def test_every_page_has_no_english_words(ledger_path: Path, client_for, rules: str, lang: str,
-                                         html_lang: str) -> None:
-    from ledger.book import actions as book
-    from ledger.core.rules import load_preset
-    from ledger.storage.store import open_ledger
-
-    with open_ledger(ledger_path) as ledger:
-        book.start_session(ledger, PLAYERS, load_preset("classic" if rules == "teams" else rules),
-                           __import__("decimal").Decimal("0.5"), "HKD", "Friday", rules == "teams")
-    client = client_for(path=ledger_path)
-    if rules != "places":
-        evening(client, 2)
-    else:
-        assert client.post("/api/record", json={"session": 2, "line": "--order 陳大文,Ben,Cat,Dan"},
-                           headers=keyed(KEEP)).status_code == 200
-    seen: dict[str, str] = {}
-    for path in PAGES:
-        page = client.get(f"{path}?lang={lang}", headers=KEEP)
-        assert page.status_code == (404 if path == "/nowhere" else 200), page.text
-        found, text = visible(page.text)
-        assert found == html_lang
-        assert english_words(text) == set(), (path, text)
-        if path != "/nowhere":
-            assert all(not english_words(v) for v in words_json(page.text).values())
-        seen[path] = text
-    # A viewer's refusal, and the page of an ended session (with its undo button).
-    refused = client.get("/start", headers=VIEW)
-    assert refused.status_code == 403 and not english_words(visible(refused.text)[1])
-    assert client.post("/api/end", json={"session": 2}, headers=keyed(KEEP)).status_code == 200
-    ended = visible(client.get("/settle", headers=KEEP).text)[1]
-    assert not english_words(ended), ended
-    labels = {"zh_Hant": ("計分", "埋數", "陳大文"), "zh_Hans": ("计分", "结算", "陳大文")}
-    assert all(word in seen["/settle"] for word in labels[lang])
-
-
-def test_english_pages_are_english(client) -> None:
+def test_every_word_of_the_app_has_no_english(client, lang: str, html_lang: str) -> None:
+    """Every word the app shows, and the refusals it shows, in the request's Chinese."""
     evening(client)
-    for path in ("/settle", "/history", "/start"):
-        lang, text = visible(client.get(path, headers=KEEP).text)
-        text = text.replace("陳大文", "").replace("繁體", "").replace("简体", "")  # names, switcher
-        assert lang == "en" and not re.search(r"[\u4e00-\u9fff]", text)
+    answer = words(client, f"?lang={lang}").json()
+    assert answer["html_lang"] == html_lang
+    assert all(not english_words(v) for v in answer["words"].values()), answer["words"]
+    labels = {"zh_Hant": ("埋數", "鋤大D"), "zh_Hans": ("结算", "锄大地")}
+    assert all(any(word in v for v in answer["words"].values()) for word in labels[lang])
+    missing = client.get(f"/nowhere?lang={lang}", headers=KEEP)
+    assert missing.status_code == 404 and not english_words(missing.json()["message"])
+    refused = client.post(f"/api/record?lang={lang}", json={"session": 1, "line": "0 3 11 8"},
+                          headers=keyed(VIEW))
+    assert refused.status_code == 403 and not english_words(refused.json()["message"])
+
+
+def test_english_words_are_english(client) -> None:
+    shown = words(client, "?lang=en").json()["words"]
+    names = [v.replace("陳大文", "") for v in shown.values()]  # an example name stays as typed
+    assert not [v for v in names if re.search(r"[\u4e00-\u9fff]", v)]
 
 
 def test_every_script_word_is_translated() -> None:
@@ -251,13 +186,6 @@ def test_every_script_word_is_translated() -> None:
             shown = gettext(text)
             assert shown != text or not english_words(text), (lang, key)
             assert set(re.findall(r"\{\w+\}", shown)) == set(re.findall(r"\{\w+\}", text)), key
-
-
-def test_dates_are_for_the_viewers_clock(client) -> None:
-    page = client.get("/history", headers=KEEP).text
-    stamp = re.search(r'<time datetime="([^"]+)">(\d{4}-\d\d-\d\d)</time>', page)
-    assert stamp and stamp.group(1).startswith(stamp.group(2)[:4])
-    assert '<script src="/static/time.js" defer></script>' in page
 
 
 # --- errors and the API ---------------------------------------------------------------
@@ -347,15 +275,15 @@ def test_concurrent_requests_keep_their_own_language(db: Path) -> None:
     import httpx
 
     app = app_for(db)
-    asks = [("zh-HK", "zh-Hant-HK", "計分"), ("zh-CN", "zh-Hans-CN", "计分"), ("en", "en", "Score")] * 12
+    asks = [("zh-HK", "zh-Hant-HK", "埋數"), ("zh-CN", "zh-Hans-CN", "结算"), ("en", "en", "Settle")] * 12
 
     async def run() -> list[tuple[str, str]]:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
             async def one(header: str) -> tuple[str, str]:
-                page = await c.get("/settle", headers={**KEEP, "accept-language": header})
+                page = (await c.get("/api/words", headers={**KEEP, "accept-language": header})).json()
                 error = await c.post("/api/record", content=b"{", headers={**KEEP, "accept-language": header})
-                return visible(page.text)[0] + " " + visible(page.text)[1], error.json()["error"]
+                return page["html_lang"] + " " + page["words"]["tab_settle"], error.json()["error"]
             return await asyncio.gather(*(one(h) for h, _l, _w in asks))
 
     results = asyncio.run(run())
@@ -366,23 +294,20 @@ def test_concurrent_requests_keep_their_own_language(db: Path) -> None:
         assert error.startswith(errors[lang])
 
 
-def test_the_live_feed_renders_each_language(client) -> None:
-    from ledger.web.site import Site
-
-    site: Site = client.app.starlette.state.site
+def test_the_live_feed_is_the_same_in_every_language(client) -> None:
+    """``/api/events``: a session's board, English keys and values, the same bytes for a
+    phone in Hong Kong Chinese as for one in English."""
     evening(client)
-    hant, hans, en = (site.render("scoreboard", lang)["html"] for lang in ("zh_Hant", "zh_Hans", "en"))
-    assert "下一鋪" in hant and "下一局" in hans and "Next:" in en
 
-    async def both() -> tuple[bytes, bytes]:
-        from ledger.web.feed import Feed
+    def first(headers: dict[str, str]) -> str:
+        with client.stream("GET", "/api/events?session=1", headers={**VIEW, **headers}) as stream:
+            for line in stream.iter_lines():
+                if line.startswith("data:"):
+                    return line
+        raise AssertionError("no event")
 
-        feed = Feed(lambda: (1,), site.render, 0.05)  # the app's watcher stays on its thread
-        feed.check()
-        return (await feed.payload("scoreboard", "zh_Hant"))[1], (await feed.payload("scoreboard", "en"))[1]
-
-    zh, english = asyncio.run(both())
-    assert "最近幾鋪".encode() in zh and b"Last deals" in english
+    hant, hans, english = first(HK), first({"accept-language": "zh-CN"}), first({})
+    assert hant == hans == english and '"next: ' in english
 
 
 def test_bigtwo_serve_in_chinese(db: Path) -> None:

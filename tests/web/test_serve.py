@@ -53,7 +53,7 @@ def test_a_cli_deal_reaches_open_pages(db: Path) -> None:
         found: list[dict] = []
         ready = threading.Event()
         reader = threading.Thread(target=read_events, daemon=True, args=(
-            server.base + "/events/scoreboard", server.viewer_token, 2, found, ready))
+            server.base + "/api/events?session=1", server.viewer_token, 2, found, ready))
         reader.start()
         assert ready.wait(10)
         time.sleep(0.3)
@@ -62,7 +62,8 @@ def test_a_cli_deal_reaches_open_pages(db: Path) -> None:
         reader.join(10)
         assert len(found) == 2, found
         assert found[1]["at"] - done < 1.0
-        assert "陳大文" in found[1]["html"] and "+33" in found[1]["html"]
+        assert found[0]["board"]["deals"] == []
+        assert found[1]["board"]["deals"][0]["net"] == {"陳大文": 33, "Ben": 21, "Cat": -55, "Dan": 1}
     finally:
         server.stop()
 
@@ -155,7 +156,7 @@ def test_a_client_that_leaves_mid_request_harms_nothing(db: Path) -> None:
                     f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode()
                     + body[:cut])
         with socket.create_connection((host, int(port))) as sock:  # a page leaves its feed
-            sock.sendall(f"GET /events/scoreboard HTTP/1.1\r\nHost: {host}:{port}\r\n"
+            sock.sendall(f"GET /api/events?session=1 HTTP/1.1\r\nHost: {host}:{port}\r\n"
                          f"Authorization: Bearer {KEY}\r\n\r\n".encode())
             sock.recv(100)
         time.sleep(0.3)

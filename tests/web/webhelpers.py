@@ -87,7 +87,7 @@ class Server:
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:
-                httpx.get(self.base + "/static/app.css", timeout=1, verify=self.verify)
+                httpx.get(self.base + "/static/app/app.css", timeout=1, verify=self.verify)
                 return
             except httpx.TransportError:
                 time.sleep(0.05)

@@ -14,6 +14,7 @@ import { EngineError } from "./engine.js";
 const CACHE = "bigtwo.offline.answers";
 const CACHED = new Set(["words", "sessions", "board", "log", "settle", "history", "presets", "last_setup"]);
 const root = document.documentElement;
+const SLOW_MS = 45000; // Pyodide starts in 5–15 s on a mid-range phone (docs/performance.md)
 
 function loadCache() {
   try { return JSON.parse(localStorage.getItem(CACHE) || "{}") || {}; } catch (e) { return {}; }
@@ -71,11 +72,27 @@ export async function create(options = {}) {
   // (send); the timer, where a hidden page paints no frame.
   requestAnimationFrame(() => setTimeout(startWorker, 0));
   setTimeout(startWorker, 1000);
+  // A start that takes far longer than Pyodide ever does (a storage lock the browser has
+  // not let go of, say) is said, never left as a silent "loading": the kept state stays
+  // on screen and taps stay queued, and a reload is safe.
+  let slow = false;
+  setTimeout(() => {
+    if (state !== "loading") return;
+    slow = true;
+    root.dataset.engineSlow = "true";
+    say("engine_slow", "The scorekeeper is still starting. If this lasts, close this app's other "
+      + "tabs and reload: nothing kept is lost.", "");
+  }, options.slowMs || SLOW_MS);
 
   function onMessage(event) {
     const data = event.data;
     if (data.type === "ready") {
       state = "ready";
+      if (slow) {
+        const box = document.getElementById("offline-note");
+        if (box) box.remove();
+        delete root.dataset.engineSlow;
+      }
       engine.timings = data.timings;
       root.dataset.engine = "ready";
       for (const go of waiting.splice(0)) go();

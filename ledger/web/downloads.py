@@ -1,0 +1,81 @@
+"""The server-drawn downloads: charts (``/plot/KIND.svg|png``) and the settlement's
+share picture and text (``/share/settle.png``, ``/share/settle.txt``), for scripts and
+the command line's kind of use; the phone app draws its own from the engine's JSON.
+"""
+
+from __future__ import annotations
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+
+from ledger.core.errors import InputError
+from ledger.core.i18n import _, language
+from ledger.web.site import need_read, session_number, site_of
+
+
+def query_session(request: Request) -> int | None:
+    sid = request.query_params.get("session")
+    if sid is None:
+        return None
+    return session_number(sid)
+
+
+async def plot_image(request: Request) -> Response:
+    """A chart drawn by matplotlib in the drawing process (ledger/web/drawing.py), never
+    in this one: the writes do not wait behind it."""
+    need_read(request)
+    from ledger.present.plots import KINDS  # matplotlib is imported only in the drawing process
+    from ledger.web.drawing import plot_job
+
+    kind, fmt = request.path_params["kind"], request.path_params["fmt"]
+    if kind not in KINDS:
+        raise InputError(_("unknown plot kind {kind!r}; choose from {kinds}").format(
+            kind=kind, kinds=", ".join(KINDS)))
+    if fmt not in ("svg", "png"):
+        raise InputError(_("plots are served as .svg or .png, not .{fmt}").format(fmt=fmt))
+    site = site_of(request)
+    site.check_file()
+    content = await site.drawer.draw(plot_job, site.cfg.db, site.cfg.identity, language(),
+                                     query_session(request), request.query_params.get("player"),
+                                     kind, fmt)
+    media = "image/svg+xml" if fmt == "svg" else "image/png"
+    return Response(content, media_type=media, headers={"cache-control": "no-store"})
+
+
+async def share_png(request: Request) -> Response:
+    need_read(request)
+    from ledger.web.drawing import card_job
+
+    site = site_of(request)
+    sid = query_session(request)
+    if sid is None:
+        def current() -> int:
+            with site.reading() as ledger:
+                return site.session(ledger).id
+
+        sid = await site.run_read(current)
+    else:
+        site.check_file()
+    content = await site.drawer.draw(card_job, site.cfg.db, site.cfg.identity, language(), sid)
+    return Response(content, media_type="image/png",
+                    headers={"cache-control": "no-store",
+                             "content-disposition": 'inline; filename="bigtwo-settle.png"'})
+
+
+async def share_text(request: Request) -> Response:
+    need_read(request)
+    site = site_of(request)
+
+    sid = query_session(request)
+
+    def work() -> str:
+        from ledger.book import reports
+        from ledger.present.share import chat_text
+
+        with site.reading() as ledger:
+            return chat_text(reports.settle(ledger, [site.session(ledger, sid)]))
+
+    return PlainTextResponse(await run_in_threadpool(work), headers={"cache-control": "no-store"})
+
+
