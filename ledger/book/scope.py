@@ -209,7 +209,10 @@ def select(
     else:
         sessions = ledger.journal.sessions()
         if not sessions:
-            raise InputError(_(NO_SESSIONS))
+            from ledger.book.reports import NO_SESSIONS as NONE_YET
+            from ledger.book.reports import START_ONE
+
+            raise InputError(_(NONE_YET), advice=_(START_ONE))  # the advice: the CLI's only
         everything = not (within or player)
     if within:
         sessions = [s for s in sessions if within.holds(day_of(s))]

@@ -112,3 +112,14 @@ def test_league_per_currency_with_qualified_players(cli, ledger):
     assert text.splitlines()[0] == "2024 (USD)"
     assert "qualified: at least 5 deals in the period" in text
     assert "--by" in cli.fails("standings", "--min-deals", "3", code=2)
+
+
+def test_no_sessions_in_a_range_says_the_cli_advice_apart(tmp_path) -> None:
+    from ledger.book import scope
+    from ledger.core.errors import InputError
+    from ledger.storage.store import open_ledger
+
+    with open_ledger(tmp_path / "empty.db") as ledger, pytest.raises(InputError) as found:
+        scope.select(ledger, None, True)
+    assert found.value.message == "the ledger has no sessions yet"
+    assert "bigtwo session start" in (found.value.advice or "")
