@@ -16,6 +16,7 @@ from starlette.responses import (
     StreamingResponse,
 )
 
+from ledger.core import i18n
 from ledger.core.errors import InputError, LedgerError
 from ledger.core.i18n import _
 from ledger.web import engine
@@ -53,11 +54,15 @@ async def api_op(request: Request) -> Response:
         need_read(request)
         args = op_args(request)
 
-        def read() -> Any:
+        def read() -> bytes:  # the answer's bytes, as JSONResponse writes them, made once
             with site.reading() as ledger:
-                return engine.call(ledger, op, args)
+                answer = engine.call(ledger, op, args)
+            return json.dumps(answer, ensure_ascii=False, allow_nan=False, indent=None,
+                              separators=(",", ":")).encode("utf-8")
 
-        return JSONResponse(await site.run_read(read))
+        feed: Feed = request.app.state.feed
+        question = ("read", op, json.dumps(args, sort_keys=True, default=str), i18n.language())
+        return Response(await feed.current(question, read, site.run_read), media_type="application/json")
     if request.method != "POST":
         raise Refused(405, _("{op} is a write: POST /api/{op} with an Idempotency-Key header").format(
             op=op))

@@ -36,9 +36,17 @@ async def plot_image(request: Request) -> Response:
         raise InputError(_("plots are served as .svg or .png, not .{fmt}").format(fmt=fmt))
     site = site_of(request)
     site.check_file()
-    content = await site.drawer.draw(plot_job, site.cfg.db, site.cfg.identity, language(),
-                                     query_session(request), request.query_params.get("player"),
-                                     kind, fmt)
+    session, player, lang = query_session(request), request.query_params.get("player"), language()
+
+    async def draw() -> bytes:
+        drawn: bytes = await site.drawer.draw(plot_job, site.cfg.db, site.cfg.identity, lang,
+                                              session, player, kind, fmt)
+        return drawn
+
+    # Drawn once per change of the ledger however many phones ask (the feed's version).
+    feed = request.app.state.feed
+    content = await feed.current(("plot", kind, fmt, session, player, lang), draw,
+                                 lambda build: build())
     media = "image/svg+xml" if fmt == "svg" else "image/png"
     return Response(content, media_type=media, headers={"cache-control": "no-store"})
 

@@ -21,6 +21,9 @@ HEARTBEAT_SECONDS = 15.0
 Mark = tuple[Any, ...]
 
 
+MAX_SHARED = 256  # different reads kept (the boards of every table, the history, …)
+
+
 class Feed:
     """Watches ``mark()`` (cheap, run on the event loop); :meth:`shared` builds what is
     sent at most once per change however many apps are listening."""
@@ -33,8 +36,8 @@ class Feed:
         self._changed = asyncio.Event()
         self._poke = asyncio.Event()
         self._stop = asyncio.Event()
-        self._locks: dict[tuple[str, Any], asyncio.Lock] = {}
-        self._shared: dict[tuple[str, Any], tuple[int, Any]] = {}
+        self._locks: dict[tuple[Any, ...], asyncio.Lock] = {}
+        self._shared: dict[tuple[Any, ...], tuple[int, Any]] = {}
 
     @property
     def stopping(self) -> bool:
@@ -80,7 +83,18 @@ class Feed:
             return False
         return True
 
-    async def shared(self, key: tuple[str, Any], build: Callable[[], Any],
+    async def current(self, key: tuple[Any, ...], build: Callable[[], Any],
+                      run: Callable[[Callable[[], Any]], Any]) -> Any:
+        """``build()`` as the ledger is now (the mark is read first, so an answer is never
+        older than the request), shared by every request that asks the same thing at the
+        same version: sixty phones reading the history between two deals cost one read.
+        At most ``MAX_SHARED`` different questions are kept; others are answered afresh."""
+        self.check()
+        if key not in self._shared and len(self._shared) >= MAX_SHARED:
+            return await run(build)
+        return (await self.shared(key, build, run))[1]
+
+    async def shared(self, key: tuple[Any, ...], build: Callable[[], Any],
                      run: Callable[[Callable[[], Any]], Any]) -> tuple[int, Any]:
         """(version, ``build()`` at that version): built once per change for every
         listener, by ``run`` (the site's read threads)."""
