@@ -26,7 +26,6 @@ BODY_LIMIT = 16 * 1024  # bytes; a deal line or a new session is far smaller
 # A phone's sync pushes its whole ledger as one export (about 250 bytes a deal entry):
 # 8 MiB holds some 30,000 deals, years of evenings.
 IMPORT_BODY_LIMIT = 8 << 20
-MAX_LINE = 2000
 READ_THREADS = 4
 SECURITY_HEADERS = [
     (b"content-security-policy",
@@ -274,26 +273,3 @@ def session_number(text: str) -> int:
     if found is None or len(found) > 18:
         raise InputError(_("session {sid!r} is not a session number").format(sid=text[:40]))
     return int(found)
-
-
-def text_field(values: dict[str, Any], key: str, required: bool = True, limit: int = MAX_LINE) -> str | None:
-    value = values.get(key)
-    if value is None:
-        if required:
-            raise InputError(_('missing "{key}" in the request body').format(key=key))
-        return None
-    if not isinstance(value, str):
-        raise InputError(_('"{key}" must be a string').format(key=key))
-    if len(value) > limit:
-        raise InputError(_('"{key}" is longer than {limit} characters').format(key=key, limit=limit))
-    return value
-
-
-def int_field(values: dict[str, Any], key: str) -> int:
-    value = values.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(_('"{key}" must be a whole number, e.g. {example}').format(
-            key=key, example=f'{{"{key}": 3}}'))
-    return value
-
-
