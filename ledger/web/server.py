@@ -212,10 +212,13 @@ def serve(db: str, host: str, port: int, session_id: int | None, key: str,
     echo(banner(db, where, keeper, viewer, colour=sys.stdout.isatty(),
                 screen=shutil.get_terminal_size((SIDE_BY_SIDE, 24)).columns,
                 notes=(*loopback_note(named), *([note] if note else []))))
-    from ledger.web.protocol import GuardedH11
+    from ledger.web.protocol import GuardedHTTP
 
+    # The standard library's event loop, whatever else is installed (uvicorn's "auto"
+    # would take uvloop where it finds it).
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                            timeout_graceful_shutdown=1, http=GuardedH11, **uvicorn_options)
+                            timeout_graceful_shutdown=1, http=GuardedHTTP, loop="asyncio",
+                            **uvicorn_options)
     server = _make_server(config, app)
     if ready is not None:
         ready(base)

@@ -17,10 +17,10 @@ import pytest
 from web.webhelpers import KEY, bearer
 
 from ledger.web.auth import Tokens
-from ledger.web.protocol import GuardedH11
+from ledger.web.protocol import GuardedHTTP
 
 
-class Quick(GuardedH11):
+class Quick(GuardedHTTP):
     """The same protocol with limits a test can wait for."""
 
     request_seconds = 1.0
