@@ -113,9 +113,15 @@ class Guard:
 
         from starlette.requests import cookie_parser
 
-        query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang")
+        raw_query: bytes = scope.get("query_string", b"")
+        # Parsed only when they can hold a choice: most requests (the readers' hundreds
+        # a second) carry neither.
+        query = parse_qs(raw_query.decode("latin-1")).get("lang") if (
+            b"lang" in raw_query or b"%" in raw_query) else None
         asked = query[-1] if query else None
-        cookie = cookie_parser(headers.get(b"cookie", b"").decode("latin-1")).get(lang_.COOKIE)
+        raw_cookie = headers.get(b"cookie", b"")
+        cookie = (cookie_parser(raw_cookie.decode("latin-1")).get(lang_.COOKIE)
+                  if lang_.COOKIE.encode() in raw_cookie else None)
         accept = headers.get(b"accept-language", b"").decode("latin-1")
         return asked, lang_.negotiate(asked, cookie, accept, self.lang)
 
@@ -153,9 +159,9 @@ class Guard:
         async def secured(message: Message) -> None:
             if message["type"] == "http.response.start":
                 own = list(message.get("headers", []))
-                policy = [v for k, v in own if k == OFFLINE_CSP.encode()]
+                policy = [v for k, v in own if k == OFFLINE_CSP_HEADER]
                 if policy:  # the offline site: its policy instead of the hub's
-                    own = [(k, v) for k, v in own if k != OFFLINE_CSP.encode()]
+                    own = [(k, v) for k, v in own if k != OFFLINE_CSP_HEADER]
                     safe = [(k, v) for k, v in SECURITY_HEADERS if k.lower() != b"content-security-policy"]
                     message["headers"] = [*own, *safe, (b"content-security-policy", policy[0]), *extra]
                 else:
@@ -208,6 +214,7 @@ async def offline_site(request: Request) -> Response:
 
 
 OFFLINE_CSP = "x-bigtwo-offline-csp"  # Guard swaps it for its own content-security-policy
+OFFLINE_CSP_HEADER = OFFLINE_CSP.encode()
 
 
 # --- the app ------------------------------------------------------------------------------
