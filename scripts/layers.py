@@ -41,7 +41,7 @@ ONLY_IN: dict[str, str] = {
     "sqlite3": "storage", "sqlite_utils": "storage",
     "typer": "cli", "click": "cli",
     "tabulate": "present", "matplotlib": "present",
-    "starlette": "web", "uvicorn": "web", "jinja2": "web", "segno": "web",
+    "starlette": "web", "uvicorn": "web", "httptools": "web", "jinja2": "web", "segno": "web",
 }
 """Third-party (and stdlib) top-level packages that only one layer may import."""
 LAZY = ("tabulate", "matplotlib")
