@@ -68,8 +68,12 @@ class LiveServer:
         cfg = Config(db=str(db), tokens=Tokens.from_key(KEY), allowed_hosts=hosts, poll=0.05)
         app = create_app(cfg)
         self.app = app
+        from ledger.web.protocol import GuardedHTTP
+
+        # The connection bigtwo serve runs (its protocol and event loop), not uvicorn's pick.
         config = uvicorn.Config(wrap(app) if wrap else app, log_level="warning", access_log=False,
-                                lifespan="on", timeout_graceful_shutdown=1)
+                                lifespan="on", timeout_graceful_shutdown=1, http=GuardedHTTP,
+                                loop="asyncio")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        daemon=True)
