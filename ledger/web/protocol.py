@@ -8,6 +8,9 @@ limits a viewer's phone (or anything else on the Wi-Fi) cannot get round.
   that was read in full is never cut: a live feed stays open as long as its page.
 - **Connections per client**: at most :data:`PER_CLIENT` open connections from one
   address; the next is closed at once.
+- **A request head's size**: a request line and headers of more than
+  :data:`HEAD_BYTES` are answered 400 and the connection closed (h11 refused the same
+  at 16 KiB; llhttp itself sets no limit, and took 2 MB of headers).
 """
 
 from __future__ import annotations
@@ -19,6 +22,12 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 REQUEST_SECONDS = 10.0
 PER_CLIENT = 128
+HEAD_BYTES = 16 * 1024
+
+
+class HeadTooLarge(Exception):
+    """Raised from the parser's callback: httptools reports it as a parser error, which
+    uvicorn answers 400 and closes."""
 
 
 class GuardedHTTP(HttpToolsProtocol):
@@ -28,6 +37,7 @@ class GuardedHTTP(HttpToolsProtocol):
 
     request_seconds = REQUEST_SECONDS
     per_client = PER_CLIENT
+    head_bytes = HEAD_BYTES
     open_by_client: dict[str, int] = {}  # noqa: RUF012 - one table per server process
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -35,6 +45,7 @@ class GuardedHTTP(HttpToolsProtocol):
         self._deadline: asyncio.TimerHandle | None = None
         self._waiting_for: Any = None  # the cycle in place when the timer started
         self._counted: str | None = None
+        self._head = 0  # bytes of the current request's line and headers so far
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -61,6 +72,23 @@ class GuardedHTTP(HttpToolsProtocol):
         if self._between_requests() and (self._deadline is None or self._waiting_for is not self.cycle):
             self._arm()  # the first bytes of the next request on a kept-alive connection
         super().data_received(data)
+
+    def on_message_begin(self) -> None:
+        self._head = 0
+        super().on_message_begin()
+
+    def on_url(self, url: bytes) -> None:
+        self._count_head(len(url))
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._count_head(len(name) + len(value) + 4)  # ": " and CRLF
+        super().on_header(name, value)
+
+    def _count_head(self, size: int) -> None:
+        self._head += size
+        if self._head > self.head_bytes:
+            raise HeadTooLarge()
 
     def _between_requests(self) -> bool:
         return self.cycle is None or self.cycle.response_complete

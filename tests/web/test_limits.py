@@ -4,6 +4,7 @@ in another process (real uvicorn, real sockets)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import threading
@@ -103,6 +104,27 @@ def test_a_live_feed_outlives_the_request_timeout(served: tuple[str, int]) -> No
                 if boards[-1]["next_deal"] == 2:
                     break
         assert boards[0]["next_deal"] == 1 and boards[-1]["next_deal"] == 2
+
+
+def test_a_request_head_over_the_limit_is_refused(served: tuple[str, int]) -> None:
+    from ledger.web.protocol import HEAD_BYTES
+
+    host, port = served
+    sock = socket.create_connection(served)
+    sock.sendall(f"GET /api/sessions HTTP/1.1\r\nHost: {host}:{port}\r\n".encode())
+    with contextlib.suppress(OSError):  # the server may close while we still send
+        for i in range(HEAD_BYTES // 1000 + 2):
+            sock.sendall(b"X-Pad-%d: " % i + b"a" * 1000 + b"\r\n")
+    sock.settimeout(5)
+    answer = b""
+    with contextlib.suppress(ConnectionResetError):
+        while chunk := sock.recv(4096):  # to the end: the server closes after its 400
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 400")
+    # A head under the limit is answered as usual.
+    padded = {f"X-Pad-{i}": "a" * 1000 for i in range(HEAD_BYTES // 2000)}
+    answer_ok = httpx.get(f"http://{host}:{port}/api/sessions", headers={**bearer(KEY), **padded})
+    assert answer_ok.status_code == 200
 
 
 def test_one_client_holds_a_bounded_number_of_connections(served: tuple[str, int]) -> None:
