@@ -193,6 +193,7 @@ def import_sheet(ledger: Ledger, path: Path, origin: str,
     sessions, games = scan_sheet(path, origin, dialect, first_fry)
     report = ImportReport(origin, "sheet")
     progress = start_progress(sessions, games) if start_progress else None
-    return Importer(ledger, report, progress).run(sheet_sessions(path, origin, dialect, first_fry))
+    return Importer(ledger, report, progress, expected=games).run(
+        sheet_sessions(path, origin, dialect, first_fry))
 
 

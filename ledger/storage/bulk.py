@@ -30,6 +30,11 @@ class BulkImport:
         # whose totals are still to be summed.
         self._triggers: list[str] | None = None
         self._unsummed: dict[int, None] = {}
+        self._points_from = 0  # the first points row written without the triggers
+        # While the secondary indexes are built in bulk: their SQL; and whether they were
+        # built already in this transaction (then they stay).
+        self._indexes: list[str] | None = None
+        self._indexes_built = False
 
     @contextmanager
     def totals_in_bulk(self) -> Iterator[BulkImport]:
@@ -41,7 +46,9 @@ class BulkImport:
         The triggers are dropped on the first such write and created again, from their
         own SQL as stored, by :meth:`sum_totals` (called on leaving, and by the importer
         before anything else writes points).  DDL is transactional in SQLite: a
-        transaction that does not commit keeps the triggers and writes no totals."""
+        transaction that does not commit keeps the triggers and writes no totals.
+
+        Likewise the secondary indexes, when :meth:`build_indexes_later` says so."""
         assert self.conn.in_transaction
         try:
             yield self
@@ -49,6 +56,57 @@ class BulkImport:
         finally:
             self._triggers = None
             self._unsummed = {}
+            self._indexes = None
+            self._indexes_built = False
+
+    # The tables whose secondary indexes an import may build once instead of row by row.
+    INDEXED_TABLES = ("entries", "points")
+
+    def entry_count(self) -> int:
+        """About how many entries the ledger holds (the last id: entries are only
+        appended), read from the primary key's b-tree, not counted."""
+        count: int = self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM entries").fetchone()[0]
+        return count
+
+    def build_indexes_later(self) -> bool:
+        """Inside :meth:`totals_in_bulk`, outside any savepoint: drop the indexes of
+        ``entries`` and ``points`` that no constraint needs (every index that is not
+        UNIQUE), so that the rows written next go in without them; :meth:`sum_totals`
+        creates each again from its own SQL as stored (one sort of the whole table
+        instead of an insertion per row), before the transaction ends.
+
+        The UNIQUE indexes stay: ``uuid`` (identity, idempotency and the ``undoes``
+        foreign key), ``(session_id, seq)`` and ``undoes`` check what they check row by
+        row, and serve the lookups by session of the import itself.  DDL is
+        transactional in SQLite: a transaction that does not commit keeps every index.
+
+        At most once a transaction: False (nothing dropped) when the indexes were
+        created again already in this one (before a merged session's writes)."""
+        assert self.conn.in_transaction
+        if self._indexes is not None:
+            return True
+        if self._indexes_built:
+            return False
+        conn = self.conn
+        names = [name for table in self.INDEXED_TABLES
+                 for _seq, name, unique, origin, _partial in conn.execute(
+                     f"PRAGMA index_list({table})")
+                 if not unique and origin == "c"]
+        found = dict(conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name IN "
+            f"({', '.join('?' * len(names))})", names).fetchall())
+        self._indexes = [found[name] for name in names]
+        for name in names:
+            conn.execute(f"DROP INDEX {_quoted(name)}")
+        return True
+
+    def _build_indexes(self) -> None:
+        if self._indexes is None:
+            return
+        for sql in self._indexes:
+            self.conn.execute(sql)
+        self._indexes = None
+        self._indexes_built = True
 
     def _pause_triggers(self) -> None:
         if self._triggers is not None:
@@ -60,34 +118,40 @@ class BulkImport:
         self._triggers = [found[name] for name in names]
         for name in names:
             self.conn.execute(f"DROP TRIGGER {name}")
+        self._points_from = self.conn.execute(
+            "SELECT COALESCE(MAX(id), 0) + 1 FROM points").fetchone()[0]
 
     def sum_totals(self) -> None:
         """Sum the totals and flows of the sessions written without the triggers, in the
         order the triggers would have added their rows (a player's first points row),
-        and create the triggers again."""
-        if self._triggers is None:  # every points row went through the triggers
-            self._unsummed = {}
-            return
+        and create the triggers again; then the indexes :meth:`build_indexes_later`
+        dropped, if it did."""
+        if self._triggers is not None:  # some points rows went in without the triggers
+            self._sum_unsummed()
+        self._unsummed = {}
+        self._build_indexes()
+
+    def _sum_unsummed(self) -> None:
+        assert self._triggers is not None
         conn = self.conn
         cols = ", ".join(POINT_COLUMNS)
         sums = ", ".join(f"SUM({c})" for c in POINT_COLUMNS)
-        unsummed = list(self._unsummed)
-        for start in range(0, len(unsummed), 500):
-            chunk = unsummed[start:start + 500]
-            among = f"session_id IN ({', '.join('?' * len(chunk))})"
-            conn.execute(
-                f"INSERT INTO session_totals (session_id, player_id, {cols}) "
-                f"SELECT session_id, player_id, {sums} FROM points WHERE {among} "
-                "GROUP BY session_id, player_id ORDER BY session_id, MIN(id)", chunk)
-            conn.execute(
-                "INSERT INTO session_flows (session_id, player_id, payee_id, net) "
-                "SELECT session_id, player_id, payee_id, SUM(net) FROM points "
-                f"WHERE {among} AND payee_id IS NOT NULL "
-                "GROUP BY session_id, player_id, payee_id ORDER BY session_id, MIN(id)", chunk)
+        # Their rows are the ones written since the triggers were dropped: a range of
+        # ids, read without the session index (which may be dropped too).
+        among = "id >= ? AND session_id IN (SELECT value FROM json_each(?))"
+        args = [self._points_from, json.dumps(list(self._unsummed))]
+        conn.execute(
+            f"INSERT INTO session_totals (session_id, player_id, {cols}) "
+            f"SELECT session_id, player_id, {sums} FROM points WHERE {among} "
+            "GROUP BY session_id, player_id ORDER BY session_id, MIN(id)", args)
+        conn.execute(
+            "INSERT INTO session_flows (session_id, player_id, payee_id, net) "
+            "SELECT session_id, player_id, payee_id, SUM(net) FROM points "
+            f"WHERE {among} AND payee_id IS NOT NULL "
+            "GROUP BY session_id, player_id, payee_id ORDER BY session_id, MIN(id)", args)
         for sql in self._triggers:
             conn.execute(sql)
         self._triggers = None
-        self._unsummed = {}
 
     @contextmanager
     def tuned(self, cache_mib: int = 64) -> Iterator[BulkImport]:
@@ -201,6 +265,10 @@ class BulkImport:
     def note_import(self, session_id: int, detail: dict[str, Any]) -> None:
         """The one audit row of a session's import (inside ``ledger.writing()``)."""
         self.ledger.audit("session.import", detail, session_id=session_id)
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _after(stamp: str) -> str:
