@@ -17,6 +17,10 @@ if TYPE_CHECKING:
     from ledger.storage.store import Ledger
 
 
+# A new session's totals by player and flows by (player, payee), summed in bulk.
+_Sums = tuple[dict[int, list[int]], dict[tuple[int, int], int]]
+
+
 class BulkImport:
     """The import path of one open ledger: lookups by identity and multi-row inserts."""
 
@@ -29,8 +33,9 @@ class BulkImport:
         # While the totals are summed in bulk: the triggers' SQL, and the new sessions
         # whose totals are still to be summed.
         self._triggers: list[str] | None = None
-        self._unsummed: dict[int, None] = {}
-        self._points_from = 0  # the first points row written without the triggers
+        # By session: its totals by player (deals, wins, fried, cards, penalty, net) and
+        # its flows by (player, payee), summed as its points rows are made.
+        self._unsummed: dict[int, _Sums] = {}
         # While the secondary indexes are built in bulk: their SQL; and whether they were
         # built already in this transaction (then they stay).
         self._indexes: list[str] | None = None
@@ -118,8 +123,6 @@ class BulkImport:
         self._triggers = [found[name] for name in names]
         for name in names:
             self.conn.execute(f"DROP TRIGGER {name}")
-        self._points_from = self.conn.execute(
-            "SELECT COALESCE(MAX(id), 0) + 1 FROM points").fetchone()[0]
 
     def sum_totals(self) -> None:
         """Sum the totals and flows of the sessions written without the triggers, in the
@@ -132,23 +135,21 @@ class BulkImport:
         self._build_indexes()
 
     def _sum_unsummed(self) -> None:
+        """The new sessions' totals and flows, summed as their rows were made, go in as
+        rows, in the order the triggers would have added them (by session, then by a
+        player's first points row: the order of the sums' dicts)."""
         assert self._triggers is not None
         conn = self.conn
         cols = ", ".join(POINT_COLUMNS)
-        sums = ", ".join(f"SUM({c})" for c in POINT_COLUMNS)
-        # Their rows are the ones written since the triggers were dropped: a range of
-        # ids, read without the session index (which may be dropped too).
-        among = "id >= ? AND session_id IN (SELECT value FROM json_each(?))"
-        args = [self._points_from, json.dumps(list(self._unsummed))]
-        conn.execute(
+        conn.executemany(
             f"INSERT INTO session_totals (session_id, player_id, {cols}) "
-            f"SELECT session_id, player_id, {sums} FROM points WHERE {among} "
-            "GROUP BY session_id, player_id ORDER BY session_id, MIN(id)", args)
-        conn.execute(
-            "INSERT INTO session_flows (session_id, player_id, payee_id, net) "
-            "SELECT session_id, player_id, payee_id, SUM(net) FROM points "
-            f"WHERE {among} AND payee_id IS NOT NULL "
-            "GROUP BY session_id, player_id, payee_id ORDER BY session_id, MIN(id)", args)
+            f"VALUES (?, ?, {', '.join('?' * len(POINT_COLUMNS))})",
+            [(sid, pid, *sums) for sid, (totals, _flows) in self._unsummed.items()
+             for pid, sums in totals.items()])
+        conn.executemany(
+            "INSERT INTO session_flows (session_id, player_id, payee_id, net) VALUES (?, ?, ?, ?)",
+            [(sid, pid, payee, net) for sid, (_totals, flows) in self._unsummed.items()
+             for (pid, payee), net in flows.items()])
         for sql in self._triggers:
             conn.execute(sql)
         self._triggers = None
@@ -203,7 +204,7 @@ class BulkImport:
     def sum_later(self, session_id: int) -> None:
         """Inside :meth:`totals_in_bulk`: ``session_id`` is a new session, whose points
         :meth:`import_entries` writes without the triggers, summed once at the end."""
-        self._unsummed[session_id] = None
+        self._unsummed[session_id] = ({}, {})
 
     def import_entries(self, session_id: int, entries: Sequence[ImportedEntry]) -> None:
         """Append many entries and their points at once (inside ``ledger.writing()``).
@@ -253,12 +254,36 @@ class BulkImport:
         ids = {**self.ledger.player_cache, **seat_ids}
         player_id = self.ledger.player_id
         values = []
-        for i, e in enumerate(entries):
-            for player, deals, wins, fried, cards, penalty, net, payee in e.points:
-                pid = ids.get(player) or player_id(player)
-                payee_id = None if payee is None else ids.get(payee) or player_id(payee)
-                values += (first_id + i, session_id, pid, deals, wins, fried, cards, penalty, net,
-                           payee_id)
+        sums = self._unsummed.get(session_id)
+        if sums is None:  # the triggers sum them
+            for i, e in enumerate(entries):
+                for player, deals, wins, fried, cards, penalty, net, payee in e.points:
+                    pid = ids.get(player) or player_id(player)
+                    payee_id = None if payee is None else ids.get(payee) or player_id(payee)
+                    values += (first_id + i, session_id, pid, deals, wins, fried, cards, penalty,
+                               net, payee_id)
+        else:  # summed here, as the triggers would (POINT_COLUMNS in order)
+            totals, flows = sums
+            for i, e in enumerate(entries):
+                for player, deals, wins, fried, cards, penalty, net, payee in e.points:
+                    pid = ids.get(player) or player_id(player)
+                    total = totals.get(pid)
+                    if total is None:
+                        totals[pid] = [deals, wins, fried, cards, penalty, net]
+                    else:
+                        total[0] += deals
+                        total[1] += wins
+                        total[2] += fried
+                        total[3] += cards
+                        total[4] += penalty
+                        total[5] += net
+                    if payee is None:
+                        payee_id = None
+                    else:
+                        payee_id = ids.get(payee) or player_id(payee)
+                        flows[pid, payee_id] = flows.get((pid, payee_id), 0) + net
+                    values += (first_id + i, session_id, pid, deals, wins, fried, cards, penalty,
+                               net, payee_id)
         _insert_rows(conn, "points (entry_id, session_id, player_id, deals, wins, fried, cards, "
                      "penalty, net, payee_id)", 10, values)
 
