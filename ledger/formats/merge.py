@@ -381,11 +381,13 @@ class Importer:
         sid = self._add_session(spec)
         self.ledger.bulk.sum_later(sid)  # a new session: its totals are summed once
         added = 0
-        for chunk in _chunks(entries, CHUNK):
-            self.ledger.bulk.import_entries(sid, [
-                ImportedEntry(e.uuid, "deal", e.deal_no, e.facts_json, e.points or (), e.at)
-                for e in chunk
-            ])
+        made = getattr(entries, "imported", None)  # a sheet's own rows for the bulk path
+        rows: Iterable[ImportedEntry] = made() if made is not None else (
+            ImportedEntry(e.uuid, "deal", e.deal_no, e.facts_json, e.points or (), e.at)
+            for e in entries)
+        it = iter(rows)
+        while chunk := list(islice(it, CHUNK)):
+            self.ledger.bulk.import_entries(sid, chunk)
             added += len(chunk)
             self.progress(len(chunk))
         self._done(sid, True, added, 0, added)
