@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from offline.offline_helpers import CSP, StaticServer, build_site, fresh_dir, need_chromium, remove
@@ -78,44 +79,51 @@ def site() -> Iterator[StaticServer]:
     remove(folder)
 
 
-def try_open(site: StaticServer, **how: object) -> dict[str, object]:
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
-        try:
-            page = browser.new_context().new_page()
-            page.goto(site.url + "open-test.html")
-            page.wait_for_selector("html[data-ready]", state="attached")
-            return dict(page.evaluate("(how) => window.tryOpen(how)", how))
-        finally:
-            browser.close()
+        chromium = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+def opened(browser: Any, site: StaticServer, page_name: str) -> Any:
+    """A page of the site in a context of its own (its own origin storage)."""
+    page = browser.new_context().new_page()
+    page.goto(site.url + page_name)
+    return page
+
+
+def try_open(browser: Any, site: StaticServer, **how: object) -> dict[str, object]:
+    page = opened(browser, site, "open-test.html")
+    try:
+        page.wait_for_selector("html[data-ready]", state="attached")
+        return dict(page.evaluate("(how) => window.tryOpen(how)", how))
+    finally:
+        page.context.close()
 
 
 @pytest.mark.parametrize("mode", ["never", "late"])
-def test_a_try_the_browser_never_answers_is_made_again_and_the_ledger_opens(site, mode) -> None:
-    got = try_open(site, mode=mode, stalls=2, stall=400, limit=3, folder=f"stall-{mode}")
+def test_a_try_the_browser_never_answers_is_made_again_and_the_ledger_opens(browser, site, mode) -> None:
+    got = try_open(browser, site, mode=mode, stalls=2, stall=400, limit=3, folder=f"stall-{mode}")
     assert got["ok"], got
     assert got["calls"] >= 3  # two stalled tries, then one that opened
     assert (got["size"], got["byte"]) == (4096, 7)  # what was saved is there on the next open
 
 
-def test_an_open_that_stalls_every_time_fails_with_its_own_name(site) -> None:
-    got = try_open(site, mode="never", stalls=99, stall=300, limit=3, folder="stall-always")
+def test_an_open_that_stalls_every_time_fails_with_its_own_name(browser, site) -> None:
+    got = try_open(browser, site, mode="never", stalls=99, stall=300, limit=3, folder="stall-always")
     assert not got["ok"] and got["name"] == "TimeoutError", got
     assert got["calls"] == 3
 
 
-def test_the_page_says_the_ledger_could_not_be_opened_and_to_reload(site) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
-        try:
-            page = browser.new_context().new_page()
-            page.goto(site.url + "failing.html")
-            page.wait_for_selector('html[data-engine="failed"]', state="attached")
-            note = page.inner_text("#offline-note")
-            assert "did not open the ledger" in note and "Reload" in note, note
-        finally:
-            browser.close()
+def test_the_page_says_the_ledger_could_not_be_opened_and_to_reload(browser, site) -> None:
+    page = opened(browser, site, "failing.html")
+    try:
+        page.wait_for_selector('html[data-engine="failed"]', state="attached")
+        note = page.inner_text("#offline-note")
+        assert "did not open the ledger" in note and "Reload" in note, note
+    finally:
+        page.context.close()
