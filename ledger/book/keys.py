@@ -43,10 +43,19 @@ def _what(entry: EntryRow) -> str:
     return _("entry {kind} of session {id}").format(kind=entry.kind, id=entry.session_id)
 
 
+def entry_named(ledger: Ledger, key: str) -> EntryRow | None:
+    """The entry ``key`` names (None: no entry has it); a key a payment took already is
+    refused, since one key names one action, whichever table holds it."""
+    found = ledger.journal.entry_by_uuid(key)
+    if found is None and ledger.payments.by_uuid(key) is not None:
+        raise reused(key, _("a payment"))
+    return found
+
+
 def refuse_taken(ledger: Ledger, key: str | None) -> None:
-    """:class:`KeyReused` when an entry has this key already."""
+    """:class:`KeyReused` when an entry or a payment has this key already."""
     if key is not None:
-        found = ledger.journal.entry_by_uuid(key)
+        found = entry_named(ledger, key)
         if found is not None:
             raise reused(key, _what(found))
 
@@ -57,7 +66,7 @@ def repeated_entry(ledger: Ledger, key: str | None, session: SessionRow, kind: s
     None for a new deal, whatever number it got."""
     if key is None:
         return None
-    found = ledger.journal.entry_by_uuid(key)
+    found = entry_named(ledger, key)
     if found is None:
         return None
     same = (found.session_id == session.id and found.kind == kind and found.undoes is None
@@ -71,7 +80,7 @@ def repeated_action(ledger: Ledger, key: str | None, session: SessionRow, kind: 
     """Whether ``key`` names the session's ``kind`` action already written."""
     if key is None:
         return False
-    found = ledger.journal.entry_by_uuid(key)
+    found = entry_named(ledger, key)
     if found is None:
         return False
     if found.session_id != session.id or found.kind != kind or found.undoes is not None:

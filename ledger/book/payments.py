@@ -14,6 +14,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, NamedTuple
 
 from ledger.book.keys import checked as checked_key
+from ledger.book.keys import refuse_taken
 from ledger.book.scope import Range
 from ledger.core.errors import InputError, KeyReused, NotFound
 from ledger.core.i18n import N_, _
@@ -128,6 +129,7 @@ def record_payment(ledger: Ledger, payer: str, payee: str, amount: str,
                 raise KeyReused(_("the key {key} was used already, for another payment; a new "
                                   "action needs a new key").format(key=key))
             return Paid.of(done)
+        refuse_taken(ledger, key)  # one key, one action: not an entry's key either
         uuid = ledger.payments.add(ids[payer], ids[payee], format_amount(value), code,
                                    session.id if session else None, text or None, key)
         ledger.audit("payment.add", {"uuid": uuid, "from": payer, "to": payee,
@@ -171,6 +173,7 @@ def undo_payment(ledger: Ledger, uuid: str | None = None, entry_uuid: str | None
             taken = ledger.payments.by_uuid(done.undoes or "")
             assert taken is not None
             return Paid.of(taken)
+        refuse_taken(ledger, key)
         if uuid is None:
             live = live_payments(ledger)
             if not live:

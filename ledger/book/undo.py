@@ -166,7 +166,7 @@ def _choose_current(ledger: Ledger, s: SessionRow) -> SessionRow | None:
 
 def _repeated(ledger: Ledger, key: str, session: SessionRow) -> Undone | None:
     """What the undo that wrote entry ``key`` took back (None: the key is new)."""
-    found = ledger.journal.entry_by_uuid(key)
+    found = keys.entry_named(ledger, key)
     if found is None:
         return None
     target = None if found.undoes is None else ledger.journal.entry_by_uuid(found.undoes)

@@ -11,7 +11,9 @@ when it does not (nothing of that session is written).  Sessions are written who
 each inside a savepoint (a new sheet session, which cannot conflict, without one), in
 transactions that hold whole sessions only (small sessions share one, up to
 :data:`BATCH_ENTRIES` entries), so an interrupted import leaves whole sessions and
-running it again finishes it.
+running it again finishes it.  A large import of new sheet sessions builds the
+secondary indexes once a transaction, inside it (:data:`INDEX_BUILD_MIN`): a transaction
+that does not commit leaves them as they were.
 """
 
 from __future__ import annotations
@@ -37,6 +39,15 @@ DEAL_KINDS = ("deal", "amend", "void")
 
 BATCH_ENTRIES = 10000  # commit after whole sessions once this many entries are written
 CHUNK = 1000  # entries looked up and inserted at a time
+# A large import of new sheet sessions builds the secondary indexes of entries and points
+# once a transaction (BulkImport.build_indexes_later) instead of row by row: when what is
+# left to import is at least INDEX_BUILD_MIN entries and at least as many as the ledger
+# holds.  Building them sorts the whole table, so such a transaction holds more: up to
+# INDEX_BATCH_FACTOR times the entries the ledger held when it began (BATCH_ENTRIES at
+# least), which keeps the building of a whole import within 1 + 1/INDEX_BATCH_FACTOR
+# sorts of its tables.
+INDEX_BUILD_MIN = 5000
+INDEX_BATCH_FACTOR = 4
 
 Progress = Callable[[int], None]
 
@@ -252,11 +263,17 @@ def facts_phrase(facts: dict[str, Any] | None) -> str:
 class Importer:
     """Writes checked sessions into a ledger, merging by uuid."""
 
-    def __init__(self, ledger: Ledger, report: ImportReport, progress: Progress | None = None):
+    def __init__(self, ledger: Ledger, report: ImportReport, progress: Progress | None = None,
+                 expected: int | None = None):
+        """``expected``: how many deal entries the sessions hold (a sheet's games, as
+        counted when it was checked), which lets a large import build indexes in bulk."""
         self.ledger = ledger
         self.report = report
         self.progress = progress or (lambda n: None)
+        self.expected = expected
         self._frozen: dict[int, tuple[RuleSet, dict[str, Any]]] = {}
+        self._batch = BATCH_ENTRIES  # this transaction's
+        self._indexes_decided = False  # in this transaction
 
     def run(self, sessions: Iterable[tuple[SessionSpec, Iterable[EntrySpec]]]) -> ImportReport:
         pending = iter(sessions)
@@ -265,14 +282,28 @@ class Importer:
         with bulk.tuned():
             while more:
                 more = False
+                self._batch, self._indexes_decided = BATCH_ENTRIES, False
                 with self.ledger.writing(), bulk.totals_in_bulk():
                     written = 0
                     for spec, entries in pending:
                         written += self._session(spec, entries)
-                        if written >= BATCH_ENTRIES:
+                        if written >= self._batch:
                             more = True
                             break
         return self.report
+
+    def _maybe_build_indexes(self) -> None:
+        """Before a new sheet session's writes (no savepoint): the first of a
+        transaction decides whether its indexes are built in bulk (see
+        :data:`INDEX_BUILD_MIN`)."""
+        if self._indexes_decided or self.expected is None:
+            return
+        self._indexes_decided = True
+        bulk = self.ledger.bulk
+        left = self.expected - self.report.entries
+        held = bulk.entry_count()
+        if left >= max(INDEX_BUILD_MIN, held) and bulk.build_indexes_later():
+            self._batch = max(BATCH_ENTRIES, INDEX_BATCH_FACTOR * held)
 
     def _session(self, spec: SessionSpec, entries: Iterable[EntrySpec]) -> int:
         self.report.sessions += 1
@@ -283,9 +314,10 @@ class Importer:
             # Nothing in it can conflict (its games' uuids derive from its own): the
             # bulk path, without a savepoint; the batch's transaction keeps it whole.
             return self._write_new_sheet_session(spec, entries)
-        # What follows writes points with the triggers on (and outside its savepoint,
-        # which a conflict rolls back).
+        # What follows writes points with the triggers and indexes on (and outside its
+        # savepoint, which a conflict rolls back).
         self.ledger.bulk.sum_totals()
+        self._indexes_decided = True  # and keeps them on for the rest of this transaction
         try:
             with self.ledger.writing():  # a savepoint: a conflict undoes this session only
                 return self._write(spec, entries, known)
@@ -345,14 +377,17 @@ class Importer:
         report.session_ids.append(sid)
 
     def _write_new_sheet_session(self, spec: SessionSpec, entries: Iterable[EntrySpec]) -> int:
+        self._maybe_build_indexes()
         sid = self._add_session(spec)
         self.ledger.bulk.sum_later(sid)  # a new session: its totals are summed once
         added = 0
-        for chunk in _chunks(entries, CHUNK):
-            self.ledger.bulk.import_entries(sid, [
-                ImportedEntry(e.uuid, "deal", e.deal_no, e.facts_json, e.points or (), e.at)
-                for e in chunk
-            ])
+        made = getattr(entries, "imported", None)  # a sheet's own rows for the bulk path
+        rows: Iterable[ImportedEntry] = made() if made is not None else (
+            ImportedEntry(e.uuid, "deal", e.deal_no, e.facts_json, e.points or (), e.at)
+            for e in entries)
+        it = iter(rows)
+        while chunk := list(islice(it, CHUNK)):
+            self.ledger.bulk.import_entries(sid, chunk)
             added += len(chunk)
             self.progress(len(chunk))
         self._done(sid, True, added, 0, added)

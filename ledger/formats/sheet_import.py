@@ -30,6 +30,8 @@ from ledger.formats.sheet import (
     read_sheet,
     sheet_dialect,
 )
+from ledger.storage.raw_rows import ImportedEntry
+from ledger.storage.rows import PointsTuple
 from ledger.storage.store import Ledger
 
 
@@ -134,6 +136,22 @@ class _SheetScorer:
                 for n in (names[seat] for seat in order)]
 
     def entries(self, spec: SessionSpec, games: Iterable[SheetGame], origin: str) -> Iterator[EntrySpec]:
+        for game, points, facts in self.scored(spec, games):
+            # A dated sheet's games carry its date, not the time of the import.
+            yield EntrySpec(game.uuid, "deal", game.position, None, spec.started_at,
+                            Phrase(N_("{origin} line {number} (deal {deal})"), origin=origin,
+                                   number=game.line, deal=game.position), points, facts)
+
+    def imported(self, spec: SessionSpec, games: Iterable[SheetGame]) -> Iterator[ImportedEntry]:
+        """The games as the bulk path writes them: no :class:`EntrySpec` and no place
+        for messages (a new session's games cannot conflict)."""
+        started = spec.started_at
+        for game, points, facts in self.scored(spec, games):
+            yield ImportedEntry(game.uuid, "deal", game.position, facts, points, started)
+
+    def scored(self, spec: SessionSpec, games: Iterable[SheetGame]
+               ) -> Iterator[tuple[SheetGame, list[PointsTuple], str]]:
+        """Each game with its points rows (seat order) and its facts as JSON text."""
         names = spec.players
         quoted = [json.dumps(n, ensure_ascii=False).replace("{", "{{").replace("}", "}}")
                   for n in names]
@@ -163,15 +181,27 @@ class _SheetScorer:
                 expected = json.dumps(game.deal().to_dict(), sort_keys=True, ensure_ascii=False)
                 assert facts == expected, (facts, expected)
                 checked = True
-            # A dated sheet's games carry its date, not the time of the import.
-            yield EntrySpec(game.uuid, "deal", game.position, None, spec.started_at,
-                            Phrase(N_("{origin} line {number} (deal {deal})"), origin=origin,
-                                   number=game.line, deal=game.position), points, facts)
+            yield game, points, facts
+
+
+class _SheetRun:
+    """A session's games, streamed: as :class:`EntrySpec` (iterated: what a merge
+    compares), or for a new session as the rows of the bulk path (:meth:`imported`)."""
+
+    def __init__(self, scorer: _SheetScorer, spec: SessionSpec, games: Iterator[SheetGame],
+                 origin: str) -> None:
+        self.scorer, self.spec, self.games, self.origin = scorer, spec, games, origin
+
+    def __iter__(self) -> Iterator[EntrySpec]:
+        return self.scorer.entries(self.spec, self.games, self.origin)
+
+    def imported(self) -> Iterator[ImportedEntry]:
+        return self.scorer.imported(self.spec, self.games)
 
 
 
 def sheet_sessions(path: Path, origin: str, dialect: str = SCORER, fry: int = DEFAULT_FRY_THRESHOLD
-                   ) -> Iterator[tuple[SessionSpec, Iterator[EntrySpec]]]:
+                   ) -> Iterator[tuple[SessionSpec, Iterable[EntrySpec]]]:
     """The sheet's sessions, each with its games, streamed from the file."""
     games = read_sheet(sheet_lines(path, origin), origin, dialect, fry)
     scorer = _SheetScorer()
@@ -180,10 +210,10 @@ def sheet_sessions(path: Path, origin: str, dialect: str = SCORER, fry: int = DE
 
 
 def _sheet_run(run: Iterator[SheetGame], scorer: _SheetScorer, origin: str
-               ) -> tuple[SessionSpec, Iterator[EntrySpec]]:
+               ) -> tuple[SessionSpec, _SheetRun]:
     first = next(run)
     spec = _sheet_spec(first.session, origin)
-    return spec, scorer.entries(spec, chain([first], run), origin)
+    return spec, _SheetRun(scorer, spec, chain([first], run), origin)
 
 
 def import_sheet(ledger: Ledger, path: Path, origin: str,
@@ -193,6 +223,7 @@ def import_sheet(ledger: Ledger, path: Path, origin: str,
     sessions, games = scan_sheet(path, origin, dialect, first_fry)
     report = ImportReport(origin, "sheet")
     progress = start_progress(sessions, games) if start_progress else None
-    return Importer(ledger, report, progress).run(sheet_sessions(path, origin, dialect, first_fry))
+    return Importer(ledger, report, progress, expected=games).run(
+        sheet_sessions(path, origin, dialect, first_fry))
 
 

@@ -17,6 +17,10 @@ if TYPE_CHECKING:
     from ledger.storage.store import Ledger
 
 
+# A new session's totals by player and flows by (player, payee), summed in bulk.
+_Sums = tuple[dict[int, list[int]], dict[tuple[int, int], int]]
+
+
 class BulkImport:
     """The import path of one open ledger: lookups by identity and multi-row inserts."""
 
@@ -29,7 +33,13 @@ class BulkImport:
         # While the totals are summed in bulk: the triggers' SQL, and the new sessions
         # whose totals are still to be summed.
         self._triggers: list[str] | None = None
-        self._unsummed: dict[int, None] = {}
+        # By session: its totals by player (deals, wins, fried, cards, penalty, net) and
+        # its flows by (player, payee), summed as its points rows are made.
+        self._unsummed: dict[int, _Sums] = {}
+        # While the secondary indexes are built in bulk: their SQL; and whether they were
+        # built already in this transaction (then they stay).
+        self._indexes: list[str] | None = None
+        self._indexes_built = False
 
     @contextmanager
     def totals_in_bulk(self) -> Iterator[BulkImport]:
@@ -41,7 +51,9 @@ class BulkImport:
         The triggers are dropped on the first such write and created again, from their
         own SQL as stored, by :meth:`sum_totals` (called on leaving, and by the importer
         before anything else writes points).  DDL is transactional in SQLite: a
-        transaction that does not commit keeps the triggers and writes no totals."""
+        transaction that does not commit keeps the triggers and writes no totals.
+
+        Likewise the secondary indexes, when :meth:`build_indexes_later` says so."""
         assert self.conn.in_transaction
         try:
             yield self
@@ -49,6 +61,57 @@ class BulkImport:
         finally:
             self._triggers = None
             self._unsummed = {}
+            self._indexes = None
+            self._indexes_built = False
+
+    # The tables whose secondary indexes an import may build once instead of row by row.
+    INDEXED_TABLES = ("entries", "points")
+
+    def entry_count(self) -> int:
+        """About how many entries the ledger holds (the last id: entries are only
+        appended), read from the primary key's b-tree, not counted."""
+        count: int = self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM entries").fetchone()[0]
+        return count
+
+    def build_indexes_later(self) -> bool:
+        """Inside :meth:`totals_in_bulk`, outside any savepoint: drop the indexes of
+        ``entries`` and ``points`` that no constraint needs (every index that is not
+        UNIQUE), so that the rows written next go in without them; :meth:`sum_totals`
+        creates each again from its own SQL as stored (one sort of the whole table
+        instead of an insertion per row), before the transaction ends.
+
+        The UNIQUE indexes stay: ``uuid`` (identity, idempotency and the ``undoes``
+        foreign key), ``(session_id, seq)`` and ``undoes`` check what they check row by
+        row, and serve the lookups by session of the import itself.  DDL is
+        transactional in SQLite: a transaction that does not commit keeps every index.
+
+        At most once a transaction: False (nothing dropped) when the indexes were
+        created again already in this one (before a merged session's writes)."""
+        assert self.conn.in_transaction
+        if self._indexes is not None:
+            return True
+        if self._indexes_built:
+            return False
+        conn = self.conn
+        names = [name for table in self.INDEXED_TABLES
+                 for _seq, name, unique, origin, _partial in conn.execute(
+                     f"PRAGMA index_list({table})")
+                 if not unique and origin == "c"]
+        found = dict(conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name IN "
+            f"({', '.join('?' * len(names))})", names).fetchall())
+        self._indexes = [found[name] for name in names]
+        for name in names:
+            conn.execute(f"DROP INDEX {_quoted(name)}")
+        return True
+
+    def _build_indexes(self) -> None:
+        if self._indexes is None:
+            return
+        for sql in self._indexes:
+            self.conn.execute(sql)
+        self._indexes = None
+        self._indexes_built = True
 
     def _pause_triggers(self) -> None:
         if self._triggers is not None:
@@ -64,30 +127,32 @@ class BulkImport:
     def sum_totals(self) -> None:
         """Sum the totals and flows of the sessions written without the triggers, in the
         order the triggers would have added their rows (a player's first points row),
-        and create the triggers again."""
-        if self._triggers is None:  # every points row went through the triggers
-            self._unsummed = {}
-            return
+        and create the triggers again; then the indexes :meth:`build_indexes_later`
+        dropped, if it did."""
+        if self._triggers is not None:  # some points rows went in without the triggers
+            self._sum_unsummed()
+        self._unsummed = {}
+        self._build_indexes()
+
+    def _sum_unsummed(self) -> None:
+        """The new sessions' totals and flows, summed as their rows were made, go in as
+        rows, in the order the triggers would have added them (by session, then by a
+        player's first points row: the order of the sums' dicts)."""
+        assert self._triggers is not None
         conn = self.conn
         cols = ", ".join(POINT_COLUMNS)
-        sums = ", ".join(f"SUM({c})" for c in POINT_COLUMNS)
-        unsummed = list(self._unsummed)
-        for start in range(0, len(unsummed), 500):
-            chunk = unsummed[start:start + 500]
-            among = f"session_id IN ({', '.join('?' * len(chunk))})"
-            conn.execute(
-                f"INSERT INTO session_totals (session_id, player_id, {cols}) "
-                f"SELECT session_id, player_id, {sums} FROM points WHERE {among} "
-                "GROUP BY session_id, player_id ORDER BY session_id, MIN(id)", chunk)
-            conn.execute(
-                "INSERT INTO session_flows (session_id, player_id, payee_id, net) "
-                "SELECT session_id, player_id, payee_id, SUM(net) FROM points "
-                f"WHERE {among} AND payee_id IS NOT NULL "
-                "GROUP BY session_id, player_id, payee_id ORDER BY session_id, MIN(id)", chunk)
+        conn.executemany(
+            f"INSERT INTO session_totals (session_id, player_id, {cols}) "
+            f"VALUES (?, ?, {', '.join('?' * len(POINT_COLUMNS))})",
+            [(sid, pid, *sums) for sid, (totals, _flows) in self._unsummed.items()
+             for pid, sums in totals.items()])
+        conn.executemany(
+            "INSERT INTO session_flows (session_id, player_id, payee_id, net) VALUES (?, ?, ?, ?)",
+            [(sid, pid, payee, net) for sid, (_totals, flows) in self._unsummed.items()
+             for (pid, payee), net in flows.items()])
         for sql in self._triggers:
             conn.execute(sql)
         self._triggers = None
-        self._unsummed = {}
 
     @contextmanager
     def tuned(self, cache_mib: int = 64) -> Iterator[BulkImport]:
@@ -139,7 +204,7 @@ class BulkImport:
     def sum_later(self, session_id: int) -> None:
         """Inside :meth:`totals_in_bulk`: ``session_id`` is a new session, whose points
         :meth:`import_entries` writes without the triggers, summed once at the end."""
-        self._unsummed[session_id] = None
+        self._unsummed[session_id] = ({}, {})
 
     def import_entries(self, session_id: int, entries: Sequence[ImportedEntry]) -> None:
         """Append many entries and their points at once (inside ``ledger.writing()``).
@@ -189,18 +254,46 @@ class BulkImport:
         ids = {**self.ledger.player_cache, **seat_ids}
         player_id = self.ledger.player_id
         values = []
-        for i, e in enumerate(entries):
-            for player, deals, wins, fried, cards, penalty, net, payee in e.points:
-                pid = ids.get(player) or player_id(player)
-                payee_id = None if payee is None else ids.get(payee) or player_id(payee)
-                values += (first_id + i, session_id, pid, deals, wins, fried, cards, penalty, net,
-                           payee_id)
+        sums = self._unsummed.get(session_id)
+        if sums is None:  # the triggers sum them
+            for i, e in enumerate(entries):
+                for player, deals, wins, fried, cards, penalty, net, payee in e.points:
+                    pid = ids.get(player) or player_id(player)
+                    payee_id = None if payee is None else ids.get(payee) or player_id(payee)
+                    values += (first_id + i, session_id, pid, deals, wins, fried, cards, penalty,
+                               net, payee_id)
+        else:  # summed here, as the triggers would (POINT_COLUMNS in order)
+            totals, flows = sums
+            for i, e in enumerate(entries):
+                for player, deals, wins, fried, cards, penalty, net, payee in e.points:
+                    pid = ids.get(player) or player_id(player)
+                    total = totals.get(pid)
+                    if total is None:
+                        totals[pid] = [deals, wins, fried, cards, penalty, net]
+                    else:
+                        total[0] += deals
+                        total[1] += wins
+                        total[2] += fried
+                        total[3] += cards
+                        total[4] += penalty
+                        total[5] += net
+                    if payee is None:
+                        payee_id = None
+                    else:
+                        payee_id = ids.get(payee) or player_id(payee)
+                        flows[pid, payee_id] = flows.get((pid, payee_id), 0) + net
+                    values += (first_id + i, session_id, pid, deals, wins, fried, cards, penalty,
+                               net, payee_id)
         _insert_rows(conn, "points (entry_id, session_id, player_id, deals, wins, fried, cards, "
                      "penalty, net, payee_id)", 10, values)
 
     def note_import(self, session_id: int, detail: dict[str, Any]) -> None:
         """The one audit row of a session's import (inside ``ledger.writing()``)."""
         self.ledger.audit("session.import", detail, session_id=session_id)
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _after(stamp: str) -> str:

@@ -98,13 +98,49 @@ class Inspection:
              """SELECT t.seat, t.session_id, t.player_id FROM seats t
                 LEFT JOIN players p ON p.id = t.player_id WHERE p.id IS NULL"""),
         )
+        payment = N_("payment {id}")
+        # An undo and what it takes back: the entry it names is there, in its session, taken
+        # back by the kind that takes back its kind (ledger/book/undo.py), for the same deal
+        # (once: a unique index); a payment's taking back names a payment, not another
+        # taking back.
+        undo_queries = (
+            (entry, N_("it undoes {undoes}, which is no entry"),
+             """SELECT e.id, e.undoes FROM entries e LEFT JOIN entries t ON t.uuid = e.undoes
+                WHERE e.undoes IS NOT NULL AND t.id IS NULL"""),
+            (entry, N_("it undoes entry {target}, of session {session}: another session's"),
+             """SELECT e.id, t.id, t.session_id FROM entries e JOIN entries t ON t.uuid = e.undoes
+                WHERE e.session_id != t.session_id"""),
+            (entry, N_("a {kind} entry cannot take back entry {target}, a {target_kind}"),
+             """SELECT e.id, e.kind, t.id, t.kind FROM entries e JOIN entries t ON t.uuid = e.undoes
+                WHERE NOT ((t.kind IN ('deal', 'amend', 'void') AND e.kind IN ('amend', 'void'))
+                           OR (t.kind = 'end' AND e.kind = 'reopen')
+                           OR (t.kind = 'reopen' AND e.kind = 'end')
+                           OR (t.kind = 'start' AND e.kind = 'undo'))"""),
+            (entry, N_("it undoes entry {target}, of deal {target_deal}, not of its own deal {deal}"),
+             """SELECT e.id, t.id, t.deal_no, e.deal_no FROM entries e JOIN entries t ON t.uuid = e.undoes
+                WHERE t.kind IN ('deal', 'amend', 'void') AND e.kind IN ('amend', 'void')
+                AND t.deal_no != e.deal_no"""),
+            (payment, N_("it takes back {undoes}, which is no payment"),
+             """SELECT p.id, p.undoes FROM payments p LEFT JOIN payments t ON t.uuid = p.undoes
+                WHERE p.undoes IS NOT NULL AND t.id IS NULL"""),
+            (payment, N_("it takes back payment {target}, itself a taking back"),
+             """SELECT p.id, t.id FROM payments p JOIN payments t ON t.uuid = p.undoes
+                WHERE t.kind = 'undo'"""),
+        )
         names = {  # the values each query gives, by the names its messages use
             0: ("id", "entry"), 1: ("id", "filed", "entry", "session"), 2: ("id", "player"),
             3: ("id", "session"), 4: ("seat", "session"), 5: ("seat", "session", "player"),
+            6: ("id", "undoes"), 7: ("id", "target", "session"),
+            8: ("id", "kind", "target", "target_kind"), 9: ("id", "target", "target_deal", "deal"),
+            10: ("id", "undoes"), 11: ("id", "target"),
         }
         found = []
-        for i, (row, problem, sql) in enumerate(queries):
-            for values in self.conn.execute(sql):
+        for i, (row, problem, sql) in enumerate(queries + undo_queries):
+            try:
+                rows = self.conn.execute(sql).fetchall()
+            except sqlite3.OperationalError:  # an older schema (no undoes, no payments):
+                continue  # the schema check names what it lacks
+            for values in rows:
                 given = dict(zip(names[i], values, strict=True))
                 found.append(Orphan(Phrase(row, **given), Phrase(problem, **given)))
 

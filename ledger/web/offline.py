@@ -105,19 +105,28 @@ def manifest(lang: str) -> bytes:
 _IMPORT = re.compile(r'(?:\bfrom\s*|\bimport\s*\(\s*)"\./([\w-]+\.js)"')
 
 
+ENGINES = ("engine-worker.js", "engine-hub.js")
+
+
 def start_modules(entry: str = "main.js", engine: str = "engine-worker.js") -> list[str]:
     """The app's modules the page loads before its first screen: ``entry`` and what it
-    imports, and the worker engine (``engine.js`` imports it by name once it is chosen)
-    with its imports — every ``"./name.js"`` import, read from the files."""
+    imports, and the chosen ``engine`` (``engine.js`` imports it by name once it is
+    chosen; never the other one) with its imports — every ``"./name.js"`` import, read
+    from the files."""
     seen: list[str] = []
     todo = [entry, engine]
     while todo:
         name = todo.pop(0)
-        if name in seen or name == "engine-hub.js":
+        if name in seen or (name in ENGINES and name != engine):
             continue
         seen.append(name)
         todo.extend(_IMPORT.findall((STATIC / "app" / name).read_text(encoding="utf-8")))
     return seen
+
+
+def preloads(prefix: str, modules: list[str]) -> str:
+    """``<link rel="modulepreload">`` lines for ``modules`` under ``prefix``."""
+    return "".join(f'<link rel="modulepreload" href="{prefix}{name}">\n' for name in modules)
 
 
 def index_html() -> bytes:
@@ -130,7 +139,7 @@ def index_html() -> bytes:
     page = (STATIC / "app" / "index.html").read_text(encoding="utf-8")
     page = page.replace('"/static/', '"static/')
     page = re.sub(r'data-engine-kind="[a-z]+"', 'data-engine-kind="worker"', page)
-    preload = "".join(f'<link rel="modulepreload" href="static/app/{name}">\n' for name in start_modules())
+    preload = preloads("static/app/", start_modules())
     head = (f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
             '<link rel="manifest" href="manifest.en.webmanifest">\n'
             '<link rel="apple-touch-icon" href="static/icons/icon-192.png">\n'

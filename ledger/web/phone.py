@@ -34,6 +34,8 @@ OFFLINE_WORDS = {
     "storage_refused": N_("This browser did not promise to keep the ledger: it may clear it when "
                           "space runs low. Export the ledger now and then to keep a copy."),
     "other_tab": N_("The ledger is open in another tab or window of this app; close it there."),
+    "storage_stuck": N_("This browser did not open the ledger's storage. Reload the app: nothing "
+                        "kept is lost."),
     "phone_ledger": N_("This phone's ledger"),
     "export_ledger": N_("Export every session"),
     "exported": N_("Exported {n} sessions as {name}."),

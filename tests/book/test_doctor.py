@@ -246,3 +246,68 @@ def test_replay_accepts_what_book_writes_and_rejects_the_old_void(tmp_path):
     wrong = {f.what for f in bad.findings if f.where == "session 1 deal 1 (entry 3, void)"}
     assert "Cat penalty" in wrong  # 22 of the first version came back
     assert any(f.check == "seats" for f in bad.findings)
+
+
+def test_undos_that_do_not_fit_what_they_take_back_are_found(cli, evening):
+    conn = sqlite3.connect(evening)
+    free = "uuid NOT IN (SELECT undoes FROM entries WHERE undoes IS NOT NULL)"  # not undone yet
+    (one, _), (three, deal_no) = conn.execute(
+        f"SELECT uuid, deal_no FROM entries WHERE session_id = 1 AND kind = 'deal' AND {free} "
+        "ORDER BY deal_no LIMIT 2").fetchall()
+    other = conn.execute(
+        f"SELECT uuid FROM entries WHERE session_id = 2 AND kind = 'deal' AND {free}").fetchone()[0]
+    seq = conn.execute("SELECT MAX(seq) FROM entries").fetchone()[0] + 1
+    payment = conn.execute("SELECT COUNT(*) FROM payments").fetchone()[0]
+    conn.close()
+    assert payment == 0 and deal_no != 99
+
+    def entry(uuid: str, session: int, kind: str, deal_no: int | None, undoes: str, seq: int | None) -> str:
+        return ("INSERT INTO entries (uuid, session_id, seq, kind, deal_no, facts, created_at, undoes) "
+                f"VALUES ('{uuid}', {session}, {'NULL' if seq is None else seq}, '{kind}', "
+                f"{'NULL' if deal_no is None else deal_no}, NULL, '2030-01-01', '{undoes}')")
+
+    tamper(evening,
+           entry("u-nowhere", 1, "void", 1, "no-such-entry", seq),
+           entry("u-elsewhere", 1, "void", 1, other, seq + 1),
+           entry("u-kind", 1, "reopen", None, one, None),
+           entry("u-deal", 1, "void", 99, three, seq + 2),
+           "INSERT INTO payments (uuid, created_at, kind, undoes) VALUES ('p-nowhere', '2030-01-01', "
+           "'undo', 'no-such-payment')")
+    texts = [f["text"] for f in findings(cli)]
+
+    def has(part: str) -> bool:
+        return any(part in t for t in texts)
+
+    assert has("it undoes no-such-entry, which is no entry")
+    assert has(": another session's")
+    assert has("a reopen entry cannot take back entry") and has(", a deal")
+    assert has(f"of deal {deal_no}, not of its own deal 99")
+    assert has("it takes back no-such-payment, which is no payment")
+
+
+def test_every_undo_book_writes_fits(cli, ledger_path):
+    """Undo of each kind of action (a deal, a correction, an end, a reopen, a start, a
+    payment): the doctor finds nothing."""
+    from ledger.book.payments import record_payment, undo_payment
+
+    with open_ledger(ledger_path) as led:
+        s = book.start_session(led, ["Ann", "Ben", "Cat"], load_preset("classic"), 1, "PTS", "x", False)
+        book.record_deal(led, s, Deal(cards={"Ann": 0, "Ben": 3, "Cat": 7}))
+        book.record_deal(led, s, Deal(cards={"Ann": 2, "Ben": 0, "Cat": 7}))
+        book.amend_deal(led, s, 1, Deal(cards={"Ann": 0, "Ben": 4, "Cat": 7}))
+        fresh = lambda: led.journal.session(s.id)  # noqa: E731
+        from ledger.book.undo import undo
+
+        undo(led, fresh())  # the amend
+        undo(led, fresh())  # deal 2
+        book.end_session(led, fresh())
+        undo(led, fresh())  # the end
+        book.end_session(led, fresh())
+        book.reopen_session(led, fresh())
+        undo(led, fresh())  # the reopen
+        record_payment(led, "Ann", "Ben", "2", currency="PTS")
+        undo_payment(led)
+        t = book.start_session(led, ["Ann", "Ben"], load_preset("classic"), 1, "PTS", "y", False)
+        undo(led, led.journal.session(t.id))  # the start
+    result = cli("doctor", "--json")
+    assert result.exit_code == 0, result.output

@@ -178,3 +178,39 @@ def test_a_repeat_with_the_same_key_writes_once(season):
         assert led.payments.count() == 6  # the season's five rows and this one
         with pytest.raises(KeyReused):
             record_payment(led, "Ben", "Cat", "4", entry_uuid=key)
+
+
+def test_one_key_names_one_action_whether_payment_or_entry(season):
+    """A key a deal took is refused for a payment, and a payment's key for any entry:
+    the same key with another body is the 422 of the idempotency draft, whichever
+    table holds it, and nothing is written."""
+    import uuid
+
+    from ledger.book import actions as book
+    from ledger.book.actions import current_session
+    from ledger.book.payments import record_payment, undo_payment
+    from ledger.core.errors import KeyReused
+    from ledger.core.scoring import Deal
+
+    with open_ledger(str(season)) as led:
+        s = current_session(led, None)
+        seats = list(s.seats)
+        paid_key, deal_key = str(uuid.uuid4()), str(uuid.uuid4())
+        record_payment(led, seats[0], seats[1], "3", entry_uuid=paid_key)
+        book.record_deal(led, s, Deal(cards=dict(zip(seats, [0, 3, 5, 7], strict=False))),
+                         entry_uuid=deal_key)
+
+        def counts() -> tuple[int, int]:
+            return led.payments.count(), led.conn.execute("SELECT COUNT(*) FROM entries").fetchone()[0]
+
+        before = counts()
+        deal = Deal(cards=dict(zip(seats, [0, 4, 5, 7], strict=False)))
+        for attempt in (lambda: book.record_deal(led, current_session(led, None), deal, entry_uuid=paid_key),
+                        lambda: book.undo(led, current_session(led, None), entry_uuid=paid_key),
+                        lambda: book.end_session(led, current_session(led, None), entry_uuid=paid_key),
+                        lambda: record_payment(led, seats[0], seats[1], "3", entry_uuid=deal_key),
+                        lambda: undo_payment(led, entry_uuid=deal_key)):
+            with pytest.raises(KeyReused, match="used already") as caught:
+                attempt()
+            assert caught.value.status == 422
+        assert counts() == before

@@ -262,6 +262,25 @@ def test_a_growing_sheet_adds_only_its_new_games(cli, tmp_path) -> None:
     assert table(cli) == straightforward_table("".join(full))
 
 
+def test_import_standings_are_those_of_the_files_sessions(cli, tmp_path) -> None:
+    """`import --standings`: the sessions of the file, merged and new, not the ledger's others."""
+    other = tmp_path / "other.txt"
+    other.write_text(year_of_play(seed=4, games=80))
+    full = year_of_play(seed=11, games=200).splitlines(keepends=True)
+    sheet = tmp_path / "s.txt"
+    cut = next(i for i in range(len(full) // 2, len(full)) if full[i][0].isdigit() and " " in full[i])
+    sheet.write_text("".join(full[: cut + 1]))
+    cli.ok("import", str(other))
+    cli.ok("import", str(sheet))
+    sheet.write_text("".join(full))
+    data = json.loads(cli.ok("import", str(sheet), "--standings", "--json"))
+    got = {p["name"]: (p["deals"], p["wins"], p["fried"], p["penalty"], p["net"])
+           for p in data["standings"]["players"]}
+    assert got == straightforward_table("".join(full))
+    text = cli.ok("import", str(sheet), "--standings")  # nothing new: the same table
+    assert "nothing new" in text and all(name in text for name in got)
+
+
 def test_an_edited_game_is_a_conflict_and_its_session_is_not_touched(cli, tmp_path, ledger_path) -> None:
     sheet = tmp_path / "s.txt"
     sheet.write_text("2024-02-02\nAnn Ben Cat Dan\n0 1 2 3\n4 0 5 6\n")

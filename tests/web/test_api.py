@@ -411,3 +411,17 @@ def test_the_live_feed_says_the_ledger_moved_and_stops(client, db: Path, tmp_pat
     assert problem["status"] == 503 and "no longer the file this server opened" in problem["message"]
     assert all(k == "change" for k, _ in events[:-1])
     assert not db.exists()
+
+
+def test_the_hub_page_names_every_module_of_its_first_screen(client) -> None:
+    import re
+
+    page = client.get("/", headers=VIEW).text
+    named = re.findall(r'<link rel="modulepreload" href="/static/app/([\w-]+\.js)">', page)
+    assert {"main.js", "engine.js", "engine-hub.js", "board.js", "words.js", "dom.js"} <= set(named)
+    assert "engine-worker.js" not in named and "engine-worker-thread.js" not in named
+    assert page.index("modulepreload") < page.index('<script type="module" src="/static/app/main.js">')
+    for name in named:  # each one is there, and each one's imports are named too
+        text = client.get(f"/static/app/{name}").text
+        for imported in re.findall(r'from\s*"\./([\w-]+\.js)"', text):
+            assert imported in named, (name, imported)

@@ -99,6 +99,13 @@ def test_mark_paid_then_take_back(browser: Any, hub: LiveServer, locale: str) ->
         mark(phone, "Dan", "Ben").tap()
         phone.wait_saved(2)
         expect(line(phone, "Dan", "Ben").locator(".state")).to_have_text(state(phone, "10.00", "23.50"))
+        # The share text says what is paid (the card is drawn from the same words).
+        pays = lambda payer, payee, amount: (  # noqa: E731
+            phone.w("{payer} pays {payee}", payer=payer, payee=payee) + f"  {amount} HKD")
+        shared = page.locator("#share-text")
+        expect(shared).to_contain_text(pays("Dan", "陳大文", "21.00") + " · " + phone.w("Paid."))
+        expect(shared).to_contain_text(pays("Dan", "Ben", "33.50") + " · " + state(phone, "10.00", "23.50"))
+        assert pays("Cat", "陳大文", "8.50") + "\n" in shared.inner_text() + "\n"  # nothing paid: no note
         # A bad amount: one message in the page's language, nothing written.
         for bad, reason in (
                 ("1.234", phone.w("bad amount {text!r}: {currency} has {places} decimal places",

@@ -133,7 +133,7 @@ def import_cmd(
         if standings and report.session_ids:
             from ledger.book import reports
 
-            table = reports.standings(ledger, [ledger.journal.session(i) for i in report.session_ids])
+            table = reports.standings(ledger, ledger.journal.sessions_of(report.session_ids))
     if json_out:
         typer.echo(dumps({**report.to_dict(), **({"standings": table.to_dict()} if table else {})}))
     else:

@@ -7,11 +7,22 @@ import { sessionTitle, when } from "./names.js";
 
 const FONT = 'system-ui, "Noto Sans", "Noto Sans CJK TC", "Noto Sans CJK SC", sans-serif';
 
+/** What of the `i`th of the fewest payments is paid, for the share text and the card:
+ * "" while nothing of it is. */
+export function paidNote(st, i) {
+  const p = (st.progress || [])[i];
+  if (!p || Number(p.paid) === 0) return "";
+  return Number(p.outstanding) === 0 ? t("paid_in_full")
+    : t("paid_outstanding", { paid: p.paid, outstanding: p.outstanding, currency: st.currency });
+}
+
 export function drawCard(s, st) {
   const nets = Object.entries(st.nets);
   const width = 720;
   const rowH = 56;
-  const height = 170 + nets.length * rowH + 40 + Math.max(1, st.payments.length) * 44 + 40;
+  const notes = st.payments.map((p, i) => paidNote(st, i));
+  const height = 170 + nets.length * rowH + 40 + Math.max(1, st.payments.length) * 44
+    + notes.filter(Boolean).length * 34 + 40;
   const canvas = document.createElement("canvas");
   canvas.width = width;
   canvas.height = height;
@@ -44,10 +55,18 @@ export function drawCard(s, st) {
   g.fillStyle = "#1b1b1b";
   g.font = `400 28px ${FONT}`;
   if (!st.payments.length) g.fillText(t("all_square"), 40, y);
-  for (const p of st.payments) {
+  st.payments.forEach((p, i) => {
+    g.font = `400 28px ${FONT}`;
+    g.fillStyle = "#1b1b1b";
     g.fillText(fit(g, t("pays", { payer: p.from, payee: p.to }) + "  " + p.amount + " " + st.currency, width - 80), 40, y);
+    if (notes[i]) {
+      y += 34;
+      g.font = `400 24px ${FONT}`;
+      g.fillStyle = "#5d5d5d";
+      g.fillText(fit(g, notes[i], width - 120), 80, y);
+    }
     y += 44;
-  }
+  });
   return canvas;
 }
 

@@ -41,16 +41,45 @@ function samePage(a, b, offset) {
 export class Store {
   /** Open (creating) the folder `name` of this origin's private file system. Only one
    * tab can hold it: a second gets a NoModificationAllowedError — after a few tries,
-   * since a page just reloaded or closed lets go of it a moment later. */
-  static async open(name, tries = 20) {
-    for (let i = 1; ; i++) {
+   * since a page just reloaded or closed lets go of it a moment later. A try that the
+   * browser never answers (seen about once in twenty opens made right after the previous
+   * page closed: the open stays pending for good) is given up after `stall` ms and made
+   * again; what it opens if it is answered later is closed at once. */
+  static async open(name, { tries = 20, stall = 4000, stalls = 3 } = {}) {
+    let held = 0;
+    let stalled = 0;
+    for (;;) {
       try {
-        return await Store.openOnce(name);
+        return await Store.openWithin(name, stall);
       } catch (error) {
-        if (error.name !== "NoModificationAllowedError" || i >= tries) throw error;
+        if (error.name === "NoModificationAllowedError") held++;
+        else if (error.name === "TimeoutError") stalled++;
+        else throw error;
+        if (held >= tries || stalled >= stalls) throw error;
         await new Promise((r) => setTimeout(r, 150));
       }
     }
+  }
+
+  static openWithin(name, stall) {
+    const attempt = Store.openOnce(name);
+    return new Promise((resolve, reject) => {
+      let gaveUp = false;
+      const timer = setTimeout(() => {
+        gaveUp = true;
+        attempt.then((store) => store.close(), () => {});
+        reject(new DOMException(`the browser did not open the ledger within ${stall} ms`, "TimeoutError"));
+      }, stall);
+      attempt.then((store) => {
+        if (gaveUp) return;
+        clearTimeout(timer);
+        resolve(store);
+      }, (error) => {
+        if (gaveUp) return;
+        clearTimeout(timer);
+        reject(error);
+      });
+    });
   }
 
   static async openOnce(name) {

@@ -33,10 +33,8 @@ async function boot() {
     if (!r.ok) throw new Error(`engine.json: HTTP ${r.status}`);
     return r.json();
   });
-  // The files and the ledger are read while Pyodide starts.
+  // The files are read while Pyodide starts.
   const files = manifest.then((m) => Promise.all([bytes(m.zip), ...m.wheels.map((w) => bytes(w))]));
-  const opened = Store.open(FOLDER);
-  opened.catch(() => {}); // reported below, after Pyodide, with the other failures
   pyodide = await loadPyodide({ indexURL: new URL("vendor/pyodide/", STATIC).href });
   mark("pyodide", t0);
   const [zip, ...wheels] = await files;
@@ -44,7 +42,11 @@ async function boot() {
   for (const wheel of wheels) pyodide.unpackArchive(wheel, "wheel", { extractDir: site });
   pyodide.unpackArchive(zip, "zip", { extractDir: "/engine" });
   mark("files", t0);
-  store = await opened;
+  // The ledger's files are opened now, with this thread idle: Store.open gives up a try
+  // the browser leaves unanswered, by the clock, and Pyodide's start (seconds of this
+  // thread's time, during which no answer can be taken in) must not count; and the page
+  // this one replaced has long let go of them.
+  store = await Store.open(FOLDER);
   const image = store.read();
   pyodide.FS.mkdirTree("/ledger");
   if (image.length) pyodide.FS.writeFile(PATH, image);

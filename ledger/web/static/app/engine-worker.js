@@ -14,6 +14,8 @@ import { EngineError } from "./engine.js";
 const CACHE = "bigtwo.offline.answers";
 const CACHED = new Set(["words", "sessions", "board", "log", "settle", "history", "presets", "last_setup"]);
 const root = document.documentElement;
+// Why the worker could not open the ledger, by the error's name: a word of the page.
+const FAILURES = { NoModificationAllowedError: "other_tab", TimeoutError: "storage_stuck" };
 const SLOW_MS = 45000; // Pyodide starts in 5–15 s on a mid-range phone (docs/performance.md)
 
 function loadCache() {
@@ -101,9 +103,10 @@ export async function create(options = {}) {
     }
     if (data.type === "failed") {
       state = "failed";
-      failure = data.name === "NoModificationAllowedError" ? "other_tab" : data.reason;
+      failure = FAILURES[data.name] || data.reason;
       root.dataset.engine = "failed";
       if (failure === "other_tab") say("other_tab", "The ledger is open in another tab of this app.", "bad");
+      else if (failure === "storage_stuck") say("storage_stuck", "This browser did not open the ledger. Reload the app: nothing kept is lost.", "bad");
       else say("engine_failed", "The scorekeeper could not start: {reason}", "bad", { reason: failure });
       for (const go of waiting.splice(0)) go();
       return;

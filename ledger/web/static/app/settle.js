@@ -9,7 +9,7 @@
 import { h, clear, signed, signedMoney, tone } from "./dom.js";
 import { t } from "./words.js";
 import { sessionTitle, when } from "./names.js";
-import { drawCard } from "./card.js";
+import { drawCard, paidNote } from "./card.js";
 import { ask } from "./ask.js";
 
 const COINS = ["", "0.1", "0.5", "1", "5", "10"];
@@ -116,7 +116,10 @@ export function shareText(s, st) {
   for (const [n, v] of Object.entries(st.nets)) lines.push(n + "  " + signedMoney(v) + " " + currency);
   lines.push("");
   if (st.payments.length) {
-    for (const p of st.payments) lines.push(t("pays", { payer: p.from, payee: p.to }) + "  " + p.amount + " " + currency);
+    st.payments.forEach((p, i) => {
+      const note = paidNote(st, i);
+      lines.push(t("pays", { payer: p.from, payee: p.to }) + "  " + p.amount + " " + currency + (note ? " · " + note : ""));
+    });
   } else {
     lines.push(t("all_square"));
   }
