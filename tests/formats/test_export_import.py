@@ -183,12 +183,18 @@ def _agreed(cli, db: str) -> tuple[object, object, list[object]]:
     return standings, (settle["nets"], settle["payments"]), deals
 
 
-def test_a_session_recorded_on_two_devices_apart_merges_both_ways(cli, tmp_path) -> None:
+def _two_devices(cli, tmp_path) -> tuple[str, str]:
+    """A hub and a phone holding the same session of two deals (the phone synced)."""
     hub, phone = str(tmp_path / "hub.db"), str(tmp_path / "phone.db")
     cli.ok("--db", hub, "session", "start", "--players", "陳大文,李小明,José,Dan")
     cli.ok("--db", hub, "deal", "0", "1", "2", "3")
     cli.ok("--db", hub, "deal", "4", "0", "5", "6")
     _sync(cli, tmp_path, hub, phone)
+    return hub, phone
+
+
+def test_a_session_recorded_on_two_devices_apart_merges_both_ways(cli, tmp_path) -> None:
+    hub, phone = _two_devices(cli, tmp_path)
     # Apart: both record deals 3 (and the phone 4), each corrects an earlier deal.
     cli.ok("--db", hub, "deal", "0", "2", "2", "2")
     cli.ok("--db", hub, "amend", "1", "0", "1", "2", "4")
@@ -214,11 +220,7 @@ def test_a_session_recorded_on_two_devices_apart_merges_both_ways(cli, tmp_path)
 
 
 def test_two_devices_that_corrected_one_deal_apart_agree_on_the_later_correction(cli, tmp_path) -> None:
-    hub, phone = str(tmp_path / "hub.db"), str(tmp_path / "phone.db")
-    cli.ok("--db", hub, "session", "start", "--players", "陳大文,李小明,José,Dan")
-    cli.ok("--db", hub, "deal", "0", "1", "2", "3")
-    cli.ok("--db", hub, "deal", "4", "0", "5", "6")
-    _sync(cli, tmp_path, hub, phone)
+    hub, phone = _two_devices(cli, tmp_path)
     cli.ok("--db", hub, "amend", "1", "0", "5", "5", "5")  # first, on the hub
     cli.ok("--db", phone, "amend", "--session", "1", "1", "0", "9", "9", "9")  # later, on the phone
     cli.ok("--db", hub, "void", "2")  # first, on the hub

@@ -4,6 +4,7 @@ drives the worker engine directly (the app's own screens are tested in tests/web
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import json
@@ -16,6 +17,7 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -125,6 +127,24 @@ class KillableChromium:
     def kill(self) -> None:
         os.killpg(self.proc.pid, signal.SIGKILL)  # the whole browser: every process it started
         self.proc.wait(timeout=30)
+
+
+@contextlib.contextmanager
+def phone_page(width: int = 390, height: int = 844) -> Iterator[tuple[Any, Any, list[str]]]:
+    """Headless Chromium with one page of a phone's size: (its context, the page, the
+    page's uncaught errors as they come); the browser closed after."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
+        try:
+            context = browser.new_context(viewport={"width": width, "height": height})
+            page = context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            yield context, page, errors
+        finally:
+            browser.close()
 
 
 def wait_ready(page: Any, timeout: float = 180_000) -> None:

@@ -10,28 +10,15 @@ import pytest
 from offline.offline_helpers import (
     EVENING,
     KillableChromium,
-    StaticServer,
-    build_site,
     call,
-    fresh_dir,
     key,
     laptop_evening,
     need_chromium,
-    remove,
+    phone_page,
     start_args,
     wait_cached,
     wait_ready,
 )
-
-
-@pytest.fixture(scope="module")
-def site():
-    need_chromium()
-    folder = fresh_dir("bigtwo-site-")
-    server = StaticServer(build_site(folder))
-    yield server
-    server.close()
-    remove(folder)
 
 
 def comparable(board):
@@ -41,28 +28,18 @@ def comparable(board):
 
 
 def test_first_visit_then_no_network_then_reload_opens_the_app_with_the_engine_ready(site):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
-        try:
-            context = browser.new_context(viewport={"width": 390, "height": 844})
-            page = context.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(site.url)
-            wait_ready(page)
-            wait_cached(page)
-            context.set_offline(True)
-            page.reload()
-            wait_ready(page)
-            assert page.evaluate("document.documentElement.dataset.engineKind") == "worker"
-            # The app drew a screen from the engine's answers, with no network at all.
-            page.wait_for_selector("html[data-screen]", state="attached", timeout=60_000)
-            assert page.locator("#main").inner_text().strip()
-            assert errors == []
-        finally:
-            browser.close()
+    with phone_page() as (context, page, errors):
+        page.goto(site.url)
+        wait_ready(page)
+        wait_cached(page)
+        context.set_offline(True)
+        page.reload()
+        wait_ready(page)
+        assert page.evaluate("document.documentElement.dataset.engineKind") == "worker"
+        # The app drew a screen from the engine's answers, with no network at all.
+        page.wait_for_selector("html[data-screen]", state="attached", timeout=60_000)
+        assert page.locator("#main").inner_text().strip()
+        assert errors == []
 
 
 def test_an_evening_offline_then_the_browser_killed_after_saved_keeps_every_deal_once(site, tmp_path):

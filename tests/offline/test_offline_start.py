@@ -6,15 +6,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from offline.offline_helpers import (
-    StaticServer,
-    build_site,
     call,
-    fresh_dir,
     key,
-    need_chromium,
-    remove,
+    phone_page,
     start_args,
     wait_cached,
     wait_ready,
@@ -30,16 +25,6 @@ SEEN = """(() => {
   });
   look.observe(document, { subtree: true, childList: true, characterData: true });
 })();"""
-
-
-@pytest.fixture(scope="module")
-def site():
-    need_chromium()
-    folder = fresh_dir("bigtwo-site-")
-    server = StaticServer(build_site(folder))
-    yield server
-    server.close()
-    remove(folder)
 
 
 def test_the_page_names_every_module_of_its_first_screen():
@@ -59,49 +44,39 @@ def test_the_page_names_every_module_of_its_first_screen():
 
 
 def test_the_kept_board_shows_before_the_engine_and_taps_meanwhile_are_recorded_once(site):
-    from playwright.sync_api import sync_playwright
+    with phone_page() as (context, page, errors):
+        page.goto(site.url + "harness.html")
+        wait_ready(page)
+        wait_cached(page)
+        sid = call(page, "start", start_args())["id"]
+        call(page, "record", {"key": key(), "session": sid, "line": "0 3 11 8"})
+        page.goto(site.url + f"#/t/{sid}")  # the app: its answers kept in this phone
+        wait_ready(page)
+        page.wait_for_selector("#main :text('Ben')")
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
-        try:
-            context = browser.new_context(viewport={"width": 390, "height": 844})
-            page = context.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(site.url + "harness.html")
-            wait_ready(page)
-            wait_cached(page)
-            sid = call(page, "start", start_args())["id"]
-            call(page, "record", {"key": key(), "session": sid, "line": "0 3 11 8"})
-            page.goto(site.url + f"#/t/{sid}")  # the app: its answers kept in this phone
-            wait_ready(page)
-            page.wait_for_selector("#main :text('Ben')")
+        app = context.new_page()
+        app.on("pageerror", lambda e: errors.append(str(e)))
+        app.add_init_script(SEEN)
+        page.close()  # one page holds the ledger
+        app.goto(site.url + f"#/t/{sid}")
+        app.wait_for_function("window.__engineWhenShown")
+        assert app.evaluate("window.__engineWhenShown") == "loading"
+        wait_ready(app)
 
-            app = context.new_page()
-            app.on("pageerror", lambda e: errors.append(str(e)))
-            app.add_init_script(SEEN)
-            page.close()  # one page holds the ledger
-            app.goto(site.url + f"#/t/{sid}")
-            app.wait_for_function("window.__engineWhenShown")
-            assert app.evaluate("window.__engineWhenShown") == "loading"
-            wait_ready(app)
-
-            harness = context.new_page()
-            app.close()
-            harness.goto(site.url + "harness.html")
-            harness.wait_for_function("window.engine")
-            keys = [key(), key()]
-            taps = harness.evaluate("""async ([session, keys]) => {
-                const state = document.documentElement.dataset.engine;
-                const lines = ["5 0 2 13", "9 4 0 1"];
-                const answers = await Promise.all(keys.map((k, i) =>
-                    window.engine.record(k, {session, line: lines[i]})));
-                return {state, deals: answers.map((a) => a.deal)}; }""", [sid, keys])
-            assert taps == {"state": "loading", "deals": [2, 3]}
-            again = call(harness, "record", {"key": keys[0], "session": sid, "line": "5 0 2 13"})
-            assert again["deal"] == 2  # the same tap sent again: the same deal
-            board = call(harness, "board", {"session": sid})
-            assert sorted(d["deal"] for d in board["deals"]) == [1, 2, 3]
-            assert errors == []
-        finally:
-            browser.close()
+        harness = context.new_page()
+        app.close()
+        harness.goto(site.url + "harness.html")
+        harness.wait_for_function("window.engine")
+        keys = [key(), key()]
+        taps = harness.evaluate("""async ([session, keys]) => {
+            const state = document.documentElement.dataset.engine;
+            const lines = ["5 0 2 13", "9 4 0 1"];
+            const answers = await Promise.all(keys.map((k, i) =>
+                window.engine.record(k, {session, line: lines[i]})));
+            return {state, deals: answers.map((a) => a.deal)}; }""", [sid, keys])
+        assert taps == {"state": "loading", "deals": [2, 3]}
+        again = call(harness, "record", {"key": keys[0], "session": sid, "line": "5 0 2 13"})
+        assert again["deal"] == 2  # the same tap sent again: the same deal
+        board = call(harness, "board", {"session": sid})
+        assert sorted(d["deal"] for d in board["deals"]) == [1, 2, 3]
+        assert errors == []
