@@ -5,7 +5,6 @@ the command line's kind of use; the phone app draws its own from the engine's JS
 
 from __future__ import annotations
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
@@ -58,11 +57,7 @@ async def share_png(request: Request) -> Response:
     site = site_of(request)
     sid = query_session(request)
     if sid is None:
-        def current() -> int:
-            with site.reading() as ledger:
-                return site.session(ledger).id
-
-        sid = await site.run_read(current)
+        sid = await site.run_read(site.current_id)
     else:
         site.check_file()
     content = await site.drawer.draw(card_job, site.cfg.db, site.cfg.identity, language(), sid)
@@ -84,6 +79,4 @@ async def share_text(request: Request) -> Response:
         with site.reading() as ledger:
             return chat_text(reports.settle(ledger, [site.session(ledger, sid)]))
 
-    return PlainTextResponse(await run_in_threadpool(work), headers={"cache-control": "no-store"})
-
-
+    return PlainTextResponse(await site.run_read(work), headers={"cache-control": "no-store"})

@@ -62,20 +62,13 @@ def old_page(screen: str) -> Any:
     async def endpoint(request: Request) -> Response:
         from urllib.parse import quote
 
-        from starlette.concurrency import run_in_threadpool
-
         hash_ = screen
         if screen == "settle":
-            def current() -> int | None:
-                site = site_of(request)
-                try:
-                    with site.reading() as ledger:
-                        return site.session(ledger).id
-                except LedgerError:  # no session (or no ledger): the app's own first screen
-                    return None
-
-            sid = await run_in_threadpool(current)
-            hash_ = f"#/t/{sid}/settle" if sid is not None else ""
+            site = site_of(request)
+            try:
+                hash_ = f"#/t/{await site.run_read(site.current_id)}/settle"
+            except LedgerError:  # no session (or no ledger): the app's own first screen
+                hash_ = ""
         elif screen == "session":
             hash_ = f"#/t/{request.path_params['sid']}/log"
         elif screen == "player":

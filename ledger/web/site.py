@@ -160,6 +160,12 @@ class Site:
     def session(self, ledger: Ledger, session_id: int | None = None) -> SessionRow:
         return book.current_session(ledger, session_id if session_id is not None else self.session_id)
 
+    def current_id(self) -> int:
+        """The number of the session served (``serve --session``, else the current one),
+        read from the ledger: for a read thread (:meth:`run_read`)."""
+        with self.reading() as ledger:
+            return self.session(ledger).id
+
     # -- the live feed --
 
     def mark(self) -> tuple[Any, ...]:
