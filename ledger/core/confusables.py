@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from ledger.core.text import name_key
@@ -75,6 +75,7 @@ def scripts(name: str) -> set[str]:
     return {s for s in map(_script, unicodedata.normalize("NFD", name)) if s and s != "Common"}
 
 
+@lru_cache(maxsize=4096)  # a sheet's thousands of sessions seat the same few names
 def look_alike(a: str, b: str) -> bool:
     """Do ``a`` and ``b`` print alike (one skeleton) although they are two names, with
     letters from different alphabets?"""
