@@ -11,14 +11,16 @@ when it does not (nothing of that session is written).  Sessions are written who
 each inside a savepoint (a new sheet session, which cannot conflict, without one), in
 transactions that hold whole sessions only (small sessions share one, up to
 :data:`BATCH_ENTRIES` entries), so an interrupted import leaves whole sessions and
-running it again finishes it.  A large import of new sheet sessions builds the
-secondary indexes once a transaction, inside it (:data:`INDEX_BUILD_MIN`): a transaction
-that does not commit leaves them as they were.
+running it again finishes it.  A large sheet goes in as one transaction (``whole``):
+read once, an error anywhere in it writes nothing; it builds the secondary indexes
+once, inside it (:data:`INDEX_BUILD_MIN`), and checks the foreign keys once at its end:
+a transaction that does not commit leaves them as they were.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -39,15 +41,10 @@ DEAL_KINDS = ("deal", "amend", "void")
 
 BATCH_ENTRIES = 10000  # commit after whole sessions once this many entries are written
 CHUNK = 1000  # entries looked up and inserted at a time
-# A large import of new sheet sessions builds the secondary indexes of entries and points
-# once a transaction (BulkImport.build_indexes_later) instead of row by row: when what is
-# left to import is at least INDEX_BUILD_MIN entries and at least as many as the ledger
-# holds.  Building them sorts the whole table, so such a transaction holds more: up to
-# INDEX_BATCH_FACTOR times the entries the ledger held when it began (BATCH_ENTRIES at
-# least), which keeps the building of a whole import within 1 + 1/INDEX_BATCH_FACTOR
-# sorts of its tables.
+# A large import of a sheet (at least INDEX_BUILD_MIN entries, and at least as many as the
+# ledger holds) is one transaction that builds the secondary indexes of entries and points
+# once (BulkImport.build_indexes_later) instead of row by row: one sort of each.
 INDEX_BUILD_MIN = 5000
-INDEX_BATCH_FACTOR = 4
 
 Progress = Callable[[int], None]
 
@@ -264,10 +261,13 @@ class Importer:
     """Writes checked sessions into a ledger, merging by uuid."""
 
     def __init__(self, ledger: Ledger, report: ImportReport, progress: Progress | None = None,
-                 expected: int | None = None):
-        """``expected``: how many deal entries the sessions hold (a sheet's games, as
-        counted when it was checked), which lets a large import build indexes in bulk."""
+                 expected: int | None = None, whole: bool = False):
+        """``expected``: how many deal entries the sessions hold (a sheet's games as
+        counted when it was checked, or at most), which lets a large import build indexes
+        in bulk.  ``whole``: the import is one transaction (nothing of it is written
+        unless all of it is: the sessions need not be checked before)."""
         self.ledger = ledger
+        self.whole = whole
         self.report = report
         self.progress = progress or (lambda n: None)
         self.expected = expected
@@ -279,10 +279,12 @@ class Importer:
         pending = iter(sessions)
         more = True
         bulk = self.ledger.bulk
-        with bulk.tuned():
+        # One transaction: its foreign keys checked once, at its end.
+        with bulk.tuned(whole=self.whole):
             while more:
                 more = False
-                self._batch, self._indexes_decided = BATCH_ENTRIES, False
+                self._batch = sys.maxsize if self.whole else BATCH_ENTRIES
+                self._indexes_decided = False
                 with self.ledger.writing(), bulk.totals_in_bulk():
                     written = 0
                     for spec, entries in pending:
@@ -293,17 +295,21 @@ class Importer:
         return self.report
 
     def _maybe_build_indexes(self) -> None:
-        """Before a new sheet session's writes (no savepoint): the first of a
-        transaction decides whether its indexes are built in bulk (see
-        :data:`INDEX_BUILD_MIN`)."""
-        if self._indexes_decided or self.expected is None:
+        """Before a new sheet session's writes (no savepoint): the first of a ``whole``
+        import decides whether its indexes are built in bulk (see
+        :data:`INDEX_BUILD_MIN`); other imports keep them row by row (they commit every
+        :data:`BATCH_ENTRIES`, and are smaller than the ledger)."""
+        if self._indexes_decided or not self.whole or self.expected is None:
             return
         self._indexes_decided = True
-        bulk = self.ledger.bulk
-        left = self.expected - self.report.entries
-        held = bulk.entry_count()
-        if left >= max(INDEX_BUILD_MIN, held) and bulk.build_indexes_later():
-            self._batch = max(BATCH_ENTRIES, INDEX_BATCH_FACTOR * held)
+        if self.large(self.ledger, self.expected - self.report.entries):
+            self.ledger.bulk.build_indexes_later()
+
+    @staticmethod
+    def large(ledger: Ledger, entries: int) -> bool:
+        """Whether an import of about ``entries`` entries (at most) builds the indexes in
+        bulk, and so goes in as one transaction."""
+        return entries >= max(INDEX_BUILD_MIN, ledger.bulk.entry_count())
 
     def _session(self, spec: SessionSpec, entries: Iterable[EntrySpec]) -> int:
         self.report.sessions += 1
@@ -381,6 +387,15 @@ class Importer:
         sid = self._add_session(spec)
         self.ledger.bulk.sum_later(sid)  # a new session: its totals are summed once
         added = 0
+        keyed = getattr(entries, "keyed", None)  # a sheet's games by score, for the bulk path
+        if keyed is not None and not self.ledger.players.mark():
+            scores, games = keyed()
+            while games_chunk := list(islice(games, CHUNK)):
+                self.ledger.bulk.import_scored(sid, games_chunk, spec.started_at, scores)
+                added += len(games_chunk)
+                self.progress(len(games_chunk))
+            self._done(sid, True, added, 0, added)
+            return added
         made = getattr(entries, "imported", None)  # a sheet's own rows for the bulk path
         rows: Iterable[ImportedEntry] = made() if made is not None else (
             ImportedEntry(e.uuid, "deal", e.deal_no, e.facts_json, e.points or (), e.at)

@@ -1,14 +1,16 @@
 """Importing score sheets (big-two-scorer's, or the older big-two-stats format):
 :mod:`ledger.formats.sheet` games to import specs.
 
-The sheet is read twice, streamed: once to check every line (a sheet with an error
-writes nothing) and count the games for the progress bar, once to import.
+A sheet with an error writes nothing.  A large sheet (:meth:`Importer.large`) is read
+once, streamed, into one transaction, which an error rolls back; a smaller one (into a
+bigger ledger, whose import commits every few thousand deals) is read twice: once to
+check every line and count the games for the progress bar, once to import.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from itertools import chain, groupby
 from pathlib import Path
@@ -30,6 +32,7 @@ from ledger.formats.sheet import (
     read_sheet,
     sheet_dialect,
 )
+from ledger.storage.bulk import ScoredGame, ScoreRow
 from ledger.storage.raw_rows import ImportedEntry
 from ledger.storage.rows import PointsTuple
 from ledger.storage.store import Ledger
@@ -108,6 +111,9 @@ class _SheetScorer:
         # By seats sorted by cards, and (a shortcut) by the cards in seat order.
         self.values: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
         self.seated: dict[tuple[Any, ...], tuple[bool, list[tuple[Any, ...]]]] = {}
+        # For the bulk path (keyed): a key by (threshold, cards, takes), a score by key.
+        self.keys: dict[tuple[Any, ...], int] = {}
+        self.scores: dict[int, list[Any]] = {}
 
     def _seated(self, spec: SessionSpec, game: SheetGame) -> tuple[bool, list[tuple[Any, ...]]]:
         """Each seat's (deals, wins, fried, cards, penalty, net, payee seat), in seat order,
@@ -149,19 +155,25 @@ class _SheetScorer:
         for game, points, facts in self.scored(spec, games):
             yield ImportedEntry(game.uuid, "deal", game.position, facts, points, started)
 
+    def keyed(self, spec: SessionSpec, games: Iterable[SheetGame]) -> Iterator[ScoredGame]:
+        """The games as :meth:`BulkImport.import_scored` takes them: each with the key of
+        its score in :attr:`scores` (each seat's points, payees as seats)."""
+        facts = self._facts(spec)
+        keys, scores = self.keys, self.scores
+        for game in games:
+            cards, takes = game.cards, game.takes
+            found = (game.session.fry_threshold, cards, takes)
+            key = keys.get(found)
+            if key is None:
+                key = keys[found] = len(keys)
+                scores[key] = self._seated(spec, game)[1]
+            yield game.uuid, game.position, facts(game), key
+
     def scored(self, spec: SessionSpec, games: Iterable[SheetGame]
                ) -> Iterator[tuple[SheetGame, list[PointsTuple], str]]:
         """Each game with its points rows (seat order) and its facts as JSON text."""
         names = spec.players
-        quoted = [json.dumps(n, ensure_ascii=False).replace("{", "{{").replace("}", "}}")
-                  for n in names]
-        cards_part = '"cards": {{' + ", ".join(
-            f"{quoted[i]}: {{{i}}}" for i in sorted(range(len(names)), key=lambda i: names[i])
-        ) + "}}"
-        plain = "{{" + cards_part + "}}"
-        missed = "{{" + cards_part + ', "missed_call": true}}'
-        assist = ['{{"assist": ' + q + ", " + cards_part + "}}" for q in quoted]
-        checked = False
+        facts = self._facts(spec)
         seated = self.seated
         for game in games:
             cards, takes = game.cards, game.takes
@@ -175,13 +187,34 @@ class _SheetScorer:
             else:
                 points = [(name, d, w, f, c, p, n, None if payee is None else names[payee])
                           for name, (d, w, f, c, p, n, payee) in zip(names, values, strict=True)]
-            template = plain if takes is None else missed if cards[takes] == 0 else assist[takes]
-            facts = template.format(*cards)
+            yield game, points, facts(game)
+
+    @staticmethod
+    def _facts(spec: SessionSpec) -> Callable[[SheetGame], str]:
+        """A game's facts JSON, from a template of the session's names (checked against
+        ``Deal.to_dict()`` on its first game)."""
+        names = spec.players
+        quoted = [json.dumps(n, ensure_ascii=False).replace("{", "{{").replace("}", "}}")
+                  for n in names]
+        cards_part = '"cards": {{' + ", ".join(
+            f"{quoted[i]}: {{{i}}}" for i in sorted(range(len(names)), key=lambda i: names[i])
+        ) + "}}"
+        plain = ("{{" + cards_part + "}}").format
+        missed = ("{{" + cards_part + ', "missed_call": true}}').format
+        assist = [('{{"assist": ' + q + ", " + cards_part + "}}").format for q in quoted]
+        checked = False
+
+        def facts(game: SheetGame) -> str:
+            nonlocal checked
+            cards, takes = game.cards, game.takes
+            text = (plain if takes is None else missed if cards[takes] == 0 else assist[takes])(*cards)
             if not checked:
                 expected = json.dumps(game.deal().to_dict(), sort_keys=True, ensure_ascii=False)
-                assert facts == expected, (facts, expected)
+                assert text == expected, (text, expected)
                 checked = True
-            yield game, points, facts
+            return text
+
+        return facts
 
 
 class _SheetRun:
@@ -198,12 +231,17 @@ class _SheetRun:
     def imported(self) -> Iterator[ImportedEntry]:
         return self.scorer.imported(self.spec, self.games)
 
+    def keyed(self) -> tuple[Mapping[int, Sequence[ScoreRow]], Iterator[ScoredGame]]:
+        """The games by score key, and the scores (:meth:`BulkImport.import_scored`)."""
+        return self.scorer.scores, self.scorer.keyed(self.spec, self.games)
 
 
-def sheet_sessions(path: Path, origin: str, dialect: str = SCORER, fry: int = DEFAULT_FRY_THRESHOLD
+
+def sheet_sessions(path: Path, origin: str, dialect: str = SCORER, fry: int = DEFAULT_FRY_THRESHOLD,
+                   lines: Iterable[str] | None = None
                    ) -> Iterator[tuple[SessionSpec, Iterable[EntrySpec]]]:
-    """The sheet's sessions, each with its games, streamed from the file."""
-    games = read_sheet(sheet_lines(path, origin), origin, dialect, fry)
+    """The sheet's sessions, each with its games, streamed from the file (or ``lines``)."""
+    games = read_sheet(sheet_lines(path, origin) if lines is None else lines, origin, dialect, fry)
     scorer = _SheetScorer()
     for _session, run in groupby(games, key=lambda g: g.session):
         yield _sheet_run(run, scorer, origin)
@@ -220,10 +258,51 @@ def import_sheet(ledger: Ledger, path: Path, origin: str,
                  start_progress: Callable[[int, int], Progress | None] | None = None,
                  fry: int | None = None) -> ImportReport:
     dialect, first_fry = sheet_format(path, origin, fry)
-    sessions, games = scan_sheet(path, origin, dialect, first_fry)
     report = ImportReport(origin, "sheet")
+    lines = line_count(path)  # as many games at most
+    if Importer.large(ledger, lines):
+        # One transaction: no need to check the sheet before; the bar counts its lines.
+        reader = _LineReader(path, origin)
+        bar = start_progress(lines, lines) if start_progress else None
+        progress = None if bar is None else reader.progress(bar)
+        return Importer(ledger, report, progress, expected=lines, whole=True).run(
+            sheet_sessions(path, origin, dialect, first_fry, reader))
+    sessions, games = scan_sheet(path, origin, dialect, first_fry)
     progress = start_progress(sessions, games) if start_progress else None
     return Importer(ledger, report, progress, expected=games).run(
         sheet_sessions(path, origin, dialect, first_fry))
+
+
+def line_count(path: Path) -> int:
+    """The file's lines (the last one with or without its newline), counted in blocks."""
+    count, last = 0, b"\n"
+    with path.open("rb") as f:
+        while block := f.read(1 << 20):
+            count += block.count(b"\n")
+            last = block[-1:]
+    return count + (last != b"\n")
+
+
+class _LineReader:
+    """A sheet's lines (:func:`sheet_lines`), and how many have been read: the progress
+    of an import that did not count its games first."""
+
+    def __init__(self, path: Path, origin: str) -> None:
+        self.path, self.origin, self.read = path, origin, 0
+
+    def __iter__(self) -> Iterator[str]:
+        for number, line in enumerate(sheet_lines(self.path, self.origin), 1):
+            self.read = number
+            yield line
+
+    def progress(self, bar: Progress) -> Progress:
+        shown = 0
+
+        def moved(_entries: int) -> None:
+            nonlocal shown
+            bar(self.read - shown)
+            shown = self.read
+
+        return moved
 
 

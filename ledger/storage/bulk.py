@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from ledger.storage.codec import to_json
@@ -15,6 +16,27 @@ from ledger.storage.schema import POINT_COLUMNS
 
 if TYPE_CHECKING:
     from ledger.storage.store import Ledger
+
+
+# A scored game (BulkImport.import_scored): uuid, deal number, facts JSON, score key.
+ScoredGame = tuple[str, int, str, int]
+# A seat's points in a score: deals, wins, fried, cards, penalty, net, payee seat or None.
+ScoreRow = tuple[int, int, int, int, int, int, "int | None"]
+
+
+
+class _Score:
+    """A score of :meth:`BulkImport.import_scored` as its totals are summed: how many
+    points rows it makes, its seats' columns end to end (POINT_COLUMNS a seat), and its
+    (seat, payee seat, net) where a seat has a payee."""
+
+    __slots__ = ("flows", "rows", "sums")
+
+    def __init__(self, rows: Sequence[ScoreRow]) -> None:
+        self.rows = len(rows)
+        self.sums = tuple(v for row in rows for v in row[:6])
+        self.flows = tuple((seat, row[6], row[5]) for seat, row in enumerate(rows)
+                           if row[6] is not None)
 
 
 # A new session's totals by player and flows by (player, payee), summed in bulk.
@@ -40,6 +62,10 @@ class BulkImport:
         # built already in this transaction (then they stay).
         self._indexes: list[str] | None = None
         self._indexes_built = False
+        # Scored games (import_scored): the scores by key now in temp.bulk_scores.
+        self._scores: dict[int, _Score] = {}
+        # While the foreign keys are checked once, at the end (tuned(whole=True)).
+        self._references_unchecked = False
 
     @contextmanager
     def totals_in_bulk(self) -> Iterator[BulkImport]:
@@ -58,11 +84,15 @@ class BulkImport:
         try:
             yield self
             self.sum_totals()
+            self._drop_scored()
+            if self._references_unchecked:
+                self.check_references()
         finally:
             self._triggers = None
             self._unsummed = {}
             self._indexes = None
             self._indexes_built = False
+            self._scores = {}
 
     # The tables whose secondary indexes an import may build once instead of row by row.
     INDEXED_TABLES = ("entries", "points")
@@ -82,7 +112,9 @@ class BulkImport:
 
         The UNIQUE indexes stay: ``uuid`` (identity, idempotency and the ``undoes``
         foreign key), ``(session_id, seq)`` and ``undoes`` check what they check row by
-        row, and serve the lookups by session of the import itself.  DDL is
+        row, and serve the lookups by session of the import itself; but for ``uuid``'s
+        while the foreign keys are checked at the end (``tuned(whole=True)``), which
+        is built again like the others, checking uniqueness then.  DDL is
         transactional in SQLite: a transaction that does not commit keeps every index.
 
         At most once a transaction: False (nothing dropped) when the indexes were
@@ -96,7 +128,8 @@ class BulkImport:
         names = [name for table in self.INDEXED_TABLES
                  for _seq, name, unique, origin, _partial in conn.execute(
                      f"PRAGMA index_list({table})")
-                 if not unique and origin == "c"]
+                 if origin == "c" and (not unique or (self._references_unchecked
+                                                        and self._uuid_index(name)))]
         found = dict(conn.execute(
             "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name IN "
             f"({', '.join('?' * len(names))})", names).fetchall())
@@ -104,6 +137,14 @@ class BulkImport:
         for name in names:
             conn.execute(f"DROP INDEX {_quoted(name)}")
         return True
+
+    def _uuid_index(self, name: str) -> bool:
+        """Whether the index ``name`` is of ``uuid`` alone: entries' identity, inserted in
+        random order (a uuid5 is a hash), so about 1 s of 200,000 sheet games row by row
+        against 0.3 s in one sort.  The ``undoes`` foreign key needs it while foreign
+        keys are checked row by row; built again, it checks that no uuid is there twice."""
+        return [col for _n, _cid, col in self.conn.execute(f"PRAGMA index_info({_quoted(name)})")] \
+            == ["uuid"]
 
     def _build_indexes(self) -> None:
         if self._indexes is None:
@@ -155,25 +196,53 @@ class BulkImport:
         self._triggers = None
 
     @contextmanager
-    def tuned(self, cache_mib: int = 64) -> Iterator[BulkImport]:
-        """Settings for a long import on this connection: a page cache big enough that
-        a transaction's inserts need not spill to disk before it commits, and fewer WAL
-        checkpoints.  Durability is unchanged (``synchronous = FULL``)."""
+    def tuned(self, cache_mib: int = 64, whole: bool = False) -> Iterator[BulkImport]:
+        """Settings for a long import on this connection (outside any transaction): a
+        page cache big enough that a transaction's inserts need not spill to disk before
+        it commits, and fewer WAL checkpoints.  Durability is unchanged
+        (``synchronous = FULL``).
+
+        ``whole``: the import is one large transaction.  Its foreign keys are checked
+        once, at its end (:meth:`check_references` in :meth:`totals_in_bulk`, which fails
+        it), not row by row: a scan of the tables instead of a lookup per row and key (of
+        200,000 sheet games, about 2 s of inserts against 0.25 s of checking).  And its
+        temporary storage is in files, as SQLite's default: the sorts that build the
+        indexes of a million deals spill there (into the system's file cache), where in
+        memory they would hold all of it (peak 397 MiB against 268 MiB)."""
         conn = self.conn
+        assert not conn.in_transaction  # SQLite takes these settings outside transactions only
+        if whole:
+            conn.execute("PRAGMA foreign_keys = OFF")
+            self._references_unchecked = True
         cache = conn.execute("PRAGMA cache_size").fetchone()[0]
         checkpoint = conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
         temp = conn.execute("PRAGMA temp_store").fetchone()[0]
         conn.execute(f"PRAGMA cache_size = {-1024 * cache_mib}")
         conn.execute("PRAGMA wal_autocheckpoint = 10000")
         # Savepoints and statements that fire triggers keep a sub-journal: in a file,
-        # that is a write per changed page, millions over a long import.
-        conn.execute("PRAGMA temp_store = MEMORY")
+        # that is a write per changed page, millions over a long import of many
+        # transactions (a whole one writes its new sessions without either).
+        conn.execute(f"PRAGMA temp_store = {'FILE' if whole else 'MEMORY'}")
         try:
             yield self
         finally:
+            if whole:
+                self._references_unchecked = False
+                conn.execute("PRAGMA foreign_keys = ON")
             conn.execute(f"PRAGMA cache_size = {cache}")
             conn.execute(f"PRAGMA wal_autocheckpoint = {checkpoint}")
             conn.execute(f"PRAGMA temp_store = {temp}")
+
+    def check_references(self) -> None:
+        """Every foreign key of the ledger, checked at once (inside the transaction that
+        wrote without checking them row by row): an :class:`sqlite3.IntegrityError`, as
+        SQLite raises for one row, when a row names what is not there."""
+        problems = self.conn.execute("PRAGMA foreign_key_check").fetchmany(5)
+        if problems:
+            raise sqlite3.IntegrityError(
+                "FOREIGN KEY constraint failed: " + "; ".join(
+                    f"{table} row {rowid} names a missing {parent}"
+                    for table, rowid, parent, _fk in problems))
 
     def session_id_by_uuid(self, session_uuid: str) -> int | None:
         row = self.conn.execute("SELECT id FROM sessions WHERE uuid = ?", [session_uuid]).fetchone()
@@ -287,6 +356,96 @@ class BulkImport:
         _insert_rows(conn, "points (entry_id, session_id, player_id, deals, wins, fried, cards, "
                      "penalty, net, payee_id)", 10, values)
 
+    def import_scored(self, session_id: int, games: Sequence[ScoredGame],
+                      created_at: str | None, scores: Mapping[int, Sequence[ScoreRow]]) -> None:
+        """Append a new session's deals whose points are shared by many: each game names a
+        score by its key, and ``scores[key]`` holds the points of each seat in seat order,
+        (deals, wins, fried, cards, penalty, net, payee seat or None): a sheet's thousands
+        of games have a few thousand scores.  Inside :meth:`totals_in_bulk`, like
+        :meth:`import_entries` (the same rows, ids, seqs and times), which
+        ``bigtwo import`` uses otherwise.
+
+        The entries go in as rows; their points are made by SQLite, one statement a call,
+        from the games' keys and the scores (``temp.bulk_scores``), with the session's
+        seats as its players.  Each score's rows go into that table the first time one of
+        its games comes.  The session's totals are summed from the count of each score."""
+        if not games:
+            return
+        conn = self.conn
+        if session_id in self._unsummed:
+            self._pause_triggers()
+        elif self._triggers is not None:
+            self.sum_totals()  # the triggers keep this session's totals
+        if not self._scores:
+            conn.execute("CREATE TEMP TABLE IF NOT EXISTS bulk_scores (key INTEGER NOT NULL, "
+                         "seat INTEGER NOT NULL, deals INTEGER NOT NULL, wins INTEGER NOT NULL, "
+                         "fried INTEGER NOT NULL, cards INTEGER NOT NULL, penalty INTEGER NOT NULL, "
+                         "net INTEGER NOT NULL, payee INTEGER, PRIMARY KEY (key, seat)) WITHOUT ROWID")
+            conn.execute("CREATE TEMP TABLE IF NOT EXISTS bulk_games (entry_id INTEGER PRIMARY KEY, "
+                         "key INTEGER NOT NULL)")
+        pids = [pid for (pid,) in conn.execute(
+            "SELECT player_id FROM seats WHERE session_id = ? ORDER BY seat", [session_id])]
+        first_id = conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM entries").fetchone()[0]
+        first_seq = conn.execute(
+            "SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE session_id = ?", [session_id]
+        ).fetchone()[0]
+        if created_at is None:  # one after the other, in the order given
+            stamp = self.ledger.journal.next_time(session_id)
+            stamps = [stamp]
+            for _game in games[1:]:
+                stamp = _after(stamp)
+                stamps.append(stamp)
+        else:
+            stamps = [created_at] * len(games)
+        n = len(games)
+        ids = range(first_id, first_id + n)
+        values: list[Any] = []
+        for entry_id, seq, (uuid, deal_no, facts, _key), stamp in zip(
+                ids, range(first_seq, first_seq + n), games, stamps, strict=True):
+            values += (entry_id, uuid, session_id, seq, "deal", deal_no, facts, stamp, None)
+        _insert_rows(conn, "entries (id, uuid, session_id, seq, kind, deal_no, facts, created_at, "
+                     "undoes)", 9, values)
+        keys = [key for _u, _d, _f, key in games]
+        new = [key for key in dict.fromkeys(keys) if key not in self._scores]
+        if new:
+            width = len(pids)
+            if any(len(scores[key]) != width for key in new):
+                raise ValueError(f"a score of session {session_id} is not one row a seat")
+            conn.executemany("INSERT INTO temp.bulk_scores VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                             [(key, seat, *row) for key in new for seat, row in enumerate(scores[key])])
+            for key in new:
+                self._scores[key] = _Score(scores[key])
+        _insert_rows(conn, "temp.bulk_games (entry_id, key)", 2,
+                     list(chain.from_iterable(zip(ids, keys, strict=True))))
+        made = conn.execute(_scored_sql(len(pids)), [session_id, *pids]).rowcount
+        conn.execute("DELETE FROM temp.bulk_games")
+        known = self._scores
+        expected = sum(known[key].rows for key in keys)
+        if made != expected:  # every game's seats: a key without its rows would lose points
+            raise RuntimeError(f"{made} points rows made of {expected} for session {session_id}")
+        sums = self._unsummed.get(session_id)
+        if sums is not None:  # summed here, as the triggers would (POINT_COLUMNS in order)
+            totals, flows = sums
+            added = list(map(sum, zip(*(known[key].sums for key in keys), strict=True)))
+            for seat, pid in enumerate(pids):  # a player's first points row: seat order
+                part = added[6 * seat:6 * seat + 6]
+                total = totals.get(pid)
+                if total is None:
+                    totals[pid] = part
+                else:
+                    for j, value in enumerate(part):
+                        total[j] += value
+            for key in keys:  # in the order of the games (seats in order)
+                for seat, payee, net in known[key].flows:
+                    flow = (pids[seat], pids[payee])
+                    flows[flow] = flows.get(flow, 0) + net
+
+    def _drop_scored(self) -> None:
+        if self._scores:
+            self.conn.execute("DROP TABLE temp.bulk_scores")
+            self.conn.execute("DROP TABLE temp.bulk_games")
+            self._scores = {}
+
     def note_import(self, session_id: int, detail: dict[str, Any]) -> None:
         """The one audit row of a session's import (inside ``ledger.writing()``)."""
         self.ledger.audit("session.import", detail, session_id=session_id)
@@ -317,6 +476,21 @@ def _insert_rows(conn: sqlite3.Connection, into: str, width: int, values: list[A
             rows //= 2
         conn.execute(_values_sql(into, width, rows), values[start * width:(start + rows) * width])
         start += rows
+
+
+@lru_cache(maxsize=8)
+def _scored_sql(seats: int) -> str:
+    """The points of the games in temp.bulk_games, from their scores: ?1 the session,
+    ?2... the players of its seats.  In the order of the entries, then of the seats."""
+    def player(column: str) -> str:
+        return f"CASE {column} " + " ".join(
+            f"WHEN {seat} THEN ?{seat + 2}" for seat in range(seats)) + " END"
+
+    return ("INSERT INTO points (entry_id, session_id, player_id, deals, wins, fried, cards, "
+            f"penalty, net, payee_id) SELECT g.entry_id, ?1, {player('s.seat')}, s.deals, s.wins, "
+            f"s.fried, s.cards, s.penalty, s.net, {player('s.payee')} "
+            "FROM temp.bulk_games AS g JOIN temp.bulk_scores AS s ON s.key = g.key "
+            "ORDER BY g.entry_id, s.seat")
 
 
 @lru_cache(maxsize=64)

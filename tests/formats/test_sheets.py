@@ -326,16 +326,16 @@ def test_an_interrupted_import_leaves_whole_sessions_and_finishes_when_run_again
     sheet = tmp_path / "s.txt"
     sheet.write_text(text)
     monkeypatch.setattr("ledger.formats.merge.BATCH_ENTRIES", 20)  # commit every few sessions
-    real = BulkImport.import_entries
+    real = BulkImport.import_scored
     calls = {"n": 0}
 
-    def flaky(self, session_id, entries):
+    def flaky(self, *args):
         calls["n"] += 1
         if calls["n"] == 12:
             raise KeyboardInterrupt
-        return real(self, session_id, entries)
+        return real(self, *args)
 
-    monkeypatch.setattr(BulkImport, "import_entries", flaky)
+    monkeypatch.setattr(BulkImport, "import_scored", flaky)
     ledger = open_ledger(tmp_path / "l.db")
     with pytest.raises(KeyboardInterrupt):
         import_file(ledger, sheet)
@@ -345,11 +345,57 @@ def test_an_interrupted_import_leaves_whole_sessions_and_finishes_when_run_again
     stored = {s.uuid: s.deals for s in ledger.journal.sessions()}
     assert 0 < len(stored) < len(per_session)
     assert all(per_session[u] == n for u, n in stored.items())  # whole sessions only
-    monkeypatch.setattr(BulkImport, "import_entries", real)
+    monkeypatch.setattr(BulkImport, "import_scored", real)
     report = import_file(ledger, sheet)
     assert report.entries_present == sum(stored.values())
     assert {s.uuid: s.deals for s in ledger.journal.sessions()} == per_session
     ledger.close()
+
+
+def test_a_large_sheet_with_an_error_at_its_end_writes_nothing(cli, tmp_path, monkeypatch) -> None:
+    """A large sheet is read once into one transaction (no first pass to check it): an
+    error on its last line still names that line and writes nothing."""
+    monkeypatch.setattr("ledger.formats.merge.INDEX_BUILD_MIN", 100)
+    monkeypatch.setattr("ledger.formats.merge.BATCH_ENTRIES", 50)  # would commit often
+    lines = year_of_play(seed=3, games=600).splitlines()
+    sheet = tmp_path / "big.txt"
+    sheet.write_text("\n".join([*lines, "0 0 3 4"]) + "\n")
+    out = cli.fails("import", str(sheet))
+    assert f"big.txt line {len(lines) + 1}: a game has exactly one winner" in out
+    assert cli.ok("history", "--all", "--json").strip() == "[]"
+    sheet.write_text("\n".join(lines))  # and without it (no newline at the end): all of it
+    assert "600 deals added" in cli.ok("import", str(sheet))
+
+
+def test_the_lines_of_a_file_are_counted_with_or_without_a_last_newline(tmp_path) -> None:
+    from ledger.formats.sheet_import import line_count
+
+    f = tmp_path / "f.txt"
+    for text, count in (("", 0), ("a", 1), ("a\n", 1), ("a\nb", 2), ("\n\n", 2),
+                        ("x\n" * 700_000, 700_000)):
+        f.write_text(text)
+        assert line_count(f) == count
+
+
+def test_a_large_sheet_shows_its_progress_by_lines(tmp_path, monkeypatch) -> None:
+    """Not counted first, a large sheet's progress is its lines read: the bar's length,
+    all of it moved by the end."""
+    from ledger.formats.sheet_import import line_count
+
+    monkeypatch.setattr("ledger.formats.merge.INDEX_BUILD_MIN", 100)
+    sheet = tmp_path / "s.txt"
+    sheet.write_text(year_of_play(seed=4, games=900))
+    started, moved = [], []
+
+    def start_progress(sessions: int, entries: int):
+        started.append((sessions, entries))
+        return moved.append
+
+    with open_ledger(tmp_path / "l.db") as ledger:
+        report = import_file(ledger, sheet, start_progress=start_progress)
+    assert report.entries_added == 900
+    assert started == [(line_count(sheet), line_count(sheet))]
+    assert sum(moved) == line_count(sheet) and len(moved) > 1 and min(moved) >= 0
 
 
 def test_many_sessions_show_a_progress_bar_on_stderr(cli) -> None:
