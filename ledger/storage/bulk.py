@@ -6,10 +6,10 @@ import json
 import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from functools import lru_cache
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
+from ledger.storage.bulk_sql import insert_rows, scored_sql
 from ledger.storage.codec import to_json
 from ledger.storage.raw_rows import ImportedEntry, StoredEntry
 from ledger.storage.schema import POINT_COLUMNS
@@ -318,7 +318,7 @@ class BulkImport:
                 stamp = _after(stamp) if i else stamp
             values += (first_id + i, e.uuid, session_id, first_seq + i, e.kind, e.deal_no, facts,
                        e.created_at or stamp, e.undoes)
-        _insert_rows(conn, "entries (id, uuid, session_id, seq, kind, deal_no, facts, created_at, "
+        insert_rows(conn, "entries (id, uuid, session_id, seq, kind, deal_no, facts, created_at, "
                      "undoes)", 9, values)
         ids = {**self.ledger.player_cache, **seat_ids}
         player_id = self.ledger.player_id
@@ -353,7 +353,7 @@ class BulkImport:
                         flows[pid, payee_id] = flows.get((pid, payee_id), 0) + net
                     values += (first_id + i, session_id, pid, deals, wins, fried, cards, penalty,
                                net, payee_id)
-        _insert_rows(conn, "points (entry_id, session_id, player_id, deals, wins, fried, cards, "
+        insert_rows(conn, "points (entry_id, session_id, player_id, deals, wins, fried, cards, "
                      "penalty, net, payee_id)", 10, values)
 
     def import_scored(self, session_id: int, games: Sequence[ScoredGame],
@@ -403,7 +403,7 @@ class BulkImport:
         for entry_id, seq, (uuid, deal_no, facts, _key), stamp in zip(
                 ids, range(first_seq, first_seq + n), games, stamps, strict=True):
             values += (entry_id, uuid, session_id, seq, "deal", deal_no, facts, stamp, None)
-        _insert_rows(conn, "entries (id, uuid, session_id, seq, kind, deal_no, facts, created_at, "
+        insert_rows(conn, "entries (id, uuid, session_id, seq, kind, deal_no, facts, created_at, "
                      "undoes)", 9, values)
         keys = [key for _u, _d, _f, key in games]
         new = [key for key in dict.fromkeys(keys) if key not in self._scores]
@@ -415,9 +415,9 @@ class BulkImport:
                              [(key, seat, *row) for key in new for seat, row in enumerate(scores[key])])
             for key in new:
                 self._scores[key] = _Score(scores[key])
-        _insert_rows(conn, "temp.bulk_games (entry_id, key)", 2,
+        insert_rows(conn, "temp.bulk_games (entry_id, key)", 2,
                      list(chain.from_iterable(zip(ids, keys, strict=True))))
-        made = conn.execute(_scored_sql(len(pids)), [session_id, *pids]).rowcount
+        made = conn.execute(scored_sql(len(pids)), [session_id, *pids]).rowcount
         conn.execute("DELETE FROM temp.bulk_games")
         known = self._scores
         expected = sum(known[key].rows for key in keys)
@@ -460,40 +460,3 @@ def _after(stamp: str) -> str:
 
     return (datetime.fromisoformat(stamp) + timedelta(microseconds=1)).isoformat(
         timespec="microseconds")
-
-
-def _insert_rows(conn: sqlite3.Connection, into: str, width: int, values: list[Any],
-                 rows_per_statement: int = 256) -> None:
-    """INSERT flat ``values`` (``width`` a row) as multi-row VALUES statements.
-
-    Each statement holds a power of two of rows (``rows_per_statement`` at most), so an
-    import prepares a few statements per table and reuses them from the connection's
-    statement cache rather than one of every length a session has."""
-    start, total = 0, len(values) // width
-    rows = rows_per_statement
-    while start < total:
-        while rows > total - start:
-            rows //= 2
-        conn.execute(_values_sql(into, width, rows), values[start * width:(start + rows) * width])
-        start += rows
-
-
-@lru_cache(maxsize=8)
-def _scored_sql(seats: int) -> str:
-    """The points of the games in temp.bulk_games, from their scores: ?1 the session,
-    ?2... the players of its seats.  In the order of the entries, then of the seats."""
-    def player(column: str) -> str:
-        return f"CASE {column} " + " ".join(
-            f"WHEN {seat} THEN ?{seat + 2}" for seat in range(seats)) + " END"
-
-    return ("INSERT INTO points (entry_id, session_id, player_id, deals, wins, fried, cards, "
-            f"penalty, net, payee_id) SELECT g.entry_id, ?1, {player('s.seat')}, s.deals, s.wins, "
-            f"s.fried, s.cards, s.penalty, s.net, {player('s.payee')} "
-            "FROM temp.bulk_games AS g JOIN temp.bulk_scores AS s ON s.key = g.key "
-            "ORDER BY g.entry_id, s.seat")
-
-
-@lru_cache(maxsize=64)
-def _values_sql(into: str, width: int, rows: int) -> str:
-    one = "(" + ", ".join("?" * width) + ")"
-    return f"INSERT INTO {into} VALUES " + ", ".join([one] * rows)
