@@ -387,13 +387,15 @@ class Importer:
         sid = self._add_session(spec)
         self.ledger.bulk.sum_later(sid)  # a new session: its totals are summed once
         added = 0
-        keyed = getattr(entries, "keyed", None)  # a sheet's games by score, for the bulk path
-        if keyed is not None and not self.ledger.players.mark():
-            scores, games = keyed()
-            while games_chunk := list(islice(games, CHUNK)):
-                self.ledger.bulk.import_scored(sid, games_chunk, spec.started_at, scores)
-                added += len(games_chunk)
-                self.progress(len(games_chunk))
+        columns = getattr(entries, "columns", None)  # a sheet's games by score: the bulk path
+        if columns is not None and not self.ledger.players.mark():
+            scores, flat, keys = columns()
+            for start in range(0, len(keys), CHUNK):
+                chunk = keys[start:start + CHUNK]
+                self.ledger.bulk.import_scored(sid, flat[3 * start:3 * (start + len(chunk))],
+                                               chunk, spec.started_at, scores)
+                added += len(chunk)
+                self.progress(len(chunk))
             self._done(sid, True, added, 0, added)
             return added
         made = getattr(entries, "imported", None)  # a sheet's own rows for the bulk path

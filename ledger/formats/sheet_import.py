@@ -32,7 +32,7 @@ from ledger.formats.sheet import (
     read_sheet,
     sheet_dialect,
 )
-from ledger.storage.bulk import ScoredGame, ScoreRow
+from ledger.storage.bulk import ScoreRow
 from ledger.storage.raw_rows import ImportedEntry
 from ledger.storage.rows import PointsTuple
 from ledger.storage.store import Ledger
@@ -55,10 +55,13 @@ def _checked_names(players: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(book.check_player_names(players))
 
 
-def _sheet_spec(s: SheetSession, origin: str) -> SessionSpec:
+def _sheet_spec(s: SheetSession, origin: str, seats: tuple[str, ...] | None = None) -> SessionSpec:
+    """The session to import; ``seats``: its names as checked already (by the reader
+    process, :mod:`ledger.formats.sheet_reader`)."""
     where = Phrase(N_("{origin} line {number}"), origin=origin, number=s.line)
     try:
-        seats = _checked_names(s.players)
+        if seats is None:
+            seats = _checked_names(s.players)
     except InputError as exc:
         raise SheetError(_("{where}: {problem}").format(where=local(where), problem=exc)) from None
     return SessionSpec(
@@ -155,11 +158,16 @@ class _SheetScorer:
         for game, points, facts in self.scored(spec, games):
             yield ImportedEntry(game.uuid, "deal", game.position, facts, points, started)
 
-    def keyed(self, spec: SessionSpec, games: Iterable[SheetGame]) -> Iterator[ScoredGame]:
-        """The games as :meth:`BulkImport.import_scored` takes them: each with the key of
-        its score in :attr:`scores` (each seat's points, payees as seats)."""
+    def columns(self, spec: SessionSpec, games: Iterable[SheetGame]
+                ) -> tuple[list[Any], list[int], list[int]]:
+        """The games as :meth:`BulkImport.import_scored` takes them: (uuid, deal number,
+        facts JSON) of each end to end, the key of each one's score in :attr:`scores`
+        (each seat's points, payees as seats), and each one's line."""
         facts = self._facts(spec)
         keys, scores = self.keys, self.scores
+        flat: list[Any] = []
+        keyed: list[int] = []
+        lines: list[int] = []
         for game in games:
             cards, takes = game.cards, game.takes
             found = (game.session.fry_threshold, cards, takes)
@@ -167,7 +175,10 @@ class _SheetScorer:
             if key is None:
                 key = keys[found] = len(keys)
                 scores[key] = self._seated(spec, game)[1]
-            yield game.uuid, game.position, facts(game), key
+            flat += (game.uuid, game.position, facts(game))
+            keyed.append(key)
+            lines.append(game.line)
+        return flat, keyed, lines
 
     def scored(self, spec: SessionSpec, games: Iterable[SheetGame]
                ) -> Iterator[tuple[SheetGame, list[PointsTuple], str]]:
@@ -182,12 +193,7 @@ class _SheetScorer:
             if found is None:
                 found = seated[key] = self._seated(spec, game)
             no_payee, values = found
-            if no_payee:  # (player, deals, wins, fried, cards, penalty, net, payee None)
-                points = [(name, *v) for name, v in zip(names, values, strict=True)]
-            else:
-                points = [(name, d, w, f, c, p, n, None if payee is None else names[payee])
-                          for name, (d, w, f, c, p, n, payee) in zip(names, values, strict=True)]
-            yield game, points, facts(game)
+            yield game, points_of(names, values, no_payee), facts(game)
 
     @staticmethod
     def _facts(spec: SessionSpec) -> Callable[[SheetGame], str]:
@@ -217,6 +223,16 @@ class _SheetScorer:
         return facts
 
 
+def points_of(names: Sequence[str], values: Sequence[ScoreRow], no_payee: bool = False
+              ) -> list[PointsTuple]:
+    """A score's points rows by player: ``values`` each seat's (deals, wins, fried,
+    cards, penalty, net, payee seat), in the order of ``names``."""
+    if no_payee:  # (player, deals, wins, fried, cards, penalty, net, payee None)
+        return [(name, *v) for name, v in zip(names, values, strict=True)]  # type: ignore[misc]
+    return [(name, d, w, f, c, p, n, None if payee is None else names[payee])
+            for name, (d, w, f, c, p, n, payee) in zip(names, values, strict=True)]
+
+
 class _SheetRun:
     """A session's games, streamed: as :class:`EntrySpec` (iterated: what a merge
     compares), or for a new session as the rows of the bulk path (:meth:`imported`)."""
@@ -231,9 +247,10 @@ class _SheetRun:
     def imported(self) -> Iterator[ImportedEntry]:
         return self.scorer.imported(self.spec, self.games)
 
-    def keyed(self) -> tuple[Mapping[int, Sequence[ScoreRow]], Iterator[ScoredGame]]:
-        """The games by score key, and the scores (:meth:`BulkImport.import_scored`)."""
-        return self.scorer.scores, self.scorer.keyed(self.spec, self.games)
+    def columns(self) -> tuple[Mapping[int, Sequence[ScoreRow]], list[Any], list[int]]:
+        """The scores, and the games as :meth:`BulkImport.import_scored` takes them."""
+        flat, keys, _lines = self.scorer.columns(self.spec, self.games)
+        return self.scorer.scores, flat, keys
 
 
 
@@ -262,13 +279,20 @@ def import_sheet(ledger: Ledger, path: Path, origin: str,
     lines = line_count(path)  # as many games at most
     if Importer.large(ledger, lines):
         # One transaction: no need to check the sheet before; the bar counts its lines.
-        reader = _LineReader(path, origin)
+        # Read in a process of its own where one can start (ledger.formats.sheet_reader).
+        from ledger.formats.sheet_reader import read_elsewhere
+
+        read = [0]
+        sessions: Iterator[tuple[SessionSpec, Iterable[EntrySpec]]] | None
+        sessions = read_elsewhere(path, origin, dialect, first_fry, read)
+        if sessions is None:
+            reader = _LineReader(path, origin, read)
+            sessions = sheet_sessions(path, origin, dialect, first_fry, reader)
         bar = start_progress(lines, lines) if start_progress else None
-        progress = None if bar is None else reader.progress(bar)
-        return Importer(ledger, report, progress, expected=lines, whole=True).run(
-            sheet_sessions(path, origin, dialect, first_fry, reader))
-    sessions, games = scan_sheet(path, origin, dialect, first_fry)
-    progress = start_progress(sessions, games) if start_progress else None
+        progress = None if bar is None else _line_progress(bar, read)
+        return Importer(ledger, report, progress, expected=lines, whole=True).run(sessions)
+    count, games = scan_sheet(path, origin, dialect, first_fry)
+    progress = start_progress(count, games) if start_progress else None
     return Importer(ledger, report, progress, expected=games).run(
         sheet_sessions(path, origin, dialect, first_fry))
 
@@ -284,25 +308,25 @@ def line_count(path: Path) -> int:
 
 
 class _LineReader:
-    """A sheet's lines (:func:`sheet_lines`), and how many have been read: the progress
-    of an import that did not count its games first."""
+    """A sheet's lines (:func:`sheet_lines`), and in ``read[0]`` how many have been read:
+    the progress of an import that did not count its games first."""
 
-    def __init__(self, path: Path, origin: str) -> None:
-        self.path, self.origin, self.read = path, origin, 0
+    def __init__(self, path: Path, origin: str, read: list[int]) -> None:
+        self.path, self.origin, self.read = path, origin, read
 
     def __iter__(self) -> Iterator[str]:
         for number, line in enumerate(sheet_lines(self.path, self.origin), 1):
-            self.read = number
+            self.read[0] = number
             yield line
 
-    def progress(self, bar: Progress) -> Progress:
-        shown = 0
 
-        def moved(_entries: int) -> None:
-            nonlocal shown
-            bar(self.read - shown)
-            shown = self.read
+def _line_progress(bar: Progress, read: list[int]) -> Progress:
+    """A progress bar of lines moved to ``read[0]`` whenever entries are written."""
+    shown = 0
 
-        return moved
+    def moved(_entries: int) -> None:
+        nonlocal shown
+        bar(read[0] - shown)
+        shown = read[0]
 
-
+    return moved

@@ -6,10 +6,15 @@ import json
 import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from itertools import chain
 from typing import TYPE_CHECKING, Any
 
-from ledger.storage.bulk_sql import insert_rows, scored_sql
+from ledger.storage.bulk_sql import (
+    insert_counted,
+    insert_rows,
+    scored_entries_sql,
+    scored_games_sql,
+    scored_sql,
+)
 from ledger.storage.codec import to_json
 from ledger.storage.raw_rows import ImportedEntry, StoredEntry
 from ledger.storage.schema import POINT_COLUMNS
@@ -18,8 +23,6 @@ if TYPE_CHECKING:
     from ledger.storage.store import Ledger
 
 
-# A scored game (BulkImport.import_scored): uuid, deal number, facts JSON, score key.
-ScoredGame = tuple[str, int, str, int]
 # A seat's points in a score: deals, wins, fried, cards, penalty, net, payee seat or None.
 ScoreRow = tuple[int, int, int, int, int, int, "int | None"]
 
@@ -356,21 +359,27 @@ class BulkImport:
         insert_rows(conn, "points (entry_id, session_id, player_id, deals, wins, fried, cards, "
                      "penalty, net, payee_id)", 10, values)
 
-    def import_scored(self, session_id: int, games: Sequence[ScoredGame],
+    def import_scored(self, session_id: int, games: Sequence[Any], keys: Sequence[int],
                       created_at: str | None, scores: Mapping[int, Sequence[ScoreRow]]) -> None:
-        """Append a new session's deals whose points are shared by many: each game names a
-        score by its key, and ``scores[key]`` holds the points of each seat in seat order,
-        (deals, wins, fried, cards, penalty, net, payee seat or None): a sheet's thousands
-        of games have a few thousand scores.  Inside :meth:`totals_in_bulk`, like
-        :meth:`import_entries` (the same rows, ids, seqs and times), which
-        ``bigtwo import`` uses otherwise.
+        """Append a new session's deals whose points are shared by many: ``games`` holds
+        each deal's (uuid, deal number, facts JSON) end to end, ``keys`` the key of each
+        one's score, and ``scores[key]`` the points of each seat in seat order, (deals,
+        wins, fried, cards, penalty, net, payee seat or None): a sheet's thousands of
+        games have a few thousand scores.  Inside :meth:`totals_in_bulk`, like
+        :meth:`import_entries` (the same rows, ids, seqs and times), which ``bigtwo
+        import`` uses otherwise.
 
-        The entries go in as rows; their points are made by SQLite, one statement a call,
-        from the games' keys and the scores (``temp.bulk_scores``), with the session's
-        seats as its players.  Each score's rows go into that table the first time one of
-        its games comes.  The session's totals are summed from the count of each score."""
-        if not games:
+        The entries go in as rows, their ids and seqs counted by SQLite from the first
+        (so that only what differs is bound); their points are made by SQLite, one
+        statement a call, from the games' keys and the scores (``temp.bulk_scores``),
+        with the session's seats as its players.  Each score's rows go into that table
+        the first time one of its games comes.  The session's totals are summed from
+        its games' scores."""
+        n = len(keys)
+        if not n:
             return
+        if len(games) != 3 * n:
+            raise ValueError(f"{len(games)} values for {n} games of session {session_id}")
         conn = self.conn
         if session_id in self._unsummed:
             self._pause_triggers()
@@ -389,23 +398,20 @@ class BulkImport:
         first_seq = conn.execute(
             "SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE session_id = ?", [session_id]
         ).fetchone()[0]
-        if created_at is None:  # one after the other, in the order given
+        if created_at is not None:  # a dated sheet: one time for all
+            insert_counted(conn, scored_entries_sql, 3, games,
+                            lambda start: [first_id + start, session_id, first_seq + start,
+                                           created_at])
+        else:  # one after the other, in the order given
             stamp = self.ledger.journal.next_time(session_id)
-            stamps = [stamp]
-            for _game in games[1:]:
-                stamp = _after(stamp)
-                stamps.append(stamp)
-        else:
-            stamps = [created_at] * len(games)
-        n = len(games)
-        ids = range(first_id, first_id + n)
-        values: list[Any] = []
-        for entry_id, seq, (uuid, deal_no, facts, _key), stamp in zip(
-                ids, range(first_seq, first_seq + n), games, stamps, strict=True):
-            values += (entry_id, uuid, session_id, seq, "deal", deal_no, facts, stamp, None)
-        insert_rows(conn, "entries (id, uuid, session_id, seq, kind, deal_no, facts, created_at, "
-                     "undoes)", 9, values)
-        keys = [key for _u, _d, _f, key in games]
+            values: list[Any] = []
+            for i in range(n):
+                if i:
+                    stamp = _after(stamp)
+                values += (first_id + i, games[3 * i], session_id, first_seq + i, "deal",
+                           games[3 * i + 1], games[3 * i + 2], stamp, None)
+            insert_rows(conn, "entries (id, uuid, session_id, seq, kind, deal_no, facts, "
+                         "created_at, undoes)", 9, values)
         new = [key for key in dict.fromkeys(keys) if key not in self._scores]
         if new:
             width = len(pids)
@@ -415,8 +421,7 @@ class BulkImport:
                              [(key, seat, *row) for key in new for seat, row in enumerate(scores[key])])
             for key in new:
                 self._scores[key] = _Score(scores[key])
-        insert_rows(conn, "temp.bulk_games (entry_id, key)", 2,
-                     list(chain.from_iterable(zip(ids, keys, strict=True))))
+        insert_counted(conn, scored_games_sql, 1, keys, lambda start: [first_id + start])
         made = conn.execute(scored_sql(len(pids)), [session_id, *pids]).rowcount
         conn.execute("DELETE FROM temp.bulk_games")
         known = self._scores

@@ -4,6 +4,7 @@ few fixed sizes, and the SQL that makes scored games' points."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -22,6 +23,39 @@ def insert_rows(conn: sqlite3.Connection, into: str, width: int, values: list[An
             rows //= 2
         conn.execute(values_sql(into, width, rows), values[start * width:(start + rows) * width])
         start += rows
+
+
+def insert_counted(conn: sqlite3.Connection, sql: Callable[[int], str], width: int,
+                    values: Sequence[Any], shared: Callable[[int], list[Any]],
+                    rows_per_statement: int = 256) -> None:
+    """INSERT flat ``values`` (``width`` a row) with statements ``sql(rows)`` whose first
+    parameters, ``shared(start)``, are those of the rows from ``start`` on (say, the first
+    id, which the statement counts up), in a few fixed sizes as :func:`insert_rows`."""
+    start, total = 0, len(values) // width
+    rows = rows_per_statement
+    while start < total:
+        while rows > total - start:
+            rows //= 2
+        conn.execute(sql(rows), [*shared(start), *values[start * width:(start + rows) * width]])
+        start += rows
+
+
+@lru_cache(maxsize=16)
+def scored_entries_sql(rows: int) -> str:
+    """``rows`` deal entries: ?1 the first id, ?2 the session, ?3 the first seq, ?4 the
+    time; then each row's uuid, deal number and facts."""
+    values = ", ".join(
+        f"(?1 + {k}, ?{5 + 3 * k}, ?2, ?3 + {k}, 'deal', ?{6 + 3 * k}, ?{7 + 3 * k}, ?4, NULL)"
+        for k in range(rows))
+    return ("INSERT INTO entries (id, uuid, session_id, seq, kind, deal_no, facts, created_at, "
+            f"undoes) VALUES {values}")
+
+
+@lru_cache(maxsize=16)
+def scored_games_sql(rows: int) -> str:
+    """``rows`` games' keys for temp.bulk_games: ?1 the first entry id, then each key."""
+    values = ", ".join(f"(?1 + {k}, ?{2 + k})" for k in range(rows))
+    return f"INSERT INTO temp.bulk_games (entry_id, key) VALUES {values}"
 
 
 @lru_cache(maxsize=8)

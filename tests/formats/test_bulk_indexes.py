@@ -119,7 +119,7 @@ def test_a_bulk_import_leaves_the_schema_and_rows_of_a_row_by_row_one(
     # Every points row made in Python (the path of renamed players), not by SQLite.
     from ledger.formats.sheet_import import _SheetRun
 
-    monkeypatch.delattr(_SheetRun, "keyed")
+    monkeypatch.delattr(_SheetRun, "columns")
     imported(tmp_path / "python.db")
     assert rows(tmp_path / "python.db") == rows(tmp_path / "row.db")
 
@@ -137,7 +137,7 @@ def test_an_undated_sheet_in_bulk_writes_the_rows_of_the_python_path(
                              if not line[:4].isdigit() or " " in line))
     for db in ("bulk.db", "python.db"):
         if db == "python.db":
-            monkeypatch.delattr(_SheetRun, "keyed")
+            monkeypatch.delattr(_SheetRun, "columns")
         with open_ledger(tmp_path / db) as ledger:
             import_file(ledger, sheet)
     assert True in bulk_builds
@@ -180,8 +180,10 @@ def test_scored_games_with_payees_write_the_rows_of_python_points(tmp_path, in_b
                     started_at=at, session_uuid="6f1e1c1e-7d5a-4b0e-9b1a-2c3d4e5f6a7b")
                 bulk.sum_later(sid)
                 if scored:
-                    bulk.import_scored(sid, games[:2], at, scores)  # two calls, one session
-                    bulk.import_scored(sid, games[2:], at, scores)
+                    flat = [v for u, n, f, _k in games for v in (u, n, f)]
+                    keys = [key for *_g, key in games]
+                    bulk.import_scored(sid, flat[:6], keys[:2], at, scores)  # two calls
+                    bulk.import_scored(sid, flat[6:], keys[2:], at, scores)
                 else:
                     bulk.import_entries(sid, [ImportedEntry(u, "deal", n, f, [
                         (seats[seat], d, w, fr, c, p, net, None if pay is None else seats[pay])

@@ -12,6 +12,7 @@ import uuid
 import pytest
 from helpers import ROOT, file_digest
 
+from ledger.core.errors import LedgerError
 from ledger.formats.exchange import import_file
 from ledger.formats.sheet import SheetError, read_sheet, sheet_rules, uuid5
 from ledger.storage.store import open_ledger
@@ -365,6 +366,71 @@ def test_a_large_sheet_with_an_error_at_its_end_writes_nothing(cli, tmp_path, mo
     assert cli.ok("history", "--all", "--json").strip() == "[]"
     sheet.write_text("\n".join(lines))  # and without it (no newline at the end): all of it
     assert "600 deals added" in cli.ok("import", str(sheet))
+
+
+def test_a_large_sheet_read_in_a_process_of_its_own_writes_what_one_read_here_writes(
+        tmp_path, monkeypatch) -> None:
+    """The reader process (ledger.formats.sheet_reader) and the import's own reading
+    write the same rows; where no reader can start, the import reads the sheet itself."""
+    import sqlite3
+
+    import ledger.formats.sheet_reader as reader
+
+    sheet = tmp_path / "club.txt"
+    sheet.write_text(year_of_play(seed=8, games=6000))
+    started = []
+    real = reader.read_elsewhere
+
+    def spy(*args):
+        found = real(*args)
+        started.append(found is not None)
+        return found
+
+    monkeypatch.setattr(reader, "read_elsewhere", spy)
+    with open_ledger(tmp_path / "child.db") as ledger:
+        assert import_file(ledger, sheet).entries_added == 6000
+    monkeypatch.setattr(sys, "executable", "/bin/false")  # no reader can start
+    with open_ledger(tmp_path / "here.db") as ledger:
+        assert import_file(ledger, sheet).entries_added == 6000
+    assert started == [True, False]
+
+    def rows(db):
+        conn = sqlite3.connect(db)
+        try:
+            return [conn.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall()
+                    for t in ("seats", "entries", "points", "session_totals")]
+        finally:
+            conn.close()
+
+    assert rows(tmp_path / "child.db") == rows(tmp_path / "here.db")
+
+
+def test_a_reader_process_that_stops_fails_the_import_and_writes_nothing(tmp_path, monkeypatch) -> None:
+    """A reader that says it is ready and then stops (killed, out of memory): the import
+    fails with one clear error and its one transaction writes nothing."""
+    fake = tmp_path / "python"
+    fake.write_text(f"#!/bin/sh\nexec {sys.executable} -c \"import sys; "
+                    "sys.stdout.write('[\\\"ready\\\"]\\n'); sys.stdout.flush(); "
+                    "sys.exit('out of memory')\"\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(fake))
+    sheet = tmp_path / "club.txt"
+    sheet.write_text(year_of_play(seed=8, games=6000))
+    with open_ledger(tmp_path / "l.db") as ledger:
+        with pytest.raises(LedgerError, match=r"the process reading club\.txt stopped \(out of "
+                           r"memory\); nothing of it was imported"):
+            import_file(ledger, sheet)
+        assert ledger.journal.sessions() == []
+
+
+def test_a_large_sheet_read_elsewhere_names_its_error_in_the_interface_language(
+        cli, tmp_path) -> None:
+    lines = year_of_play(seed=3, games=6000).splitlines()
+    sheet = tmp_path / "big.txt"
+    sheet.write_text("\n".join([*lines, "0 0 3 4"]) + "\n")
+    out = cli.fails("--lang", "zh_Hant", "import", str(sheet))
+    assert f"big.txt 第 {len(lines) + 1} 行：每鋪要啱啱好一個贏家" in out, out
+    assert cli.ok("history", "--all", "--json").strip() == "[]"
 
 
 def test_the_lines_of_a_file_are_counted_with_or_without_a_last_newline(tmp_path) -> None:

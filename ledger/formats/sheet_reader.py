@@ -1,0 +1,207 @@
+"""A large score sheet read in a process of its own while the import writes it.
+
+``bigtwo import`` of a large sheet (one transaction: :mod:`ledger.formats.sheet_import`)
+spends about as long reading, checking and scoring the lines as SQLite spends writing
+them.  Here the reading runs in a child process (``python -m
+ledger.formats.sheet_reader``), which hands the import each session's games, keyed by
+score (:meth:`_SheetScorer.columns`), as JSON lines in batches over a pipe: on two cores the
+reading and the writing overlap.  The child reads the file itself; what it sends is its
+parent's to trust, as a function's result is.
+
+The child's first message says it is ready; a child that cannot start (no processes, as
+in Pyodide, or none that can run this package) leaves the reading to the import's own
+process, as before.  An error reading the sheet is sent where it comes, with its line:
+the import raises it there, and its transaction writes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import groupby
+from pathlib import Path
+from typing import IO, Any
+
+from ledger.core.errors import InputError, LedgerError
+from ledger.core.i18n import N_, _, choose, language
+from ledger.core.phrase import Phrase
+from ledger.formats.merge import EntrySpec, SessionSpec
+from ledger.formats.sheet import SheetError, SheetSession, read_sheet
+from ledger.formats.sheet_import import _sheet_spec, _SheetScorer, points_of, sheet_lines
+from ledger.storage.bulk import ScoreRow
+from ledger.storage.raw_rows import ImportedEntry
+from ledger.storage.rows import PointsTuple
+
+BATCH = 32  # sessions a message
+READY, SESSIONS, FAILED, END = "ready", "sessions", "failed", "end"
+
+class ReadRun:
+    """One session's games as the reader process sent them: for a new session, keyed by
+    score (:meth:`columns`); for a session the ledger has (a merge) or whose players were
+    renamed, as entries (iterated) or rows (:meth:`imported`) made of those here."""
+
+    def __init__(self, spec: SessionSpec, games: list[Any], keys: list[int], lines: list[int],
+                 scores: Mapping[int, Sequence[ScoreRow]], origin: str) -> None:
+        self.spec, self.games, self.keys, self.lines = spec, games, keys, lines
+        self.scores, self.origin = scores, origin
+
+    def columns(self) -> tuple[Mapping[int, Sequence[ScoreRow]], list[Any], list[int]]:
+        return self.scores, self.games, self.keys
+
+    def _rows(self) -> Iterator[tuple[str, int, str, list[PointsTuple], int]]:
+        names, games, scores = self.spec.players, self.games, self.scores
+        for i, (key, line) in enumerate(zip(self.keys, self.lines, strict=True)):
+            yield (games[3 * i], games[3 * i + 1], games[3 * i + 2],
+                   points_of(names, scores[key]), line)
+
+    def __iter__(self) -> Iterator[EntrySpec]:
+        spec, origin = self.spec, self.origin
+        for uuid, deal, facts, points, line in self._rows():
+            yield EntrySpec(uuid, "deal", deal, None, spec.started_at,
+                            Phrase(N_("{origin} line {number} (deal {deal})"), origin=origin,
+                                   number=line, deal=deal), points, facts)
+
+    def imported(self) -> Iterator[ImportedEntry]:
+        started = self.spec.started_at
+        for uuid, deal, facts, points, _line in self._rows():
+            yield ImportedEntry(uuid, "deal", deal, facts, points, started)
+
+
+def read_elsewhere(path: Path, origin: str, dialect: str, fry: int,
+                   read: list[int]) -> Iterator[tuple[SessionSpec, ReadRun]] | None:
+    """The sheet's sessions as a reader process sends them, or None when no reader
+    process can be started here.  ``read[0]``: the last line it has read (progress)."""
+    if sys.platform == "emscripten":  # Pyodide: no processes
+        return None
+    errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed by _stop; never a full pipe
+    try:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "ledger.formats.sheet_reader", str(path), origin, dialect,
+             str(fry), language()],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors)
+    except OSError:
+        errors.close()
+        return None
+    assert child.stdout is not None
+    first = _received_message(child.stdout)
+    if first != [READY]:  # it could not start (say, this package is not importable there)
+        _stop(child, errors)
+        return None
+    return _received(child, errors, origin, read)
+
+
+def _received(child: subprocess.Popen[bytes], errors: IO[bytes], origin: str, read: list[int]
+              ) -> Iterator[tuple[SessionSpec, ReadRun]]:
+    assert child.stdout is not None
+    scores: dict[int, Sequence[ScoreRow]] = {}
+    try:
+        while True:
+            message = _received_message(child.stdout)
+            if message is None:
+                child.wait()
+                errors.seek(0)
+                said = errors.read().decode("utf-8", "replace").strip().splitlines()
+                raise LedgerError(_("the process reading {origin} stopped ({why}); nothing of "
+                                    "it was imported").format(
+                    origin=origin, why=said[-1] if said else _("exit code {code}").format(
+                        code=child.returncode))) from None
+            kind = message[0]
+            if kind == END:
+                return
+            if kind == FAILED:
+                raise SheetError(message[1])
+            _kind, sessions, last_line = message
+            read[0] = last_line  # read up to there: the bar moves as these are written
+            for (date, fry, players, run, line), seats, games, keys, lines, new_scores in sessions:
+                scores.update((int(key), rows) for key, rows in new_scores.items())
+                session = SheetSession(date, fry, tuple(players), run, line)
+                spec = _sheet_spec(session, origin, tuple(seats))
+                yield spec, ReadRun(spec, games, keys, lines, scores, origin)
+    finally:
+        _stop(child, errors)
+
+
+def _stop(child: subprocess.Popen[bytes], errors: IO[bytes]) -> None:
+    if child.poll() is None:
+        child.kill()
+    child.wait()
+    if child.stdout is not None:
+        child.stdout.close()
+    errors.close()
+
+
+def _send(out: IO[bytes], message: list[Any]) -> None:
+    out.write(json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n")
+
+
+def _received_message(stream: IO[bytes]) -> Any:
+    """The next message (a JSON line), or None at the end of the stream (or of a line
+    that is not one: a reader that could not start)."""
+    line = stream.readline()
+    if not line.endswith(b"\n"):
+        return None
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None
+
+
+def serve(path: Path, origin: str, dialect: str, fry: int, out: IO[bytes]) -> None:
+    """The reader process: the sheet's sessions, keyed, in batches, then the end (or
+    the error that stopped it)."""
+    _send(out, [READY])
+    scorer = _SheetScorer()
+    lines = _Counted(sheet_lines(path, origin))
+    batch: list[tuple[Any, ...]] = []
+    sent = 0  # scores sent so far (keys are numbered from 0 in order)
+    try:
+        for _session, run in groupby(read_sheet(lines, origin, dialect, fry),
+                                     key=lambda g: g.session):
+            games = list(run)
+            spec = _sheet_spec(games[0].session, origin)
+            flat, keys, numbers = scorer.columns(spec, games)
+            new: dict[int, Sequence[ScoreRow]] = {
+                key: scorer.scores[key] for key in range(sent, len(scorer.scores))}
+            sent = len(scorer.scores)
+            session = games[0].session
+            batch.append(((session.date, session.fry_threshold, session.players, session.run,
+                           session.line), spec.players, flat, keys, numbers, new))
+            if len(batch) >= BATCH:
+                _send(out, [SESSIONS, batch, lines.number])
+                batch = []
+        if batch:
+            _send(out, [SESSIONS, batch, lines.number])
+    except InputError as exc:
+        _send(out, [FAILED, str(exc)])
+        return
+    _send(out, [END])
+
+
+class _Counted:
+    """Lines, and how many have been read."""
+
+    def __init__(self, lines: Iterator[str]) -> None:
+        self.lines, self.number = lines, 0
+
+    def __iter__(self) -> Iterator[str]:
+        for line in self.lines:
+            self.number += 1
+            yield line
+
+
+def main(argv: Sequence[str]) -> None:
+    path, origin, dialect, fry, lang = argv
+    choose(lang)
+    out = sys.stdout.buffer
+    try:
+        serve(Path(path), origin, dialect, int(fry), out)
+        out.flush()
+    except BrokenPipeError:  # the import stopped (Ctrl-C, an error of its own)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
