@@ -146,10 +146,7 @@ class _SheetScorer:
 
     def entries(self, spec: SessionSpec, games: Iterable[SheetGame], origin: str) -> Iterator[EntrySpec]:
         for game, points, facts in self.scored(spec, games):
-            # A dated sheet's games carry its date, not the time of the import.
-            yield EntrySpec(game.uuid, "deal", game.position, None, spec.started_at,
-                            Phrase(N_("{origin} line {number} (deal {deal})"), origin=origin,
-                                   number=game.line, deal=game.position), points, facts)
+            yield sheet_entry(spec, origin, game.uuid, game.position, game.line, points, facts)
 
     def imported(self, spec: SessionSpec, games: Iterable[SheetGame]) -> Iterator[ImportedEntry]:
         """The games as the bulk path writes them: no :class:`EntrySpec` and no place
@@ -221,6 +218,16 @@ class _SheetScorer:
             return text
 
         return facts
+
+
+def sheet_entry(spec: SessionSpec, origin: str, uuid: str, deal: int, line: int,
+                points: list[PointsTuple], facts: str) -> EntrySpec:
+    """A sheet game as the importer compares it with the ledger (a merged session),
+    its place named for messages."""
+    # A dated sheet's games carry its date, not the time of the import.
+    return EntrySpec(uuid, "deal", deal, None, spec.started_at,
+                     Phrase(N_("{origin} line {number} (deal {deal})"), origin=origin,
+                            number=line, deal=deal), points, facts)
 
 
 def points_of(names: Sequence[str], values: Sequence[ScoreRow], no_payee: bool = False

@@ -26,11 +26,16 @@ from pathlib import Path
 from typing import IO, Any
 
 from ledger.core.errors import InputError, LedgerError
-from ledger.core.i18n import N_, _, choose, language
-from ledger.core.phrase import Phrase
+from ledger.core.i18n import _, choose, language
 from ledger.formats.merge import EntrySpec, SessionSpec
 from ledger.formats.sheet import SheetError, SheetSession, read_sheet
-from ledger.formats.sheet_import import _sheet_spec, _SheetScorer, points_of, sheet_lines
+from ledger.formats.sheet_import import (
+    _LineReader,
+    _sheet_spec,
+    _SheetScorer,
+    points_of,
+    sheet_entry,
+)
 from ledger.storage.bulk import ScoreRow
 from ledger.storage.raw_rows import ImportedEntry
 from ledger.storage.rows import PointsTuple
@@ -58,11 +63,8 @@ class ReadRun:
                    points_of(names, scores[key]), line)
 
     def __iter__(self) -> Iterator[EntrySpec]:
-        spec, origin = self.spec, self.origin
         for uuid, deal, facts, points, line in self._rows():
-            yield EntrySpec(uuid, "deal", deal, None, spec.started_at,
-                            Phrase(N_("{origin} line {number} (deal {deal})"), origin=origin,
-                                   number=line, deal=deal), points, facts)
+            yield sheet_entry(self.spec, self.origin, uuid, deal, line, points, facts)
 
     def imported(self) -> Iterator[ImportedEntry]:
         started = self.spec.started_at
@@ -154,7 +156,8 @@ def serve(path: Path, origin: str, dialect: str, fry: int, out: IO[bytes]) -> No
     the error that stopped it)."""
     _send(out, [READY])
     scorer = _SheetScorer()
-    lines = _Counted(sheet_lines(path, origin))
+    read = [0]
+    lines = _LineReader(path, origin, read)
     batch: list[tuple[Any, ...]] = []
     sent = 0  # scores sent so far (keys are numbered from 0 in order)
     try:
@@ -170,26 +173,14 @@ def serve(path: Path, origin: str, dialect: str, fry: int, out: IO[bytes]) -> No
             batch.append(((session.date, session.fry_threshold, session.players, session.run,
                            session.line), spec.players, flat, keys, numbers, new))
             if len(batch) >= BATCH:
-                _send(out, [SESSIONS, batch, lines.number])
+                _send(out, [SESSIONS, batch, read[0]])
                 batch = []
         if batch:
-            _send(out, [SESSIONS, batch, lines.number])
+            _send(out, [SESSIONS, batch, read[0]])
     except InputError as exc:
         _send(out, [FAILED, str(exc)])
         return
     _send(out, [END])
-
-
-class _Counted:
-    """Lines, and how many have been read."""
-
-    def __init__(self, lines: Iterator[str]) -> None:
-        self.lines, self.number = lines, 0
-
-    def __iter__(self) -> Iterator[str]:
-        for line in self.lines:
-            self.number += 1
-            yield line
 
 
 def main(argv: Sequence[str]) -> None:
