@@ -272,7 +272,6 @@ class Importer:
         self.progress = progress or (lambda n: None)
         self.expected = expected
         self._frozen: dict[int, tuple[RuleSet, dict[str, Any]]] = {}
-        self._batch = BATCH_ENTRIES  # this transaction's
         self._indexes_decided = False  # in this transaction
 
     def run(self, sessions: Iterable[tuple[SessionSpec, Iterable[EntrySpec]]]) -> ImportReport:
@@ -280,16 +279,16 @@ class Importer:
         more = True
         bulk = self.ledger.bulk
         # One transaction: its foreign keys checked once, at its end.
+        batch = sys.maxsize if self.whole else BATCH_ENTRIES  # entries a transaction
         with bulk.tuned(whole=self.whole):
             while more:
                 more = False
-                self._batch = sys.maxsize if self.whole else BATCH_ENTRIES
                 self._indexes_decided = False
                 with self.ledger.writing(), bulk.totals_in_bulk():
                     written = 0
                     for spec, entries in pending:
                         written += self._session(spec, entries)
-                        if written >= self._batch:
+                        if written >= batch:
                             more = True
                             break
         return self.report
