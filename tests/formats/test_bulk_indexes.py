@@ -12,6 +12,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -238,16 +239,23 @@ def test_an_interrupted_bulk_import_keeps_every_index(tmp_path, monkeypatch, bul
     assert_clean(db)
 
 
+@contextmanager
+def one_bulk_transaction(ledger):
+    """A whole import's transaction: foreign keys checked at its end, indexes dropped."""
+    bulk = ledger.bulk
+    with bulk.tuned(whole=True), ledger.writing(), bulk.totals_in_bulk():
+        assert bulk.build_indexes_later()
+        yield bulk
+
+
 def test_a_bulk_import_that_names_what_is_not_there_writes_nothing(tmp_path) -> None:
     """The foreign keys, checked once at the end of the transaction, fail it as a row
     would fail row by row: an IntegrityError, nothing written, every index kept."""
     db = tmp_path / "l.db"
     before = fresh_master(tmp_path)
     with open_ledger(db) as ledger:
-        bulk = ledger.bulk
         with pytest.raises(sqlite3.IntegrityError, match=r"FOREIGN KEY.*points"), \
-                bulk.tuned(whole=True), ledger.writing(), bulk.totals_in_bulk():
-            assert bulk.build_indexes_later()
+                one_bulk_transaction(ledger):
             ledger.conn.execute(
                 "INSERT INTO points (entry_id, session_id, player_id, deals, wins, fried, cards, "
                 "penalty, net) VALUES (12345, 678, 9, 1, 0, 0, 3, 3, 3)")
@@ -262,10 +270,8 @@ def test_a_uuid_written_twice_in_bulk_fails_when_its_index_is_built(tmp_path) ->
     db = tmp_path / "l.db"
     before = fresh_master(tmp_path)
     with open_ledger(db) as ledger:
-        bulk = ledger.bulk
         with pytest.raises(sqlite3.IntegrityError, match=r"UNIQUE.*entries\.uuid"), \
-                bulk.tuned(whole=True), ledger.writing(), bulk.totals_in_bulk():
-            assert bulk.build_indexes_later()
+                one_bulk_transaction(ledger) as bulk:
             sid = ledger.journal.add_session(seats=["Ann", "Ben"], name="x", rules={},
                                              stake="1", currency=None, teams=False)
             twice = ImportedEntry("5f0c7a52-2b1e-4d8e-9a57-1f2a3b4c5d6e", "deal", 1,
