@@ -25,8 +25,7 @@ from ledger.storage.store import open_ledger
 
 SECONDARY = {  # the indexes that are built in bulk (with idx_entries_uuid)
     "idx_entries_deal_order", "idx_entries_order", "idx_entries_session_actions",
-    "idx_points_entry_id", "idx_points_player_id", "idx_points_payee_id",
-    "idx_points_session_id",
+    "idx_points_entry_id", "idx_points_session_id",
 }
 
 

@@ -311,3 +311,22 @@ def test_a_newer_ledger_is_left_byte_identical(cli, tmp_path, args):
            f"{SCHEMA_VERSION}" in err
     assert db.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["e.json", "newer.db"]
+
+
+def test_a_deals_points_are_looked_up_by_its_entries_not_its_players(played):
+    """The points of one deal (what an amend or void reverses, what the hub's board
+    shows) are found through the session's entries and their points' entry ids, not
+    through every points row of the deal's players (m008 dropped the index of
+    points.player_id that led the planner there: 0.5 s a deal on a ledger of 200,000)."""
+    with open_ledger(played) as ledger:
+        said: list[str] = []
+        ledger.conn.set_trace_callback(said.append)
+        assert ledger.journal.deal_points(1, 1)
+        ledger.conn.set_trace_callback(None)
+        sql = next(s for s in said if "JOIN points q" in s)
+        plan = [row[3] for row in ledger.conn.execute("EXPLAIN QUERY PLAN " + sql)]
+    assert any(step.startswith("SEARCH e USING COVERING INDEX idx_entries_deal_order")
+               for step in plan), plan
+    assert "SEARCH q USING INDEX idx_points_entry_id (entry_id=?)" in plan, plan
+    assert not any(step.startswith(("SCAN q", "SEARCH q USING INDEX idx_points_player"))
+                   for step in plan), plan

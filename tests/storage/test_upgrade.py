@@ -163,3 +163,41 @@ def test_the_upgrade_leaves_no_update_or_delete_possible(v4_ledger):
             with pytest.raises(sqlite3.IntegrityError, match="append-only"):
                 ledger.conn.execute(sql)
         assert ledger.inspection.schema_differences() == []
+
+
+def _indexes(db: Path) -> dict[str, str]:
+    conn = sqlite3.connect(db)
+    try:
+        return dict(conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"))
+    finally:
+        conn.close()
+
+
+def test_an_upgraded_ledger_has_the_indexes_of_a_new_one(cli, old_ledger, tmp_path):
+    """m008: points keep their indexes by entry and by session only; the index of undoes
+    holds only the rows that have one, in an upgraded ledger as in a new one; an entry
+    is still undone once at most, and found by the entry it undoes through that index."""
+    from ledger.storage.store import open_ledger
+
+    cli.ok("session", "list")
+    new = tmp_path / "new.db"
+    open_ledger(new).close()
+    assert _indexes(old_ledger) == _indexes(new)
+    assert sorted(n for n in _indexes(new) if n.startswith("idx_points")) == [
+        "idx_points_entry_id", "idx_points_session_id"]
+    assert _indexes(new)["idx_entries_undoes"].endswith("WHERE undoes IS NOT NULL")
+    conn = sqlite3.connect(old_ledger)
+    try:
+        target, session = conn.execute(
+            "SELECT uuid, session_id FROM entries WHERE kind = 'deal' ORDER BY id DESC").fetchone()
+        undo = ("INSERT INTO entries (uuid, session_id, kind, created_at, undoes) "
+                "VALUES (?, ?, 'undo', '2030-01-01T00:00:00', ?)")
+        conn.execute(undo, ["u1", session, target])
+        with pytest.raises(sqlite3.IntegrityError, match=r"UNIQUE constraint failed: entries\.undoes"):
+            conn.execute(undo, ["u2", session, target])
+        plan = conn.execute("EXPLAIN QUERY PLAN SELECT uuid FROM entries WHERE undoes = ?",
+                            [target]).fetchall()
+        assert "USING INDEX idx_entries_undoes" in plan[0][3]
+    finally:
+        conn.close()
