@@ -27,7 +27,7 @@ from typing import IO, Any
 
 from ledger.core.errors import InputError, LedgerError
 from ledger.core.i18n import _, choose, language
-from ledger.formats.merge import EntrySpec, SessionSpec
+from ledger.formats.merge import EntrySpec, SessionSpec, collected_after
 from ledger.formats.sheet import SheetError, SheetSession, read_sheet
 from ledger.formats.sheet_import import (
     _LineReader,
@@ -188,7 +188,8 @@ def main(argv: Sequence[str]) -> None:
     choose(lang)
     out = sys.stdout.buffer
     try:
-        serve(Path(path), origin, dialect, int(fry), out)
+        with collected_after():
+            serve(Path(path), origin, dialect, int(fry), out)
         out.flush()
     except BrokenPipeError:  # the import stopped (Ctrl-C, an error of its own)
         sys.exit(1)

@@ -500,3 +500,35 @@ def test_sigkill_during_a_big_import_then_rerun(tmp_path) -> None:
     subprocess.run(command, check=True, capture_output=True, timeout=600)
     with open_ledger(db) as ledger:
         assert {s.uuid: s.deals for s in ledger.journal.sessions()} == expected
+
+
+@pytest.mark.parametrize("before", [True, False])
+def test_a_large_import_collects_no_cycles_while_it_writes_and_as_before_after(
+        tmp_path, monkeypatch, before) -> None:
+    """A whole import runs without the cyclic collector (ledger.formats.merge
+    collected_after), which is on again after it if it was on before, an error or not."""
+    import gc
+
+    monkeypatch.setattr("ledger.formats.merge.INDEX_BUILD_MIN", 100)
+    sheet = tmp_path / "s.txt"
+    sheet.write_text(year_of_play(seed=4, games=900))
+    seen: list[bool] = []
+
+    def start_progress(_sessions: int, _entries: int):
+        return lambda _n: seen.append(gc.isenabled())
+
+    was = gc.isenabled()
+    try:
+        (gc.enable if before else gc.disable)()
+        with open_ledger(tmp_path / "l.db") as ledger:
+            assert import_file(ledger, sheet, start_progress=start_progress).entries_added == 900
+            assert gc.isenabled() is before
+        sheet.write_text(year_of_play(seed=5, games=900) + "0 0 3 4\n")
+        with open_ledger(tmp_path / "new.db") as ledger:
+            with pytest.raises(LedgerError, match="exactly one winner"):
+                import_file(ledger, sheet, start_progress=start_progress)
+            assert gc.isenabled() is before
+            assert ledger.journal.sessions() == []
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert seen and not any(seen)
