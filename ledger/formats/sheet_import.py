@@ -290,11 +290,8 @@ def import_sheet(ledger: Ledger, path: Path, origin: str,
         from ledger.formats.sheet_reader import read_elsewhere
 
         read = [0]
-        sessions: Iterator[tuple[SessionSpec, Iterable[EntrySpec]]] | None
-        sessions = read_elsewhere(path, origin, dialect, first_fry, read)
-        if sessions is None:
-            reader = _LineReader(path, origin, read)
-            sessions = sheet_sessions(path, origin, dialect, first_fry, reader)
+        sessions = read_elsewhere(path, origin, dialect, first_fry, read, lambda: sheet_sessions(
+            path, origin, dialect, first_fry, _LineReader(path, origin, read)))
         bar = start_progress(lines, lines) if start_progress else None
         progress = None if bar is None else _line_progress(bar, read)
         return Importer(ledger, report, progress, expected=lines, whole=True).run(sessions)

@@ -20,7 +20,7 @@ import json
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import groupby
 from pathlib import Path
 from typing import IO, Any
@@ -41,6 +41,7 @@ from ledger.storage.raw_rows import ImportedEntry
 from ledger.storage.rows import PointsTuple
 
 BATCH = 32  # sessions a message
+FIRST_BATCH = 4  # sessions of the first: the import starts writing sooner
 READY, SESSIONS, FAILED, END = "ready", "sessions", "failed", "end"
 
 class ReadRun:
@@ -72,12 +73,16 @@ class ReadRun:
             yield ImportedEntry(uuid, "deal", deal, facts, points, started)
 
 
-def read_elsewhere(path: Path, origin: str, dialect: str, fry: int,
-                   read: list[int]) -> Iterator[tuple[SessionSpec, ReadRun]] | None:
-    """The sheet's sessions as a reader process sends them, or None when no reader
-    process can be started here.  ``read[0]``: the last line it has read (progress)."""
+def read_elsewhere(path: Path, origin: str, dialect: str, fry: int, read: list[int],
+                   here: Callable[[], Iterator[tuple[SessionSpec, Iterable[EntrySpec]]]]
+                   ) -> Iterator[tuple[SessionSpec, Iterable[EntrySpec]]]:
+    """The sheet's sessions as a reader process sends them, or as ``here()`` reads them
+    when no reader process can start.  ``read[0]``: the last line it has read (progress).
+
+    The process is started now and its first message waited for only when the first
+    session is asked for: it starts up while the import gets its transaction ready."""
     if sys.platform == "emscripten":  # Pyodide: no processes
-        return None
+        return here()
     errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed by _stop; never a full pipe
     try:
         child = subprocess.Popen(
@@ -86,13 +91,21 @@ def read_elsewhere(path: Path, origin: str, dialect: str, fry: int,
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors)
     except OSError:
         errors.close()
-        return None
+        return here()
+    return _once_ready(child, errors, origin, read, here)
+
+
+def _once_ready(child: subprocess.Popen[bytes], errors: IO[bytes], origin: str,
+                read: list[int],
+                here: Callable[[], Iterator[tuple[SessionSpec, Iterable[EntrySpec]]]]
+                ) -> Iterator[tuple[SessionSpec, Iterable[EntrySpec]]]:
     assert child.stdout is not None
-    first = _received_message(child.stdout)
-    if first != [READY]:  # it could not start (say, this package is not importable there)
+    if _received_message(child.stdout) != [READY]:
+        # It could not start (say, this package is not importable there).
         _stop(child, errors)
-        return None
-    return _received(child, errors, origin, read)
+        yield from here()
+        return
+    yield from _received(child, errors, origin, read)
 
 
 def _received(child: subprocess.Popen[bytes], errors: IO[bytes], origin: str, read: list[int]
@@ -160,6 +173,7 @@ def serve(path: Path, origin: str, dialect: str, fry: int, out: IO[bytes]) -> No
     lines = _LineReader(path, origin, read)
     batch: list[tuple[Any, ...]] = []
     sent = 0  # scores sent so far (keys are numbered from 0 in order)
+    sent_any = False  # a batch
     try:
         for _session, run in groupby(read_sheet(lines, origin, dialect, fry),
                                      key=lambda g: g.session):
@@ -172,9 +186,9 @@ def serve(path: Path, origin: str, dialect: str, fry: int, out: IO[bytes]) -> No
             session = games[0].session
             batch.append(((session.date, session.fry_threshold, session.players, session.run,
                            session.line), spec.players, flat, keys, numbers, new))
-            if len(batch) >= BATCH:
+            if len(batch) >= (BATCH if sent_any else FIRST_BATCH):
                 _send(out, [SESSIONS, batch, read[0]])
-                batch = []
+                batch, sent_any = [], True
         if batch:
             _send(out, [SESSIONS, batch, read[0]])
     except InputError as exc:

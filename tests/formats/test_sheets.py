@@ -379,20 +379,23 @@ def test_a_large_sheet_read_in_a_process_of_its_own_writes_what_one_read_here_wr
     sheet = tmp_path / "club.txt"
     sheet.write_text(year_of_play(seed=8, games=6000))
     started = []
-    real = reader.read_elsewhere
+    real = reader._received
 
-    def spy(*args):
-        found = real(*args)
-        started.append(found is not None)
-        return found
+    def spy(*args):  # what a reader process that said it is ready sends
+        started.append(args[0].args)
+        return real(*args)
 
-    monkeypatch.setattr(reader, "read_elsewhere", spy)
+    monkeypatch.setattr(reader, "_received", spy)
     with open_ledger(tmp_path / "child.db") as ledger:
         assert import_file(ledger, sheet).entries_added == 6000
-    monkeypatch.setattr(sys, "executable", "/bin/false")  # no reader can start
-    with open_ledger(tmp_path / "here.db") as ledger:
-        assert import_file(ledger, sheet).entries_added == 6000
-    assert started == [True, False]
+    assert len(started) == 1 and started[0][1:3] == ["-m", "ledger.formats.sheet_reader"]
+    cannot = {"never_ready": "/bin/false",  # starts, and never says it is ready
+              "not_started": str(tmp_path / "missing")}  # cannot be started at all
+    for name, executable in cannot.items():
+        monkeypatch.setattr(sys, "executable", executable)
+        with open_ledger(tmp_path / f"{name}.db") as ledger:
+            assert import_file(ledger, sheet).entries_added == 6000
+    assert len(started) == 1
 
     def rows(db):
         conn = sqlite3.connect(db)
@@ -402,7 +405,8 @@ def test_a_large_sheet_read_in_a_process_of_its_own_writes_what_one_read_here_wr
         finally:
             conn.close()
 
-    assert rows(tmp_path / "child.db") == rows(tmp_path / "here.db")
+    written = rows(tmp_path / "child.db")
+    assert all(rows(tmp_path / f"{name}.db") == written for name in cannot)
 
 
 def test_a_reader_process_that_stops_fails_the_import_and_writes_nothing(tmp_path, monkeypatch) -> None:
