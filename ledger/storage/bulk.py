@@ -6,6 +6,7 @@ import json
 import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from ledger.storage.bulk_sql import (
@@ -37,7 +38,7 @@ class _Score:
 
     def __init__(self, rows: Sequence[ScoreRow]) -> None:
         self.rows = len(rows)
-        self.sums = tuple(v for row in rows for v in row[:6])
+        self.sums = tuple(chain.from_iterable(row[:6] for row in rows))
         self.flows = tuple((seat, row[6], row[5]) for seat, row in enumerate(rows)
                            if row[6] is not None)
 
@@ -65,8 +66,10 @@ class BulkImport:
         # built already in this transaction (then they stay).
         self._indexes: list[str] | None = None
         self._indexes_built = False
-        # Scored games (import_scored): the scores by key now in temp.bulk_scores.
+        # Scored games (import_scored): the scores by key now in temp.bulk_scores, and
+        # those of them with a payee (pay-the-winner flows).
         self._scores: dict[int, _Score] = {}
+        self._flowing: set[int] = set()
         # While the foreign keys are checked once, at the end (tuned(whole=True)).
         self._references_unchecked = False
 
@@ -96,6 +99,7 @@ class BulkImport:
             self._indexes = None
             self._indexes_built = False
             self._scores = {}
+            self._flowing = set()
 
     # The tables whose secondary indexes an import may build once instead of row by row.
     INDEXED_TABLES = ("entries", "points")
@@ -420,7 +424,9 @@ class BulkImport:
             conn.executemany("INSERT INTO temp.bulk_scores VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                              [(key, seat, *row) for key in new for seat, row in enumerate(scores[key])])
             for key in new:
-                self._scores[key] = _Score(scores[key])
+                score = self._scores[key] = _Score(scores[key])
+                if score.flows:
+                    self._flowing.add(key)
         insert_counted(conn, scored_games_sql, 1, keys, lambda start: [first_id + start])
         made = conn.execute(scored_sql(len(pids)), [session_id, *pids]).rowcount
         conn.execute("DELETE FROM temp.bulk_games")
@@ -440,7 +446,8 @@ class BulkImport:
                 else:
                     for j, value in enumerate(part):
                         total[j] += value
-            for key in keys:  # in the order of the games (seats in order)
+            # In the order of the games (seats in order); none while no score has a payee.
+            for key in keys if self._flowing else ():
                 for seat, payee, net in known[key].flows:
                     flow = (pids[seat], pids[payee])
                     flows[flow] = flows.get(flow, 0) + net
@@ -450,6 +457,7 @@ class BulkImport:
             self.conn.execute("DROP TABLE temp.bulk_scores")
             self.conn.execute("DROP TABLE temp.bulk_games")
             self._scores = {}
+            self._flowing = set()
 
     def note_import(self, session_id: int, detail: dict[str, Any]) -> None:
         """The one audit row of a session's import (inside ``ledger.writing()``)."""
