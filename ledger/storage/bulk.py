@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 ScoreRow = tuple[int, int, int, int, int, int, "int | None"]
 
 
-
 class _Score:
     """A score of :meth:`BulkImport.import_scored` as its totals are summed: how many
     points rows it makes, its seats' columns end to end (POINT_COLUMNS a seat), and its
@@ -297,14 +296,7 @@ class BulkImport:
         if not entries:
             return
         conn = self.conn
-        if session_id in self._unsummed:
-            self._pause_triggers()
-        elif self._triggers is not None:
-            self.sum_totals()  # the triggers keep this session's totals
-        first_id = conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM entries").fetchone()[0]
-        first_seq = conn.execute(
-            "SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE session_id = ?", [session_id]
-        ).fetchone()[0]
+        first_id, first_seq = self._next_rows(session_id)
         stamp = self.ledger.journal.next_time(session_id)
         values: list[Any] = []
         typed_names: dict[str, str] = {}
@@ -326,7 +318,7 @@ class BulkImport:
             values += (first_id + i, e.uuid, session_id, first_seq + i, e.kind, e.deal_no, facts,
                        e.created_at or stamp, e.undoes)
         insert_rows(conn, "entries (id, uuid, session_id, seq, kind, deal_no, facts, created_at, "
-                     "undoes)", 9, values)
+                    "undoes)", 9, values)
         ids = {**self.ledger.player_cache, **seat_ids}
         player_id = self.ledger.player_id
         values = []
@@ -361,7 +353,22 @@ class BulkImport:
                     values += (first_id + i, session_id, pid, deals, wins, fried, cards, penalty,
                                net, payee_id)
         insert_rows(conn, "points (entry_id, session_id, player_id, deals, wins, fried, cards, "
-                     "penalty, net, payee_id)", 10, values)
+                    "penalty, net, payee_id)", 10, values)
+
+    def _next_rows(self, session_id: int) -> tuple[int, int]:
+        """Before a session's rows go in: the triggers paused if its totals are summed in
+        bulk (a new session), else the bulk sums so far written, so that the triggers
+        keep its totals; then the first entry id and the session's first seq to use."""
+        if session_id in self._unsummed:
+            self._pause_triggers()
+        elif self._triggers is not None:
+            self.sum_totals()  # the triggers keep this session's totals
+        conn = self.conn
+        first_id: int = conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM entries").fetchone()[0]
+        first_seq: int = conn.execute(
+            "SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE session_id = ?", [session_id]
+        ).fetchone()[0]
+        return first_id, first_seq
 
     def import_scored(self, session_id: int, games: Sequence[Any], keys: Sequence[int],
                       created_at: str | None, scores: Mapping[int, Sequence[ScoreRow]]) -> None:
@@ -385,10 +392,7 @@ class BulkImport:
         if len(games) != 3 * n:
             raise ValueError(f"{len(games)} values for {n} games of session {session_id}")
         conn = self.conn
-        if session_id in self._unsummed:
-            self._pause_triggers()
-        elif self._triggers is not None:
-            self.sum_totals()  # the triggers keep this session's totals
+        first_id, first_seq = self._next_rows(session_id)
         if not self._scores:
             conn.execute("CREATE TEMP TABLE IF NOT EXISTS bulk_scores (key INTEGER NOT NULL, "
                          "seat INTEGER NOT NULL, deals INTEGER NOT NULL, wins INTEGER NOT NULL, "
@@ -398,14 +402,10 @@ class BulkImport:
                          "key INTEGER NOT NULL)")
         pids = [pid for (pid,) in conn.execute(
             "SELECT player_id FROM seats WHERE session_id = ? ORDER BY seat", [session_id])]
-        first_id = conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM entries").fetchone()[0]
-        first_seq = conn.execute(
-            "SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE session_id = ?", [session_id]
-        ).fetchone()[0]
         if created_at is not None:  # a dated sheet: one time for all
             insert_counted(conn, scored_entries_sql, 3, games,
-                            lambda start: [first_id + start, session_id, first_seq + start,
-                                           created_at])
+                           lambda start: [first_id + start, session_id, first_seq + start,
+                                          created_at])
         else:  # one after the other, in the order given
             stamp = self.ledger.journal.next_time(session_id)
             values: list[Any] = []
@@ -415,7 +415,7 @@ class BulkImport:
                 values += (first_id + i, games[3 * i], session_id, first_seq + i, "deal",
                            games[3 * i + 1], games[3 * i + 2], stamp, None)
             insert_rows(conn, "entries (id, uuid, session_id, seq, kind, deal_no, facts, "
-                         "created_at, undoes)", 9, values)
+                        "created_at, undoes)", 9, values)
         new = [key for key in dict.fromkeys(keys) if key not in self._scores]
         if new:
             width = len(pids)
