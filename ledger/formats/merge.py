@@ -296,8 +296,8 @@ class Importer:
         pending = iter(sessions)
         more = True
         bulk = self.ledger.bulk
-        # One transaction: its foreign keys checked once, at its end.
-        batch = sys.maxsize if self.whole else BATCH_ENTRIES  # entries a transaction
+        # Entries a transaction: a whole import is one (its foreign keys checked at its end).
+        batch = sys.maxsize if self.whole else BATCH_ENTRIES
         with bulk.tuned(whole=self.whole), collected_after() if self.whole else nullcontext():
             while more:
                 more = False

@@ -260,7 +260,6 @@ class _SheetRun:
         return self.scorer.scores, flat, keys
 
 
-
 def sheet_sessions(path: Path, origin: str, dialect: str = SCORER, fry: int = DEFAULT_FRY_THRESHOLD,
                    lines: Iterable[str] | None = None
                    ) -> Iterator[tuple[SessionSpec, Iterable[EntrySpec]]]:

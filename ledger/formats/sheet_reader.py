@@ -44,6 +44,7 @@ BATCH = 32  # sessions a message
 FIRST_BATCH = 4  # sessions of the first: the import starts writing sooner
 READY, SESSIONS, FAILED, END = "ready", "sessions", "failed", "end"
 
+
 class ReadRun:
     """One session's games as the reader process sent them: for a new session, keyed by
     score (:meth:`columns`); for a session the ledger has (a merge) or whose players were
