@@ -6,7 +6,7 @@
     .venv/bin/python scripts/i18n.py check     # exit 1 if a message lacks a translation or a .mo is stale
 
 Messages are the strings in ``_()``, ``N_()`` and ``ngettext()`` calls under ledger/
-(the Python code; the phone app's scripts take their words from ``ledger/web/lang.py``'s
+(the Python code; the phone app's scripts take their words from ``ledger/engine/lang.py``'s
 ``N_()`` table), plus every help
 text of the command line (each command's and option's, the lazily
 loaded feature commands included), read from the built click commands, and the shipped

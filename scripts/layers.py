@@ -27,7 +27,8 @@ PACKAGE = "ledger"
 
 LAYERS: tuple[tuple[str, str], ...] = (
     ("cli", "the bigtwo command line (typer/click)"),
-    ("web", "bigtwo serve: the live phone page and its API over the same book and storage"),
+    ("web", "bigtwo serve: the hub (server, protocol, auth, feed) and the phone app's files"),
+    ("engine", "the ops every front end calls (hub, phone worker, bot), answering view records"),
     ("present", "text tables (tabulate) and plots (matplotlib)"),
     ("formats", "files in and out: export/import, score sheets, samples"),
     ("book", "use cases as plain data: actions, reports, stats, ratings, doctor"),

@@ -19,7 +19,7 @@ from starlette.responses import (
 from ledger.core import i18n
 from ledger.core.errors import InputError, LedgerError
 from ledger.core.i18n import _
-from ledger.web import engine
+from ledger.engine import dispatch as engine
 from ledger.web.feed import Feed
 from ledger.web.site import Refused, body, need_read, need_write, session_number, site_of
 

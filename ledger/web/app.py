@@ -21,7 +21,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from ledger.core import i18n
 from ledger.core.errors import LedgerError
-from ledger.web import lang as lang_
+from ledger.engine import lang as lang_
 from ledger.web.api import api_events, api_op
 from ledger.web.downloads import plot_image, share_png, share_text
 from ledger.web.feed import Feed
@@ -51,7 +51,7 @@ async def on_refused(request: Request, exc: Exception) -> Response:
 
 
 async def on_ledger_error(request: Request, exc: Exception) -> Response:
-    from ledger.web.engine import error_dict
+    from ledger.engine.dispatch import error_dict
 
     assert isinstance(exc, LedgerError)
     found = error_dict(exc)

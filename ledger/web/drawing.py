@@ -140,7 +140,7 @@ def card_job(db: str, identity: tuple[int, int] | None, lang: str, session: int)
 
 
 def _status(exc: LedgerError) -> tuple[int, str]:
-    from ledger.web.engine import error_dict
+    from ledger.engine.dispatch import error_dict
 
     found = error_dict(exc)
     return found["status"], found["message"]

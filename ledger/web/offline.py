@@ -2,7 +2,7 @@
 
 The site holds the phone app (``static/app/``), this package's engine as a zip for
 Pyodide (``static/engine.zip``: core, storage, book, formats, present's text parts,
-the rule presets, the catalogs and ``web/engine.py`` — no CLI, no server, no plots),
+the rule presets, the catalogs and the engine (``ledger/engine``) — no CLI, no server, no plots),
 the vendored Pyodide and wheels (``static/vendor/``, see scripts/vendor_pyodide.py),
 a web manifest per language and a service worker that caches every file of the site
 (docs/offline.md).  Every path in it is relative, so it works from any folder of any
@@ -11,7 +11,6 @@ HTTPS host.  Pure file work: no network, no Node, nothing run.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import io
 import json
@@ -25,12 +24,9 @@ PACKAGE = Path(__file__).resolve().parent.parent  # ledger/
 STATIC = PACKAGE / "web" / "static"
 
 # The engine's Python: every module of these packages (their data files too) …
-ENGINE_PACKAGES = ("core", "storage", "book", "formats", "present")
+ENGINE_PACKAGES = ("core", "storage", "book", "formats", "present", "engine")
 # … but not these (matplotlib, fonts) …
 ENGINE_LEFT_OUT = ("present/plots.py", "present/fonts.py", "present/share.py")
-# … and from web/, the modules that import none of the server's or the CLI's packages
-# (engine.py and its ops, lang.py, phone.py), read from their imports.
-SERVER_ONLY = frozenset({"starlette", "uvicorn", "jinja2", "segno", "matplotlib", "typer", "click"})
 VENDOR_LEFT_OUT = ("README.md", "package.json", "vendor.json")
 
 NAMES = {  # the manifest's name and short name in each language
@@ -55,27 +51,8 @@ def engine_files() -> Iterator[tuple[str, Path]]:
             if (path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
                     and rel not in ENGINE_LEFT_OUT):
                 yield f"ledger/{rel}", path
-    for path in pure_web_modules():
-        yield f"ledger/web/{path.name}", path
     for path in sorted((PACKAGE / "locale").rglob("*.mo")):
         yield f"ledger/{path.relative_to(PACKAGE).as_posix()}", path
-
-
-def pure_web_modules() -> list[Path]:
-    """The modules of ledger/web/ that run in Pyodide: no import of :data:`SERVER_ONLY`
-    anywhere in them (at the top or inside a function)."""
-    found = []
-    for path in sorted((PACKAGE / "web").glob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        names: set[str] = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                names.update(alias.name.split(".")[0] for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                names.add(node.module.split(".")[0])
-        if not names & SERVER_ONLY:
-            found.append(path)
-    return found
 
 
 def engine_zip() -> bytes:

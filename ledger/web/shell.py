@@ -41,7 +41,7 @@ async def api_words(request: Request) -> Response:
     """``{"lang", "html_lang", "languages", "words"}``: the app's words in the request's
     language (``?lang=``, else the browser's Accept-Language, else the server's)."""
     from ledger.core import i18n
-    from ledger.web import lang
+    from ledger.engine import lang
 
     here = i18n.language()
     return JSONResponse({"lang": here, "html_lang": lang.HTML_LANG.get(here, "en"),

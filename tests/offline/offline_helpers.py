@@ -165,8 +165,8 @@ def call(page: Any, op: str, args: dict[str, Any]) -> Any:
 
 def laptop_evening(tmp: Path, lines: list[str]) -> dict[str, Any]:
     """The same evening through the same engine in this CPython: its board."""
+    from ledger.engine import dispatch as engine
     from ledger.storage.store import open_ledger
-    from ledger.web import engine
 
     with open_ledger(tmp / "laptop.db") as ledger:
         s = engine.call(ledger, "start", start_args())

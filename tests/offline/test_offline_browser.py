@@ -84,8 +84,8 @@ def test_the_phones_export_imported_by_bigtwo_import_gives_the_same_standings_an
 
     from playwright.sync_api import sync_playwright
 
+    from ledger.engine import dispatch as engine
     from ledger.storage.store import open_ledger
-    from ledger.web import engine
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
@@ -151,8 +151,8 @@ def test_a_phone_and_a_hub_that_both_recorded_while_apart_sync_to_the_same_stand
     from playwright.sync_api import expect, sync_playwright
     from web.webhelpers import KEY, Server, bigtwo
 
+    from ledger.engine import dispatch as engine
     from ledger.storage.store import open_ledger
-    from ledger.web import engine
 
     if shutil.which("openssl") is None:
         raise AssertionError("this test makes its certificate with openssl (apt-get install openssl)")

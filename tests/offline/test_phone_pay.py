@@ -1,6 +1,6 @@
-"""The offline phone's engine (``ledger/web/phone.py``, what the Pyodide worker calls)
+"""The offline phone's engine (``ledger/engine/phone.py``, what the Pyodide worker calls)
 records a payment with the same ops as the hub: ``pay`` and ``unpay`` through
-:func:`ledger.web.engine.call`, written once per key, refused in the page's language."""
+:func:`ledger.engine.dispatch.call`, written once per key, refused in the page's language."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from ledger.web.phone import Phone
+from ledger.engine.phone import Phone
 
 
 def ask(phone: Phone, op: str, lang: str = "en", **args: Any) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The engine interface (ledger/web/engine.py) and its HTTP routes: every op named by its
+"""The engine interface (ledger/engine/dispatch.py) and its HTTP routes: every op named by its
 session, writes at most once per idempotency key, errors by type."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ LINE = "陳大文=0 Ben=3 Cat=11 Dan=8"
 def test_the_engine_imports_no_server_library() -> None:
     """It runs in Pyodide too: nothing of the hub's stack, nor matplotlib."""
     heavy = ["starlette", "uvicorn", "jinja2", "segno", "matplotlib", "anyio", "typer"]
-    code = ("import sys, ledger.web.engine; "
+    code = ("import sys, ledger.engine.dispatch; "
             f"print([m for m in {heavy!r} if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
@@ -134,8 +134,8 @@ def test_amend_and_void_name_a_deal_by_its_uuid(client, db: Path) -> None:
 def test_the_engine_without_http(db: Path) -> None:
     """The same call the phone's worker makes: plain dicts in, plain dicts out."""
     from ledger.core.errors import LedgerError
+    from ledger.engine import dispatch as engine
     from ledger.storage.store import open_ledger
-    from ledger.web import engine
 
     with open_ledger(db) as ledger:
         key = str(uuid.uuid4())

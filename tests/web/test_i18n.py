@@ -17,8 +17,8 @@ from web.conftest import start
 from web.webhelpers import KEY, PLAYERS, bearer, keyed
 
 from ledger.core.rules import preset_names
+from ledger.engine.lang import COOKIE, WORDS, from_accept, negotiate
 from ledger.web.auth import viewer_token
-from ledger.web.lang import COOKIE, WORDS, from_accept, negotiate
 
 KEEP = bearer(KEY)
 VIEW = bearer(viewer_token(KEY))

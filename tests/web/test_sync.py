@@ -1,6 +1,6 @@
 """A phone and a hub that recorded one session apart sync to the same standings (issue 20).
 
-The phone's half runs :class:`ledger.web.phone.Phone`, the very Python the offline app's
+The phone's half runs :class:`ledger.engine.phone.Phone`, the very Python the offline app's
 worker runs; the hub's half is ``bigtwo serve``'s app.  A sync is the hub's ``import`` of
 the phone's ``export`` and then the phone's ``import`` of the hub's: both merge by entry
 uuid, so a sync sent again, or cut off halfway and sent again, writes once.
@@ -15,8 +15,8 @@ from typing import Any
 
 from web.webhelpers import KEY, bearer, keyed, ledger_bytes
 
+from ledger.engine.phone import Phone
 from ledger.web.auth import viewer_token
-from ledger.web.phone import Phone
 
 KEEP = bearer(KEY)
 VIEW = bearer(viewer_token(KEY))

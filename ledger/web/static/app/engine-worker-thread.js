@@ -3,7 +3,7 @@
 // in-memory file system, every change copied to the origin private file system before
 // the answer goes back (engine-worker-store.js), so an answer to a write means saved.
 //
-// Messages in:  {id, op, args, lang}                 op: an engine op (ledger/web/engine.py) or "words"
+// Messages in:  {id, op, args, lang}                 op: an engine op (ledger/engine/dispatch.py) or "words"
 // Messages out: {type: "ready", timings}             once the ledger is open
 //               {type: "failed", reason, name}       the engine cannot start (e.g. another tab holds the ledger)
 //               {id, answer, saved, ms}              answer: JSON text {"ok": …} or {"error": {status, message}}
@@ -54,7 +54,7 @@ async function boot() {
   phone = pyodide.runPython(`
 import sys
 sys.path.insert(0, "/engine")
-from ledger.web.phone import Phone
+from ledger.engine.phone import Phone
 Phone(${JSON.stringify(PATH)})
 `);
   mark("open", t1);

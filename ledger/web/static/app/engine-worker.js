@@ -1,5 +1,5 @@
 // The engine interface (engine.js) inside the phone: the same Python engine as the
-// hub (ledger/web/engine.py), run by Pyodide in a module Web Worker
+// hub (ledger/engine/dispatch.py), run by Pyodide in a module Web Worker
 // (engine-worker-thread.js) over a ledger kept in this browser.
 //
 // The page never waits for Pyodide to draw: while the engine loads, a read is answered
@@ -195,7 +195,7 @@ export async function create(options = {}) {
     lastSetup: async () => (await read("last_setup", {})).last,
     preview: (session, line) => read("preview", { session, line }),
     undoPreview: async (session) => (await read("undo_preview", { session })).undo,
-    call: (op, args) => send(op, args), // any op of ledger/web/engine.py by its own name
+    call: (op, args) => send(op, args), // any op of ledger/engine/dispatch.py by its own name
 
     record: write("record"),
     amend: write("amend"),

@@ -1,5 +1,5 @@
 // The page's words in its language. They come from the engine (the server's catalog,
-// ledger/web/lang.py's WORDS), the one source of words for every front end.
+// ledger/engine/lang.py's WORDS), the one source of words for every front end.
 
 let words = {};
 

@@ -1,4 +1,4 @@
-"""The engine's ops (ledger/web/engine.py runs them): each reads its arguments from a
+"""The engine's ops (ledger/engine/dispatch.py runs them): each reads its arguments from a
 JSON object and answers a JSON-ready dict built by ``ledger.book``.  Pure Python, like
 the engine: it runs in Pyodide too.
 """

@@ -19,8 +19,7 @@ from typing import Any
 from ledger.core import i18n
 from ledger.core.errors import InputError, LedgerError, NotFound, StoreError
 from ledger.core.i18n import _
-from ledger.storage.store import Ledger
-from ledger.web.ops import (
+from ledger.engine.ops import (
     Args,
     key_of,
     op_amend,
@@ -46,6 +45,7 @@ from ledger.web.ops import (
     op_unpay,
     op_void,
 )
+from ledger.storage.store import Ledger
 
 # --- errors ------------------------------------------------------------------------
 

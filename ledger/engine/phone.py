@@ -3,7 +3,7 @@
 The worker (``static/app/engine-worker-thread.js``) keeps the ledger file in
 Pyodide's in-memory file system and copies every change to the browser's origin
 private file system (OPFS) before it answers; this module opens the ledger there
-and answers the same ops as the hub, through the same :func:`ledger.web.engine.call`
+and answers the same ops as the hub, through the same :func:`ledger.engine.dispatch.call`
 — no second scoring path.  It imports only the pure engine (runs in Pyodide), never
 starlette, uvicorn, jinja2, segno or matplotlib.
 
@@ -25,7 +25,7 @@ from ledger.core.errors import InputError, LedgerError
 from ledger.core.i18n import N_, _
 from ledger.storage.store import Ledger, open_ledger
 
-# Words the offline app says beyond the phone app's own (ledger/web/lang.py).
+# Words the offline app says beyond the phone app's own (ledger/engine/lang.py).
 OFFLINE_WORDS = {
     "engine_loading": N_("Starting the scorekeeper on this phone…"),
     "engine_failed": N_("The scorekeeper could not start on this phone: {reason}"),
@@ -70,7 +70,7 @@ class Phone:
     def answer(self, op: str, args_json: str, lang: str) -> str:
         """``{"ok": answer}`` or ``{"error": {"status", "message"}}`` as JSON text, with
         ``"changed": true`` when the op wrote to the ledger (the worker then saves it)."""
-        from ledger.web import engine
+        from ledger.engine import dispatch as engine
 
         conn = self.ledger.conn
         before = conn.total_changes
@@ -101,7 +101,7 @@ PHONE_OPS = {"words": op_words}
 def words() -> dict[str, Any]:
     """The app's words in the current language, with the offline app's own."""
     from ledger.core.i18n import _
-    from ledger.web import lang
+    from ledger.engine import lang
 
     here = i18n.language()
     found = lang.words()
