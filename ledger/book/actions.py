@@ -8,30 +8,31 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from ledger.book import keys
+
+# Shared with undo, so kept in ledger.book.writes; named here too, since the front ends
+# reach every action through this module (``from ledger.book import actions as book``).
+from ledger.book.writes import CURRENT_KEY as CURRENT_KEY
+from ledger.book.writes import Recorded as Recorded
+from ledger.book.writes import _rebuilt, _reversal
+from ledger.book.writes import points_rows as points_rows
+from ledger.book.writes import score as score
+from ledger.book.writes import session_rules as session_rules
 from ledger.core.errors import Conflict, InputError, NotFound
 from ledger.core.i18n import N_, _
-from ledger.core.rules import RuleSet, rules_from_dict
-from ledger.core.scoring import Deal, DealScore, score_deal
+from ledger.core.rules import RuleSet
+from ledger.core.scoring import Deal
 from ledger.core.text import clean_name, clean_session_name, name_key
-from ledger.storage.rows import EntryRow, PointsRow, SessionRow
+from ledger.storage.rows import EntryRow, SessionRow
 from ledger.storage.store import Ledger
 
 if TYPE_CHECKING:
     from ledger.core.dealer import Turn
 
-CURRENT_KEY = "current_session"
 PACK = 52
 MAX_ID = 2**63 - 1  # largest SQLite INTEGER; a bigger number cannot name a session or deal
-
-
-class Recorded(NamedTuple):
-    """What one action did: the entry written and the deal's points (None for a void)."""
-
-    entry: EntryRow
-    score: DealScore | None
 
 
 def check_player_names(players: Sequence[str]) -> list[str]:
@@ -256,10 +257,6 @@ def reopen_session(ledger: Ledger, session: SessionRow, *, entry_uuid: str | Non
     return ledger.journal.session(session.id)
 
 
-def session_rules(session: SessionRow) -> RuleSet:
-    return rules_from_dict(session.rules)
-
-
 def next_turn(ledger: Ledger, session: SessionRow) -> Turn:
     """Who deals and leads next in ``session`` (as read after its last change: its
     ``deals`` is the number of live deals): from that count and the last live deal,
@@ -271,39 +268,6 @@ def next_turn(ledger: Ledger, session: SessionRow) -> Turn:
     if last is None or last.facts is None:
         return next_turn_after(session.seats, rules, 0, None)
     return next_turn_after(session.seats, rules, session.deals, Deal.from_dict(last.facts))
-
-
-def points_rows(seats: Sequence[str], score: DealScore, sign: int = 1) -> list[PointsRow]:
-    return [
-        PointsRow(
-            player=n,
-            deals=sign,
-            wins=sign * int(score.wins[n]),
-            fried=sign * int(score.fried[n]),
-            cards=sign * score.cards[n],
-            penalty=sign * score.penalty[n],
-            net=sign * score.net[n],
-            payee=score.payee[n],
-        )
-        for n in seats
-    ]
-
-
-def _reversal(ledger: Ledger, entry: EntryRow) -> list[PointsRow]:
-    """Points that cancel the live version ``entry`` of a deal exactly.
-
-    That is everything stored for the deal so far, negated: an amend entry holds
-    the reversal of the version before it as well as its own points, so negating
-    that one entry alone would bring the older version back.
-    """
-    return [
-        PointsRow(p.player, -p.deals, -p.wins, -p.fried, -p.cards, -p.penalty, -p.net, p.payee)
-        for p in ledger.journal.deal_points(entry.session_id, entry.deal_no)
-    ]
-
-
-def score(session: SessionRow, deal: Deal) -> DealScore:
-    return score_deal(session_rules(session), session.seats, deal, session.teams)
 
 
 def _refuse_ended(session: SessionRow) -> None:
@@ -334,12 +298,6 @@ def record_deal(ledger: Ledger, session: SessionRow, deal: Deal, *,
             session.id, "deal", deal_no, deal.to_dict(), points_rows(session.seats, result),
             entry_uuid=entry_uuid)
     return Recorded(entry, result)
-
-
-def _rebuilt(session: SessionRow, entry: EntryRow) -> Recorded:
-    """What the action that wrote ``entry`` returned (a repeat returns it again)."""
-    return Recorded(entry, None if entry.facts is None else score(session,
-                                                                  Deal.from_dict(entry.facts)))
 
 
 def _live(ledger: Ledger, session: SessionRow, deal_no: int, action: str) -> EntryRow | None:

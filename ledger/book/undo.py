@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ledger.book import keys
-from ledger.book.actions import (
+from ledger.book.writes import (
     CURRENT_KEY,
     Recorded,
     _rebuilt,
