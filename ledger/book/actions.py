@@ -16,8 +16,8 @@ from ledger.book import keys
 # reach every action through this module (``from ledger.book import actions as book``).
 from ledger.book.writes import CURRENT_KEY as CURRENT_KEY
 from ledger.book.writes import Recorded as Recorded
-from ledger.book.writes import _rebuilt, _reversal
 from ledger.book.writes import points_rows as points_rows
+from ledger.book.writes import rebuilt, reversal
 from ledger.book.writes import score as score
 from ledger.book.writes import session_rules as session_rules
 from ledger.core.errors import Conflict, InputError, NotFound
@@ -291,7 +291,7 @@ def record_deal(ledger: Ledger, session: SessionRow, deal: Deal, *,
     with ledger.writing():
         again = keys.repeated_entry(ledger, entry_uuid, session, "deal", None, deal.to_dict())
         if again is not None:
-            return _rebuilt(session, again)
+            return rebuilt(session, again)
         _refuse_ended(ledger.journal.session(session.id) if entry_uuid else session)
         deal_no = ledger.journal.next_deal_no(session.id)
         entry = ledger.journal.add_entry(
@@ -322,7 +322,7 @@ def void_deal(ledger: Ledger, session: SessionRow, deal_no: int, *,
     with ledger.writing():
         again = keys.repeated_entry(ledger, entry_uuid, session, "void", deal_no, None)
         if again is not None:
-            return _rebuilt(session, again)
+            return rebuilt(session, again)
         return _void(ledger, session, deal_no, entry_uuid)
 
 
@@ -333,7 +333,7 @@ def _void(ledger: Ledger, session: SessionRow, deal_no: int, entry_uuid: str | N
     if live is None:
         raise Conflict(_("deal {deal} is already void").format(deal=deal_no),
                        advice=_("see: bigtwo log"))
-    entry = ledger.journal.add_entry(session.id, "void", deal_no, None, _reversal(ledger, live),
+    entry = ledger.journal.add_entry(session.id, "void", deal_no, None, reversal(ledger, live),
                                      entry_uuid=entry_uuid)
     return Recorded(entry, None)
 
@@ -347,12 +347,12 @@ def amend_deal(ledger: Ledger, session: SessionRow, deal_no: int, deal: Deal, *,
         again = keys.repeated_entry(ledger, entry_uuid, session, "amend", deal_no,
                                     deal.to_dict())
         if again is not None:
-            return _rebuilt(session, again)
+            return rebuilt(session, again)
         live = _live(ledger, session, deal_no, "amend")
         result = score(session, deal)
         rows = points_rows(session.seats, result)
         if live is not None:
-            rows = _reversal(ledger, live) + rows
+            rows = reversal(ledger, live) + rows
         entry = ledger.journal.add_entry(session.id, "amend", deal_no, deal.to_dict(), rows,
                                          entry_uuid=entry_uuid)
     return Recorded(entry, result)

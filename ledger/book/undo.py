@@ -24,9 +24,9 @@ from ledger.book import keys
 from ledger.book.writes import (
     CURRENT_KEY,
     Recorded,
-    _rebuilt,
-    _reversal,
     points_rows,
+    rebuilt,
+    reversal,
     score,
 )
 from ledger.core.errors import Conflict
@@ -142,7 +142,7 @@ def undo(ledger: Ledger, session: SessionRow, *, session_start: bool = True,
             return Undone(preview.action, s, current=_choose_current(ledger, s), entry=entry)
         before = preview.restored
         live = ledger.journal.current_version(s.id, target.deal_no)
-        rows = [] if live is None or live.kind == "void" else _reversal(ledger, live)
+        rows = [] if live is None or live.kind == "void" else reversal(ledger, live)
         result = None
         if before is not None:
             result = score(s, Deal.from_dict(before))
@@ -176,4 +176,4 @@ def _repeated(ledger: Ledger, key: str, session: SessionRow) -> Undone | None:
     if not target.is_deal:
         return Undone(ACTIONS[target.kind], session, entry=found)
     return Undone(target.kind, session, target.deal_no, target.facts, found.facts,
-                  _rebuilt(session, found), entry=found)
+                  rebuilt(session, found), entry=found)

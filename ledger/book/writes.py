@@ -51,7 +51,7 @@ def points_rows(seats: Sequence[str], score: DealScore, sign: int = 1) -> list[P
     ]
 
 
-def _reversal(ledger: Ledger, entry: EntryRow) -> list[PointsRow]:
+def reversal(ledger: Ledger, entry: EntryRow) -> list[PointsRow]:
     """Points that cancel the live version ``entry`` of a deal exactly.
 
     That is everything stored for the deal so far, negated: an amend entry holds
@@ -64,7 +64,7 @@ def _reversal(ledger: Ledger, entry: EntryRow) -> list[PointsRow]:
     ]
 
 
-def _rebuilt(session: SessionRow, entry: EntryRow) -> Recorded:
+def rebuilt(session: SessionRow, entry: EntryRow) -> Recorded:
     """What the action that wrote ``entry`` returned (a repeat returns it again)."""
     return Recorded(entry, None if entry.facts is None else score(session,
                                                                   Deal.from_dict(entry.facts)))
