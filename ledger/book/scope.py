@@ -14,11 +14,11 @@ scope says so (:attr:`Scope.fallback`); a range is a choice, so it never does.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from ledger.book.days import checked_range, parse_day
 from ledger.core.errors import InputError
 from ledger.core.i18n import N_, _
 from ledger.storage.rows import SessionRow
@@ -27,23 +27,6 @@ from ledger.storage.store import Ledger
 NO_SESSIONS = N_("the ledger has no sessions yet; start one with bigtwo session start")
 ALL_NOTICE = N_("no current session: showing all sessions (--all); pick one with bigtwo session "
                 "use ID")
-
-
-def parse_day(text: str | None, option: str) -> date | None:
-    """``--since`` / ``--until``: a calendar date, YYYY-MM-DD.
-
-    >>> parse_day("2024-05-03", "--since")
-    datetime.date(2024, 5, 3)
-    """
-    if text is None:
-        return None
-    try:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text.strip()):
-            raise ValueError
-        return date.fromisoformat(text.strip())
-    except ValueError:
-        raise InputError(_("bad date {text!r} for {option}: use YYYY-MM-DD, e.g. 2024-05-03").format(
-            text=text, option=option)) from None
 
 
 def day_of(s: SessionRow) -> str:
@@ -77,15 +60,6 @@ class Range:
     def to_dict(self) -> dict[str, Any]:
         return {"since": self.since and self.since.isoformat(),
                 "until": self.until and self.until.isoformat(), "season": self.season}
-
-
-def checked_range(first: date | None, last: date | None, since_option: str = "--since",
-                  until_option: str = "--until") -> None:
-    """Refuse a range whose start is after its end (one ``error:`` line)."""
-    if first and last and first > last:
-        raise InputError(_("{since_option} {first} is after {until_option} {last}; nothing is "
-                           "between them").format(first=first, last=last, since_option=since_option,
-                                                  until_option=until_option))
 
 
 def date_range(ledger: Ledger, since: str | None = None, until: str | None = None,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any, NamedTuple
 
-from ledger.book.scope import checked_range, parse_day
+from ledger.book.days import checked_range, parse_day
 from ledger.core.errors import InputError, NotFound
 from ledger.core.i18n import N_, _
 from ledger.core.names import did_you_mean
