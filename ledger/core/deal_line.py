@@ -29,7 +29,7 @@ from ledger.core.scoring import FINISHES, Deal, is_finish
 from ledger.core.text import accentless_key, name_key, shown
 
 if TYPE_CHECKING:
-    from ledger.core.rules import ImmediateWin, RuleSet
+    from ledger.core.rule_set import ImmediateWin, RuleSet
 
 # The option words of a deal: the registry's deal facts (ledger.core.registry).
 FLAG_OPTIONS = flag_words()

@@ -1,6 +1,6 @@
 """The registry: every rule option and every deal fact, declared once.
 
-A rule option is a field of :class:`ledger.core.rules.RuleSet` (typed fields stay
+A rule option is a field of :class:`ledger.core.rule_set.RuleSet` (typed fields stay
 typed: an :class:`Option` describes one, it does not replace it); a play option is a
 field of :class:`ledger.core.plays.PlayRules`, named ``plays.KEY``; a deal fact is
 what the scorekeeper types with a deal (``--twos Ben=1``).  Checking a rule file
@@ -22,8 +22,7 @@ from typing import Any, NamedTuple
 
 from ledger.core.errors import RuleError
 from ledger.core.i18n import N_, _
-from ledger.core.rule_values import tiers_value, want_bool, want_choice, want_int
-from ledger.core.rules import (
+from ledger.core.rule_set import (
     FACTOR_CHOICES,
     FINISH_SIDES,
     FINISH_TWO,
@@ -38,6 +37,7 @@ from ledger.core.rules import (
     SETTLEMENTS,
     RuleSet,
 )
+from ledger.core.rule_values import tiers_value, want_bool, want_choice, want_int
 
 
 class Checking(NamedTuple):

@@ -20,7 +20,7 @@ from typing import Any, Literal, NamedTuple, TypeGuard, get_args
 
 from ledger.core.errors import InputError
 from ledger.core.i18n import _
-from ledger.core.rules import IMMEDIATE_WINS, ImmediateWin, RuleSet
+from ledger.core.rule_set import IMMEDIATE_WINS, ImmediateWin, RuleSet
 
 Finish = Literal["two", "quads", "straight-flush"]  # the winner's last play, when it doubles
 FINISHES: tuple[Finish, ...] = get_args(Finish)
