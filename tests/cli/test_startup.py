@@ -116,10 +116,10 @@ DEAL_MODULES = {
     "ledger", "ledger.cli", "ledger.cli.app", "ledger.cli.common", "ledger.cli.lazy",
     "ledger.cli.sessions", "ledger.cli.commands",  # the package: its LAZY table, no feature module
     "ledger.core", "ledger.core.errors", "ledger.core.i18n", "ledger.core.text",
-    "ledger.core.rule_values", "ledger.core.rules", "ledger.core.scoring",
+    "ledger.core.rule_values", "ledger.core.rules", "ledger.core.rule_set", "ledger.core.scoring",
     "ledger.core.deal_line", "ledger.core.registry", "ledger.core.dealer", "ledger.core.settlement",
     "ledger.core.numbers", "ledger.core.limits",  # counts as typed; the ledger is a regular file
-    "ledger.book", "ledger.book.actions", "ledger.book.keys", "ledger.book.reports",
+    "ledger.book", "ledger.book.actions", "ledger.book.writes", "ledger.book.keys", "ledger.book.reports",
     "ledger.book.clock", "ledger.book.views", "ledger.book.views.deal",
     "ledger.storage", "ledger.storage.rows", "ledger.storage.store", "ledger.storage.codec",
     "ledger.storage.errors", "ledger.storage.schema", "ledger.storage.journal",
