@@ -147,14 +147,6 @@ class RuleSet(NamedTuple):
 
         return PlayRules.from_mapping(dict(self.plays))
 
-    @property
-    def extras(self) -> list[str]:
-        """Names of the optional facts this rule set scores (``twos each``, ``assist``): the
-        registry's deal facts (ledger.core.registry) these rules offer."""
-        from ledger.core.registry import extras
-
-        return extras(self)
-
     def ranked_text(self) -> str:
         """``pay 1, 2, 3 x stake; x2 if one holds 10+``: the ranked payments as said."""
         pays = ", ".join(str(p) for p in self.rank_payments)

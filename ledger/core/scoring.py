@@ -120,7 +120,9 @@ def teams_of(seats: Sequence[str]) -> tuple[tuple[str, str], tuple[str, str]]:
 
 
 def _options_text(rules: RuleSet) -> str:
-    extras = rules.extras
+    from ledger.core.registry import extras as offered
+
+    extras = offered(rules)
     return ", ".join(extras) if extras else _("none")
 
 

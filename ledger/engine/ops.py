@@ -252,6 +252,7 @@ def op_history(ledger: Ledger, args: Args) -> dict[str, Any]:
 
 
 def op_presets(ledger: Ledger, args: Args) -> dict[str, Any]:
+    from ledger.core.registry import extras
     from ledger.core.rules import load_preset, preset_names
     from ledger.present.rules_text import description
 
@@ -260,7 +261,7 @@ def op_presets(ledger: Ledger, args: Args) -> dict[str, Any]:
         r = load_preset(name)
         out.append({"name": name, "description": description(r.description),
                     "hand_size": r.hand_size, "mode": r.mode, "settlement": r.settlement,
-                    "extras": r.extras, "rule_set": r.to_dict()})
+                    "extras": extras(r), "rule_set": r.to_dict()})
     return {"presets": out}
 
 

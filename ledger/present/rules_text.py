@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ledger.core.registry import OPTIONS, play_options
+from ledger.core.registry import OPTIONS, extras, play_options
 from ledger.core.rules import RuleSet
 
 # Shown in their own columns of ``rules list`` (scoring, extras, settlement): the
@@ -44,7 +44,7 @@ def rules_list_text(presets: Sequence[RuleSet], settings: Mapping[str, Mapping[s
             setting_text(k, v) for k, v in settings[r.name].items()
             if k not in _OWN_COLUMNS and not (k == "hand_size" and v == 13)
         ]
-        rows.append([r.name, scoring_text(r), ", ".join(r.extras) or "-", r.settlement,
+        rows.append([r.name, scoring_text(r), ", ".join(extras(r)) or "-", r.settlement,
                      ", ".join(also) or "-"])
     from ledger.core.i18n import _
 

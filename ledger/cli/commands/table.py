@@ -344,6 +344,7 @@ def _example(seats: Any) -> str:
 
 def _help_text(s: Any) -> str:
     from ledger.book import actions as book
+    from ledger.core.registry import extras as offered
     from ledger.core.registry import table_options
     from ledger.present.fit import ljust, width
 
@@ -352,7 +353,7 @@ def _help_text(s: Any) -> str:
     pairs = " ".join(f"{n}={c}" for n, c in zip(s.seats, [0, 3, 11, 8], strict=False))
     typed = f'{s.seats[1]}="2S 2H 5D"'
     column = max(27, width(pairs), width(typed))  # display columns: 陳大文 takes six
-    extras = ", ".join(rules.extras) or _("none")
+    extras = ", ".join(offered(rules)) or _("none")
     return "\n".join([
         _("a deal, one line (exactly what follows `bigtwo deal`):"),
         f"  {ljust(_example(s.seats), column)} "
