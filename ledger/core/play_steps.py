@@ -22,11 +22,11 @@ from ledger.core.plays import (
     KIND_ORDERS,
     Play,
     PlayRules,
-    _run_of,
     card_value,
     classify,
     is_bomb,
     kind_name,
+    run_of,
 )
 
 
@@ -78,7 +78,7 @@ def explain(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES, said: bool = Fal
         runs = straight_runs(rules.straights)
         steps.append(t(N_("straights ({style}), low to high: {runs}")).format(
             style=rules.straights, runs=_run_ladder(runs)))
-        run_a, run_b = _run_of(a.cards, rules.straights), _run_of(b.cards, rules.straights)
+        run_a, run_b = run_of(a.cards, rules.straights), run_of(b.cards, rules.straights)
         assert run_a is not None and run_b is not None
         top = max(run.level for run in runs) + 1
         place = t(N_("{a} is straight {n} of {top}, {b} is {m}")).format(

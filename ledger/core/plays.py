@@ -338,7 +338,7 @@ def _five(hand: tuple[Card, ...], counts: Counter[int], rules: PlayRules, shown:
         key = (_kind_level(kind, hand, rules), rank_value(big, rules))
         return _play(kind, hand, rules, key, top, detail)
     flush = len({card.suit for card in hand}) == 1
-    run = _run_of(hand, rules.straights)
+    run = run_of(hand, rules.straights)
     if run is not None:
         top = next(card for card in hand if card.rank == run.top)
         kind = "straight-flush" if flush else "straight"
@@ -396,7 +396,8 @@ def card_value(play: Play, rules: PlayRules = DEFAULT_RULES) -> int:
     return rank_value(play.top.rank, rules)
 
 
-def _run_of(hand: tuple[Card, ...], straights: str) -> Run | None:
+def run_of(hand: tuple[Card, ...], straights: str) -> Run | None:
+    """The run of the ``straights`` named whose ranks are ``hand``'s (None: no straight)."""
     ranks = {card.rank for card in hand}
     return next((run for run in straight_runs(straights) if set(run.ranks) == ranks), None)
 
