@@ -29,11 +29,11 @@ from decimal import Decimal
 from itertools import islice
 from typing import Any, NamedTuple
 
-from ledger.core.deal_line import facts_text
 from ledger.core.errors import LedgerError
 from ledger.core.i18n import N_, _, ngettext
-from ledger.core.phrase import Phrase, local
+from ledger.core.phrase import Phrase
 from ledger.core.rules import RuleSet, rules_from_dict
+from ledger.formats.conflicts import Conflict
 from ledger.formats.session_merge import SessionMerge
 from ledger.storage.raw_rows import ImportedEntry
 from ledger.storage.rows import PointsRow, PointsTuple, SessionRow
@@ -113,22 +113,6 @@ class EntrySpec(NamedTuple):
 
     def fact_dict(self) -> dict[str, Any] | None:
         return json.loads(self.facts_json) if self.facts_json is not None else self.facts
-
-
-@dataclass(frozen=True)
-class Conflict:
-    where: str
-    uuid: str
-    differences: tuple[str, ...]
-
-    def text(self) -> str:
-        """The conflict in the interface's language (``to_dict`` keeps English)."""
-        return _("{where} ({uuid}): {differences}").format(
-            where=local(self.where), uuid=self.uuid,
-            differences=_("; ").join(local(d) for d in self.differences))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"where": self.where, "uuid": self.uuid, "differences": list(self.differences)}
 
 
 @dataclass
@@ -269,10 +253,6 @@ def _session_differences(s: SessionRow, spec: SessionSpec) -> list[str]:
         out.append(Phrase(N_("start entry: ledger {ledger}, file {file}"),
                           ledger=s.start_uuid, file=spec.start_uuid))
     return out
-
-
-def facts_phrase(facts: dict[str, Any] | None) -> str:
-    return Phrase(N_("(none)")) if facts is None else facts_text(facts)
 
 
 class Importer:

@@ -19,15 +19,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from ledger.core.deal_line import facts_text
 from ledger.core.i18n import N_
 from ledger.core.phrase import Phrase
+from ledger.formats.conflicts import Conflict
 from ledger.storage.raw_rows import ImportedEntry, StoredEntry
 from ledger.storage.rows import PointsTuple
 
 if TYPE_CHECKING:
-    from ledger.formats.merge import Conflict, EntrySpec
+    from ledger.formats.merge import EntrySpec
     from ledger.storage.store import Ledger
 
 
@@ -38,6 +40,10 @@ def point_tuples_now(ledger: Ledger, sid: int, deal_no: int) -> list[PointsTuple
 
 def _negated(rows: Sequence[PointsTuple]) -> list[PointsTuple]:
     return [(player, -d, -w, -f, -c, -p, -n, payee) for player, d, w, f, c, p, n, payee in rows]
+
+
+def facts_phrase(facts: dict[str, Any] | None) -> str:
+    return Phrase(N_("(none)")) if facts is None else facts_text(facts)
 
 
 class SessionMerge:
@@ -78,14 +84,10 @@ class SessionMerge:
             self.deal_of[e.uuid] = old_deal_no
 
     def conflict(self, e: EntrySpec, message: str, **values: object) -> None:
-        from ledger.formats.merge import Conflict
-
         self.conflicts.append(Conflict(e.where, e.uuid, (Phrase(message, **values),)))
 
     def differences(self, old: StoredEntry, e: EntrySpec) -> list[str]:
         """What the ledger's entry of the same uuid says otherwise, as phrases."""
-        from ledger.formats.merge import facts_phrase
-
         session_id, kind, deal_no, text = old
         if text is not None and self.ledger.players.mark():  # stored as typed: names now
             from ledger.core.names import rename_facts
