@@ -29,7 +29,7 @@ from ledger.core.errors import InputError, LedgerError
 from ledger.core.i18n import _, choose, language
 from ledger.formats.merge import EntrySpec, SessionSpec, collected_after
 from ledger.formats.sheet import SheetError, SheetSession, read_sheet
-from ledger.formats.sheet_import import (
+from ledger.formats.sheet_games import (
     _LineReader,
     _sheet_spec,
     _SheetScorer,
