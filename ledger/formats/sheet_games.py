@@ -43,7 +43,7 @@ def _checked_names(players: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(book.check_player_names(players))
 
 
-def _sheet_spec(s: SheetSession, origin: str, seats: tuple[str, ...] | None = None) -> SessionSpec:
+def sheet_spec(s: SheetSession, origin: str, seats: tuple[str, ...] | None = None) -> SessionSpec:
     """The session to import; ``seats``: its names as checked already (by the reader
     process, :mod:`ledger.formats.sheet_reader`)."""
     where = Phrase(N_("{origin} line {number}"), origin=origin, number=s.line)
@@ -59,7 +59,7 @@ def _sheet_spec(s: SheetSession, origin: str, seats: tuple[str, ...] | None = No
     )
 
 
-class _SheetScorer:
+class SheetScorer:
     """Facts and points of sheet games, fast: a sheet can hold hundreds of thousands.
 
     The points are the pure core's (``score_deal``), memoised: without teams a player's
@@ -201,7 +201,7 @@ def points_of(names: Sequence[str], values: Sequence[ScoreRow], no_payee: bool =
             for name, (d, w, f, c, p, n, payee) in zip(names, values, strict=True)]
 
 
-class _LineReader:
+class LineReader:
     """A sheet's lines (:func:`sheet_lines`), and in ``read[0]`` how many have been read:
     the progress of an import that did not count its games first."""
 

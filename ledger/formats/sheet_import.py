@@ -26,7 +26,7 @@ from ledger.formats.sheet import (
     read_sheet,
     sheet_dialect,
 )
-from ledger.formats.sheet_games import _LineReader, _sheet_spec, _SheetScorer, sheet_lines
+from ledger.formats.sheet_games import LineReader, SheetScorer, sheet_lines, sheet_spec
 from ledger.storage.bulk import ScoreRow
 from ledger.storage.raw_rows import ImportedEntry
 from ledger.storage.store import Ledger
@@ -53,7 +53,7 @@ def scan_sheet(path: Path, origin: str, dialect: str = SCORER,
     for game in read_sheet(sheet_lines(path, origin), origin, dialect, fry):
         if game.session is not last:
             last = game.session
-            _sheet_spec(last, origin)
+            sheet_spec(last, origin)
             sessions += 1
         games += 1
     return sessions, games
@@ -63,7 +63,7 @@ class _SheetRun:
     """A session's games, streamed: as :class:`EntrySpec` (iterated: what a merge
     compares), or for a new session as the rows of the bulk path (:meth:`imported`)."""
 
-    def __init__(self, scorer: _SheetScorer, spec: SessionSpec, games: Iterator[SheetGame],
+    def __init__(self, scorer: SheetScorer, spec: SessionSpec, games: Iterator[SheetGame],
                  origin: str) -> None:
         self.scorer, self.spec, self.games, self.origin = scorer, spec, games, origin
 
@@ -84,15 +84,15 @@ def sheet_sessions(path: Path, origin: str, dialect: str = SCORER, fry: int = DE
                    ) -> Iterator[tuple[SessionSpec, Iterable[EntrySpec]]]:
     """The sheet's sessions, each with its games, streamed from the file (or ``lines``)."""
     games = read_sheet(sheet_lines(path, origin) if lines is None else lines, origin, dialect, fry)
-    scorer = _SheetScorer()
+    scorer = SheetScorer()
     for _session, run in groupby(games, key=lambda g: g.session):
         yield _sheet_run(run, scorer, origin)
 
 
-def _sheet_run(run: Iterator[SheetGame], scorer: _SheetScorer, origin: str
+def _sheet_run(run: Iterator[SheetGame], scorer: SheetScorer, origin: str
                ) -> tuple[SessionSpec, _SheetRun]:
     first = next(run)
-    spec = _sheet_spec(first.session, origin)
+    spec = sheet_spec(first.session, origin)
     return spec, _SheetRun(scorer, spec, chain([first], run), origin)
 
 
@@ -109,7 +109,7 @@ def import_sheet(ledger: Ledger, path: Path, origin: str,
 
         read = [0]
         sessions = read_elsewhere(path, origin, dialect, first_fry, read, lambda: sheet_sessions(
-            path, origin, dialect, first_fry, _LineReader(path, origin, read)))
+            path, origin, dialect, first_fry, LineReader(path, origin, read)))
         bar = start_progress(lines, lines) if start_progress else None
         progress = None if bar is None else _line_progress(bar, read)
         return Importer(ledger, report, progress, expected=lines, whole=True).run(sessions)

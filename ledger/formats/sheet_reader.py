@@ -4,7 +4,7 @@
 spends about as long reading, checking and scoring the lines as SQLite spends writing
 them.  Here the reading runs in a child process (``python -m
 ledger.formats.sheet_reader``), which hands the import each session's games, keyed by
-score (:meth:`_SheetScorer.columns`), as JSON lines in batches over a pipe: on two cores the
+score (:meth:`SheetScorer.columns`), as JSON lines in batches over a pipe: on two cores the
 reading and the writing overlap.  The child reads the file itself; what it sends is its
 parent's to trust, as a function's result is.
 
@@ -30,11 +30,11 @@ from ledger.core.i18n import _, choose, language
 from ledger.formats.merge import EntrySpec, SessionSpec, collected_after
 from ledger.formats.sheet import SheetError, SheetSession, read_sheet
 from ledger.formats.sheet_games import (
-    _LineReader,
-    _sheet_spec,
-    _SheetScorer,
+    LineReader,
+    SheetScorer,
     points_of,
     sheet_entry,
+    sheet_spec,
 )
 from ledger.storage.bulk import ScoreRow
 from ledger.storage.raw_rows import ImportedEntry
@@ -134,7 +134,7 @@ def _received(child: subprocess.Popen[bytes], errors: IO[bytes], origin: str, re
             for (date, fry, players, run, line), seats, games, keys, lines, new_scores in sessions:
                 scores.update((int(key), rows) for key, rows in new_scores.items())
                 session = SheetSession(date, fry, tuple(players), run, line)
-                spec = _sheet_spec(session, origin, tuple(seats))
+                spec = sheet_spec(session, origin, tuple(seats))
                 yield spec, ReadRun(spec, games, keys, lines, scores, origin)
     finally:
         _stop(child, errors)
@@ -169,9 +169,9 @@ def serve(path: Path, origin: str, dialect: str, fry: int, out: IO[bytes]) -> No
     """The reader process: the sheet's sessions, keyed, in batches, then the end (or
     the error that stopped it)."""
     _send(out, [READY])
-    scorer = _SheetScorer()
+    scorer = SheetScorer()
     read = [0]
-    lines = _LineReader(path, origin, read)
+    lines = LineReader(path, origin, read)
     batch: list[tuple[Any, ...]] = []
     sent = 0  # scores sent so far (keys are numbered from 0 in order)
     sent_any = False  # a batch
@@ -179,7 +179,7 @@ def serve(path: Path, origin: str, dialect: str, fry: int, out: IO[bytes]) -> No
         for _session, run in groupby(read_sheet(lines, origin, dialect, fry),
                                      key=lambda g: g.session):
             games = list(run)
-            spec = _sheet_spec(games[0].session, origin)
+            spec = sheet_spec(games[0].session, origin)
             flat, keys, numbers = scorer.columns(spec, games)
             new: dict[int, Sequence[ScoreRow]] = {
                 key: scorer.scores[key] for key in range(sent, len(scorer.scores))}
