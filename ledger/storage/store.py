@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cached_property
@@ -35,6 +34,7 @@ from ledger.storage.errors import store_error
 from ledger.storage.schema import (
     APPLICATION_ID,
     SCHEMA_VERSION,
+    _sqlite_utils,
     check_and_migrate,
     refuse_foreign,
     refuse_newer,
@@ -53,26 +53,6 @@ if TYPE_CHECKING:
     from ledger.storage.totals import Totals
 
 BUSY_TIMEOUT_MS = 30_000
-
-
-def _sqlite_utils() -> Any:
-    """Import sqlite_utils without letting it pull in numpy or pandas.
-
-    sqlite-utils imports them (if installed) only to convert their scalar types,
-    which this ledger never stores; blocking them saves ~150 ms on every command.
-    Anything imported later (matplotlib) still gets the real numpy.
-    """
-    if "sqlite_utils" in sys.modules:
-        return sys.modules["sqlite_utils"]
-    blocked = [m for m in ("numpy", "pandas") if m not in sys.modules]
-    for name in blocked:
-        sys.modules[name] = None  # type: ignore[assignment]
-    try:
-        import sqlite_utils
-    finally:
-        for name in blocked:
-            del sys.modules[name]
-    return sqlite_utils
 
 
 class Ledger:
