@@ -26,7 +26,7 @@ SCHEMA_VERSION = 8
 APPLICATION_ID = 0x42324C47  # "B2LG": marks the file as a bigtwo ledger
 
 
-def _sqlite_utils() -> Any:
+def sqlite_utils_module() -> Any:
     """Import sqlite_utils without letting it pull in numpy or pandas.
 
     sqlite-utils imports them (if installed) only to convert their scalar types,
@@ -469,12 +469,17 @@ _EXPECTED: dict[tuple[str, str], str] = {}
 
 
 def expected_schema() -> dict[tuple[str, str], str]:
-    """:func:`schema_rows` of a new ledger made by this program's migrations."""
+    """:func:`schema_rows` of a new ledger made by this program's migrations (run here on
+    an empty database in memory, as opening a new ledger runs them)."""
     if not _EXPECTED:
-        from ledger.storage.store import open_ledger
-
-        with open_ledger(":memory:") as fresh:
-            _EXPECTED.update(schema_rows(fresh.conn))
+        conn = sqlite3.connect(":memory:", isolation_level=None)
+        try:
+            conn.execute("PRAGMA foreign_keys = ON")
+            db = sqlite_utils_module().Database(conn, strict=True, execute_plugins=False)
+            check_and_migrate(db, ":memory:")
+            _EXPECTED.update(schema_rows(conn))
+        finally:
+            conn.close()
     return dict(_EXPECTED)
 
 

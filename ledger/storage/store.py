@@ -34,10 +34,10 @@ from ledger.storage.errors import store_error
 from ledger.storage.schema import (
     APPLICATION_ID,
     SCHEMA_VERSION,
-    _sqlite_utils,
     check_and_migrate,
     refuse_foreign,
     refuse_newer,
+    sqlite_utils_module,
 )
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ class Ledger:
         importing sqlite-utils is left to the paths that use it.
         """
         if self._db is None:
-            self._db = _sqlite_utils().Database(self.conn, strict=True, execute_plugins=False)
+            self._db = sqlite_utils_module().Database(self.conn, strict=True, execute_plugins=False)
         return self._db
 
     def close(self) -> None:
