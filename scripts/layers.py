@@ -8,8 +8,16 @@ The rule: a module imports only modules of its own layer and of the layers below
 :data:`LAYERS` (top to bottom).  Third-party packages that tie a layer to one technology
 are allowed in one layer each (:data:`ONLY_IN`).  Imports are read with :mod:`ast` from
 every ``.py`` file, at module level and inside functions and ``if TYPE_CHECKING:`` blocks
-alike, plus ``importlib.import_module("ledger…")`` calls with a literal name.  The test
-``tests/architecture/test_layers.py`` runs :func:`check` on the real tree.
+alike, plus ``importlib.import_module("ledger…")`` calls with a literal name.
+
+Inside a layer package (subpackages included) the modules import each other in one
+direction only: :func:`circles` finds every import circle among them, counting the imports
+that run (module level and inside functions; an import under ``if TYPE_CHECKING:`` never
+runs, so a type named for a signature, such as ``Ledger``, makes no edge), and names each
+import in it with its file and line.  A circle means a missing module: the part both
+sides need gets a public home of its own.  And no module imports a private name (``_x``)
+of another of ours (:func:`private_imports`).  The test ``tests/architecture/test_layers.py``
+runs :func:`check` on the real tree.
 """
 
 from __future__ import annotations
@@ -60,6 +68,8 @@ class Import:
     module: str  # the importing module, dotted
     target: str  # the imported module, dotted (``ledger.core.cards``, ``sqlite3``)
     at_import: bool  # runs when the module is imported (False inside a function or TYPE_CHECKING)
+    names: tuple[str, ...] = ()  # the names of ``from target import a, b`` (empty for ``import target``)
+    typing_only: bool = False  # under ``if TYPE_CHECKING:``: read by the type checker, never run
 
     @property
     def where(self) -> str:
@@ -119,31 +129,33 @@ def read_file(path: Path, root: Path) -> list[Import]:
     rel = path.relative_to(root)
     found: list[Import] = []
 
-    def visit(node: ast.AST, at_import: bool) -> None:
-        targets: list[str] = []
+    def visit(node: ast.AST, at_import: bool, typing_only: bool) -> None:
+        targets: list[tuple[str, tuple[str, ...]]] = []
         if isinstance(node, ast.Import):
-            targets = [alias.name for alias in node.names]
+            targets = [(alias.name, ()) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             source = _resolve(module, is_package, node)
+            names = tuple(alias.name for alias in node.names)
             # from ledger import book -> ledger.book
-            targets = [f"{PACKAGE}.{a.name}" for a in node.names] if source == PACKAGE else [source]
+            targets = [(f"{PACKAGE}.{n}", ()) for n in names] if source == PACKAGE else [(source, names)]
         elif isinstance(node, ast.Call):
             name = _import_module_name(node)
-            targets = [name] if name else []
-        for target in targets:
-            found.append(Import(rel, getattr(node, "lineno", 1), module, target, at_import))
+            targets = [(name, ())] if name else []
+        for target, names in targets:
+            line = getattr(node, "lineno", 1)
+            found.append(Import(rel, line, module, target, at_import, names, typing_only))
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
             at_import = False  # runs when called
         if isinstance(node, ast.If) and _is_type_checking(node.test):
             for child in node.body:  # never runs
-                visit(child, False)
+                visit(child, False, True)
             for child in node.orelse:
-                visit(child, at_import)
+                visit(child, at_import, typing_only)
             return
         for child in ast.iter_child_nodes(node):
-            visit(child, at_import)
+            visit(child, at_import, typing_only)
 
-    visit(tree, True)
+    visit(tree, True, False)
     return found
 
 
@@ -194,18 +206,132 @@ def problem(imp: Import) -> str | None:
     return None
 
 
+def is_private(name: str) -> bool:
+    """``_rebuilt`` is private; ``_`` (gettext) and ``__version__`` are not."""
+    return name.startswith("_") and name != "_" and not (name.startswith("__") and name.endswith("__"))
+
+
+def private_imports(imports: list[Import]) -> list[str]:
+    """One message per private name of ours imported from another module."""
+    out = []
+    for imp in imports:
+        if imp.target.split(".")[0] != PACKAGE:
+            continue
+        for name in imp.names:
+            if is_private(name):
+                out.append(f"{imp.where}: from {imp.target} import {name}: a private name is not "
+                           f"imported from another module (give the shared part a public name in "
+                           f"the module where it belongs)")
+    return out
+
+
+def module_edges(imports: list[Import], known: set[str]) -> dict[tuple[str, str], list[Import]]:
+    """The runtime imports between two modules of the same layer package, with the statements behind each.
+
+    ``from ledger.book import undo`` is an edge to ``ledger.book.undo``; ``from ledger.book.undo import x``
+    too.  Imports under ``if TYPE_CHECKING:`` never run and make no edge; imports inside functions do.
+    """
+    edges: dict[tuple[str, str], list[Import]] = {}
+    for imp in imports:
+        layer = layer_of(imp.module)
+        if imp.typing_only or layer is None or imp.target.split(".")[0] != PACKAGE:
+            continue
+        subs = {f"{imp.target}.{name}" for name in imp.names} & known
+        rest = [name for name in imp.names if f"{imp.target}.{name}" not in known]
+        dests = subs | ({imp.target} if rest or not imp.names else set())
+        for dest in sorted(dests):
+            if dest in known and dest != imp.module and layer_of(dest) == layer:
+                edges.setdefault((imp.module, dest), []).append(imp)
+    return edges
+
+
+def _strongly_connected(nodes: list[str], graph: dict[str, list[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components of ``graph``, each with more than one module."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph.get(node, []):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            part = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                part.append(top)
+                if top == node:
+                    break
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for node in nodes:
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+def _cycle(start: str, members: set[str], graph: dict[str, list[str]]) -> list[str]:
+    """A shortest way from ``start`` back to itself through ``members``: ``[a, b, a]``."""
+    came: dict[str, str] = {}
+    queue = [start]
+    for node in queue:
+        for nxt in graph.get(node, []):
+            if nxt == start:
+                path = [node]
+                while path[-1] != start:
+                    path.append(came[path[-1]])
+                return [*reversed(path), start]
+            if nxt in members and nxt not in came:
+                came[nxt] = node
+                queue.append(nxt)
+    return [start]
+
+
+def circles(imports: list[Import], known: set[str]) -> list[str]:
+    """One message per import circle inside a layer package: its modules and every import between them."""
+    edges = module_edges(imports, known)
+    graph: dict[str, list[str]] = {}
+    for source, dest in sorted(edges):
+        graph.setdefault(source, []).append(dest)
+    out = []
+    for part in _strongly_connected(sorted(known), graph):
+        members = set(part)
+        inner = [(a, b) for a, b in sorted(edges) if a in members and b in members]
+        way = " → ".join(name.split(".", 1)[1] for name in _cycle(part[0], members, graph))
+        first = edges[inner[0]][0]
+        lines = [f"    {imp.where}: {a} imports {b}" for a, b in inner for imp in edges[a, b]]
+        out.append(f"{first.where}: import circle inside ledger/{layer_of(part[0])}: {way} "
+                   f"({len(part)} modules; a circle means a missing module: give the shared part "
+                   f"a public home)\n" + "\n".join(lines))
+    return out
+
+
 def check(root: Path = ROOT) -> list[str]:
-    """One message per import that breaks the rule: ``file:line: import x: rule``."""
+    """One message per import that breaks the rule (``file:line: import x: rule``), per private name
+    imported from another module, and per import circle inside a package (with every import in it)."""
     out = []
     for path in sorted((root / PACKAGE).glob("*.py")):
         name = path.stem
         if name != "__init__" and name not in ENTRY_POINTS:
             out.append(f"{path.relative_to(root).as_posix()}:1: module outside the layers: "
                        f"every module lives in one of {', '.join(ORDER)}")
-    for imp in read_graph(root):
+    imports = read_graph(root)
+    for imp in imports:
         why = problem(imp)
         if why:
             out.append(f"{imp.where}: import {imp.target}: {why}")
+    out.extend(private_imports(imports))
+    out.extend(circles(imports, set(modules(root))))
     return out
 
 
@@ -310,7 +436,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "check":
         problems = check()
-        print("\n".join(problems) if problems else "layers: no import breaks the rule")
+        print("\n".join(problems) if problems else
+              "layers: no import breaks the rule, no private name is imported, no circle inside a package")
         return 1 if problems else 0
     if args.command == "graph":
         edges = layer_edges()

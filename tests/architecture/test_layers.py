@@ -93,3 +93,93 @@ def test_the_rule_names_file_line_and_rule(tmp_path: Path, rel: str, source: str
         assert len(problems) == 1, problems
         assert problems[0].startswith(f"{rel}:{line}: "), problems
         assert rule in problems[0], problems
+
+
+def test_no_circle_and_no_private_import_in_the_real_tree() -> None:
+    imports = layers.read_graph(ROOT)
+    known = set(layers.modules(ROOT))
+    assert layers.circles(imports, known) == []
+    assert layers.private_imports(imports) == []
+    # Known edges inside packages, so a reader that finds none cannot pass: module level,
+    # inside a function, and `from package import module`.
+    edges = layers.module_edges(imports, known)
+    assert ("ledger.book.undo", "ledger.book.writes") in edges
+    assert ("ledger.formats.sheet_import", "ledger.formats.sheet_reader") in edges
+    assert ("ledger.book.actions", "ledger.book.undo") in edges  # inside a function
+    assert ("ledger.formats.sheet_import", "ledger.book.actions") not in edges  # another layer
+
+
+def _one_problem(root: Path) -> str:
+    problems = layers.check(root)
+    assert len(problems) == 1, problems
+    return str(problems[0])
+
+
+def test_a_planted_circle_fails_with_each_import_in_it(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {
+        "ledger/book/a.py": "from ledger.book.b import shared\n",
+        "ledger/book/b.py": '"""B."""\n\n\ndef f():\n    from ledger.book import a\n    return a\n',
+    })
+    problem = _one_problem(root)
+    assert problem.startswith("ledger/book/a.py:1: import circle inside ledger/book: "
+                              "book.a → book.b → book.a"), problem
+    assert "    ledger/book/a.py:1: ledger.book.a imports ledger.book.b" in problem
+    assert "    ledger/book/b.py:5: ledger.book.b imports ledger.book.a" in problem
+    assert "a circle means a missing module" in problem
+
+
+def test_a_longer_circle_through_a_package_names_every_module(tmp_path: Path) -> None:
+    (tmp_path / "ledger" / "core" / "sub").mkdir(parents=True)
+    root = _tree(tmp_path, {
+        "ledger/core/sub/__init__.py": "from .c import x\n",
+        "ledger/core/sub/c.py": "import ledger.core.d\n",
+        "ledger/core/d.py": "from ledger.core import sub\n",
+        "ledger/core/e.py": "from ledger.core.d import y\n",  # imports into the circle, not in it
+    })
+    problem = _one_problem(root)
+    assert "import circle inside ledger/core: core.d → core.sub → core.sub.c → core.d (3 modules" \
+        in problem, problem
+    for edge in ("ledger/core/d.py:1: ledger.core.d imports ledger.core.sub\n",
+                 "ledger/core/sub/__init__.py:1: ledger.core.sub imports ledger.core.sub.c\n",
+                 "ledger/core/sub/c.py:1: ledger.core.sub.c imports ledger.core.d"):
+        assert edge in problem + "\n", problem
+    assert "core/e.py" not in problem
+
+
+@pytest.mark.parametrize("files", [
+    # one way only
+    {"ledger/book/a.py": "from ledger.book.b import x\n", "ledger/book/b.py": "import os\n"},
+    # the way back only for the type checker: a facade named in a signature
+    {"ledger/storage/store.py": "def f():\n    from ledger.storage.bulk import Bulk\n",
+     "ledger/storage/bulk.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                               "    from ledger.storage.store import Ledger\n"},
+    # across layers it is the layer rule's to say (here: allowed one way)
+    {"ledger/book/a.py": "from ledger.core.c import x\n", "ledger/core/c.py": "import os\n"},
+])
+def test_no_circle_is_no_problem(tmp_path: Path, files: dict[str, str]) -> None:
+    assert layers.check(_tree(tmp_path, files)) == []
+
+
+@pytest.mark.parametrize(("source", "name"), [
+    ("from ledger.formats.y import public, _hidden\n", "_hidden"),
+    ("from .y import _SheetScorer\n", "_SheetScorer"),
+    ("def f():\n    from ledger.core.y import _run_of\n", "_run_of"),
+    ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ledger.formats.y import _T\n", "_T"),
+])
+def test_a_private_name_imported_from_another_module_fails(tmp_path: Path, source: str,
+                                                           name: str) -> None:
+    root = _tree(tmp_path, {"ledger/formats/x.py": source, "ledger/formats/y.py": "import os\n"})
+    line = source.count("\n")
+    problem = _one_problem(root)
+    assert problem.startswith(f"ledger/formats/x.py:{line}: from "), problem
+    assert f"import {name}: a private name is not imported from another module" in problem
+
+
+@pytest.mark.parametrize("source", [
+    "from ledger.core.i18n import _, N_\n",  # gettext's _ is no private name
+    "from ledger.core.y import __version__\n",
+    "from click import _compat\n",  # a third-party package's: not ours to police here
+])
+def test_public_and_dunder_names_pass(tmp_path: Path, source: str) -> None:
+    rel = "ledger/cli/x.py" if "click" in source else "ledger/core/x.py"
+    assert layers.check(_tree(tmp_path, {rel: source})) == []
