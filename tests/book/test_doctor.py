@@ -15,7 +15,7 @@ import pytest
 from ledger.book import actions as book
 from ledger.book import doctor
 from ledger.core.rules import load_preset
-from ledger.core.scoring import Deal
+from ledger.core.scoring import Deal, score_deal
 from ledger.formats import samples
 from ledger.storage.raw_rows import RawEntry, RawPoints
 from ledger.storage.rows import PointsRow
@@ -227,8 +227,8 @@ def _rows(score, sign=1):
 
 def test_replay_accepts_what_book_writes_and_rejects_the_old_void(tmp_path):
     rules = load_preset("classic")
-    first = book.score_deal(rules, SEATS, Deal(cards={"Ann": 0, "Ben": 3, "Cat": 11, "Dan": 8}))
-    second = book.score_deal(rules, SEATS, Deal(cards={"Ann": 5, "Ben": 0, "Cat": 2, "Dan": 7}))
+    first = score_deal(rules, SEATS, Deal(cards={"Ann": 0, "Ben": 3, "Cat": 11, "Dan": 8}))
+    second = score_deal(rules, SEATS, Deal(cards={"Ann": 5, "Ben": 0, "Cat": 2, "Dan": 7}))
     facts1 = json.dumps({"cards": {"Ann": 0, "Ben": 3, "Cat": 11, "Dan": 8}})
     facts2 = json.dumps({"cards": {"Ann": 5, "Ben": 0, "Cat": 2, "Dan": 7}})
     entries = [RawEntry(1, 1, "deal", 1, facts1), RawEntry(2, 2, "amend", 1, facts2),
