@@ -53,7 +53,7 @@ class Inspection:
     def schema_differences(self) -> list[tuple[str, str]]:
         """Each table, index, trigger or view that differs from this program's schema
         (compared by SQL, so a guard trigger replaced by a no-op of the same name shows)."""
-        from ledger.storage.schema import schema_differences
+        from ledger.storage.schema_check import schema_differences
 
         return schema_differences(self.ledger.conn)
 
