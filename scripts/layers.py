@@ -307,9 +307,12 @@ def circles(imports: list[Import], known: set[str]) -> list[str]:
     for part in _strongly_connected(sorted(known), graph):
         members = set(part)
         inner = [(a, b) for a, b in sorted(edges) if a in members and b in members]
-        way = " → ".join(name.split(".", 1)[1] for name in _cycle(part[0], members, graph))
-        first = edges[inner[0]][0]
-        lines = [f"    {imp.where}: {a} imports {b}" for a, b in inner for imp in edges[a, b]]
+        cycle = _cycle(part[0], members, graph)
+        way = " → ".join(name.split(".", 1)[1] for name in cycle)
+        first = min(edges[cycle[0], cycle[1]], key=lambda imp: imp.line)
+        found = sorted(((imp, a, b) for a, b in inner for imp in edges[a, b]),
+                       key=lambda x: (x[0].path.as_posix(), x[0].line))
+        lines = [f"    {imp.where}: {a} imports {b}" for imp, a, b in found]
         out.append(f"{first.where}: import circle inside ledger/{layer_of(part[0])}: {way} "
                    f"({len(part)} modules; a circle means a missing module: give the shared part "
                    f"a public home)\n" + "\n".join(lines))
