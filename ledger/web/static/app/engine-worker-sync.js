@@ -4,7 +4,7 @@
 // sent twice, or cut off halfway and sent again, writes every entry exactly once. This
 // file only carries the texts; it never reads a score.
 
-import { newId } from "./ids.js";
+import { newId } from "./model-ids.js";
 
 const LINK = "bigtwo.offline.hub";
 const TIMEOUT = 60000;

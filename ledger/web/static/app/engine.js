@@ -18,7 +18,7 @@
 //   lastSetup()                    -> {players, rules, stake, currency, teams} | null
 //   preview(session, line)         -> {players: [{name, cards, penalty, net, win, fried}]}
 //   undoPreview(session)           -> {action, deal, line, ...} | null
-// Writes: (key, args) with key the entry's uuid made on the phone (ids.js)
+// Writes: (key, args) with key the entry's uuid made on the phone (model-ids.js)
 //   record {session, line}  amend {session, deal, line}  void {session, deal}
 //   undo {session}  start {players, rules, stake, currency, name, teams}
 //   end {session}  reopen {session}

@@ -6,7 +6,7 @@ import { sessionTitle, when } from "./names.js";
 import { barChart } from "./charts.js";
 import { shareOrDownload, readPicked } from "./engine-worker-files.js";
 import { keptLink, syncWithHub } from "./engine-worker-sync.js";
-import { newId } from "./ids.js";
+import { newId } from "./model-ids.js";
 
 /** The offline phone's own ledger: export it, import a file, sync with a hub. */
 function phoneLedgerCard(app, refresh) {

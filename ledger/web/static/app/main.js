@@ -6,7 +6,7 @@
 
 import { h, clear } from "./dom.js";
 import { openEngine } from "./engine.js";
-import { Outbox } from "./outbox.js";
+import { Outbox } from "./model-outbox.js";
 import { setWords, t } from "./words.js";
 import { boardScreen } from "./board.js";
 import { logScreen } from "./log.js";

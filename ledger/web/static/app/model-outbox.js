@@ -3,7 +3,7 @@
 // with the id made when it was made, so a retry after a lost answer is the same
 // write (the engine keeps it at most once) and never a second deal.
 
-import { newId } from "./ids.js";
+import { newId } from "./model-ids.js";
 
 const KEY = "bigtwo.outbox";
 const WAITS = [1000, 2000, 4000, 8000, 15000];
