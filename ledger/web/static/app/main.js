@@ -6,7 +6,7 @@
 
 import { h, clear } from "./dom.js";
 import { openEngine } from "./engine.js";
-import { Outbox } from "./model-outbox.js";
+import { Outbox, localKeep } from "./model-outbox.js";
 import { setWords, t } from "./words.js";
 import { boardScreen } from "./board.js";
 import { logScreen } from "./log.js";
@@ -251,7 +251,11 @@ async function boot() {
     return;
   }
   root.dataset.level = app.level;
-  app.outbox = new Outbox(app.engine, onOutbox);
+  let storage = null;
+  try { storage = window.localStorage; } catch (e) { storage = null; } // a private window may refuse it
+  app.outbox = new Outbox(app.engine, onOutbox, { keep: storage && localKeep(storage) });
+  window.addEventListener("online", () => app.outbox.kick(true));
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) app.outbox.kick(true); });
   root.dataset.outbox = app.outbox.state();
   root.dataset.saved = "0";
   app.engine.watch(() => { if (app.screen && app.screen.refresh) app.screen.refresh(); }, link);
