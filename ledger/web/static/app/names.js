@@ -1,4 +1,4 @@
-// How the page names things the engine names by id: a session, a deal fact, a finish.
+// How the page names things the engine names by id: a session, a deal fact, a choice's value.
 
 import { t } from "./words.js";
 
@@ -12,14 +12,17 @@ const FACTS = {
   four_twos: "fact_four_twos",
 };
 
-export function factLabel(name) {
-  return FACTS[name] ? t(FACTS[name]) : name;
+/** A deal fact the engine offers ({name, label}), named in the page's words: the
+ * page's own short label where it has one, else the offer's label from the engine. */
+export function factLabel(offer) {
+  return FACTS[offer.name] ? t(FACTS[offer.name]) : offer.label || offer.name;
 }
 
-const FINISHES = { two: "finish_two", quads: "finish_quads", "straight-flush": "finish_straight_flush" };
+// The values of a choice fact the page has words for (the last play's kinds).
+const VALUES = { two: "finish_two", quads: "finish_quads", "straight-flush": "finish_straight_flush" };
 
-export function finishLabel(value) {
-  return FINISHES[value] ? t(FINISHES[value]) : value;
+export function valueLabel(value) {
+  return VALUES[value] ? t(VALUES[value]) : value;
 }
 
 /** A stored UTC time as a date (and time) in the viewer's zone and the page's language. */
