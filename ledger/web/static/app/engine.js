@@ -26,6 +26,11 @@
 // Live
 //   watch(onChange, onLink)        -> stop()   onChange({session}) when the ledger changes,
 //                                              onLink(true|false) as the live link comes and goes
+// The phone's own ledger (the worker engine only; null or absent on the hub)
+//   phoneLedger                    -> {keptLink(), exportFile(), importFile(file), sync(link, lang)}
+//                                     (engine-worker-ledger.js)
+//
+// Screens use this interface and the model (model-*.js) only: never an engine's files.
 
 export const READS = ["words", "access", "sessions", "board", "log", "deals", "settle", "history", "presets",
   "lastSetup", "preview", "undoPreview"];
