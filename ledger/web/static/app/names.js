@@ -37,3 +37,19 @@ export function when(stamp, withTime) {
     return d.toISOString().slice(0, 10);
   }
 }
+
+/** A write waiting in the outbox ({kind, deal…}), as the status line names it. */
+export function whatText(what) {
+  switch (what.kind) {
+    case "deal": return t("what_deal", { n: what.deal });
+    case "amend": return t("what_amend", { n: what.deal });
+    case "void": return t("what_void", { n: what.deal });
+    case "undo": return t("what_undo");
+    case "start": return t("what_start");
+    case "end": return t("what_end");
+    case "reopen": return t("what_reopen");
+    case "pay": return t("paid_what", { payer: what.payer, payee: what.payee, amount: what.amount, currency: what.currency });
+    case "unpay": return t("what_unpay", { what: what.what });
+    default: return what.kind || "";
+  }
+}
