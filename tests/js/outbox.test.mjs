@@ -26,7 +26,12 @@ function fakeEngine(answers) {
 
 const retry = () => Object.assign(new Error("link down"), { retry: true });
 const refusal = () => Object.assign(new Error("no such player"), { retry: false, status: 400 });
-const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
+/** Wait, on a busy machine too, until `done()` holds (at most 5 s). */
+async function until(done) {
+  for (const start = Date.now(); !done(); await new Promise((r) => setTimeout(r, 2))) {
+    if (Date.now() - start > 5000) throw new Error("the outbox never got there");
+  }
+}
 
 test("writes go one at a time, in order, each with the id made when it was made", async () => {
   const engine = fakeEngine([{ deal: 1 }, { deal: 2 }]);
@@ -36,7 +41,7 @@ test("writes go one at a time, in order, each with the id made when it was made"
   const a = box.add("record", { session: 1, line: "Ann=0 Ben=1" }, { kind: "deal", deal: 1 });
   const b = box.add("record", { session: 1, line: "Ann=2 Ben=0" }, { kind: "deal", deal: 2 });
   assert.equal(box.state(), "saving");
-  await settle();
+  await until(() => box.state() === "empty" && !box.busy);
   assert.deepEqual(engine.calls.map((c) => [c.key, c.args.line]), [[a.id, "Ann=0 Ben=1"], [b.id, "Ann=2 Ben=0"]]);
   assert.deepEqual(events.filter(([s]) => s === "saved").map(([, l]) => l), ["Ann=0 Ben=1", "Ann=2 Ben=0"]);
   assert.equal(box.state(), "empty");
@@ -48,11 +53,11 @@ test("a write that could not be sent waits and goes again with the same id; a re
   const events = [];
   const box = new Outbox(engine, (state, item) => events.push(state), { keep: memoryKeep(), waits: [1] });
   const item = box.add("record", { session: 3, line: "x" }, { kind: "deal", deal: 1 });
-  await settle();
+  await until(() => events.includes("saved"));
   assert.deepEqual(engine.calls.map((c) => c.key), [item.id, item.id]);
   assert.deepEqual(events, ["saving", "waiting", "saved"]);
   box.add("void", { session: 3, deal: 1 }, { kind: "void" });
-  await settle();
+  await until(() => events.includes("refused"));
   assert.deepEqual(events.slice(-1), ["refused"]);
   assert.deepEqual(box.pending(3), []);
 });
@@ -62,7 +67,7 @@ test("the items are kept across a reload, and only this session's are pending", 
   const engine = fakeEngine([retry()]);
   const first = new Outbox(engine, () => {}, { keep, waits: [60000] });
   const item = first.add("record", { session: 2, line: "Ann=0" }, { kind: "deal" });
-  await settle();
+  await until(() => first.timer !== null);
   clearTimeout(first.timer);
   const again = new Outbox(fakeEngine([]), () => {}, { keep });
   assert.deepEqual(again.items.map((i) => [i.id, i.tries]), [[item.id, 1]]);

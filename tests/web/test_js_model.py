@@ -97,3 +97,26 @@ def test_amending_a_recorded_deal_on_the_phone_writes_the_same_facts() -> None:
         assert again is not None, (name, teams, line)
         rules = load_preset(name)
         assert parse_deal_line(again, SEATS, rules).to_dict() == stored, (name, teams, line, again)
+
+
+def _imports(path: Path) -> set[str]:
+    return set(re.findall(r'from\s*"\./([\w-]+\.js)"', path.read_text("utf-8")))
+
+
+def test_the_app_is_an_engine_interface_a_model_and_screens() -> None:
+    """The model touches no page; a screen reaches an engine only through the engine
+    interface (``app.engine``), and no screen file is over 150 lines."""
+    files = {f.name: f for f in APP.glob("*.js")}
+    model = {n for n in files if n.startswith("model-")}
+    engines = {n for n in files if n.startswith("engine")}
+    screens = set(files) - model - engines - {"main.js"}
+    assert {"model-draft.js", "model-outbox.js", "model-ids.js"} <= model
+    assert {"board.js", "history.js", "log.js", "settle.js"} <= screens
+    for name in model:
+        text = re.sub(r"/\*.*?\*/|//[^\n]*", "", files[name].read_text("utf-8"), flags=re.S)
+        assert not re.search(r"\b(document|window|localStorage|navigator)\b", text), name
+        assert _imports(files[name]) <= model, name
+    for name in screens | {"main.js"}:
+        assert not {n for n in _imports(files[name]) if n.startswith("engine")} - {"engine.js"}, name
+    long = {n: len(files[n].read_text("utf-8").splitlines()) for n in screens}
+    assert {n: lines for n, lines in long.items() if lines > 150} == {}
