@@ -295,8 +295,9 @@ class Fact(NamedTuple):
     """One fact typed with a deal beyond the cards left.
 
     ``word`` is the option as typed (``--twos``); ``kind`` what follows it
-    (``counts``: NAME=K, repeatable; ``player``: a seated name; ``win``: the seated
-    name who won the deal at once, no cards left typed; ``choice``: one of ``values``;
+    (``counts``: NAME=K, repeatable; ``player``: a seated name; ``loser``: a seated
+    name other than the winner's; ``win``: the seated name who won the deal at once,
+    no cards left typed; ``choice``: one of ``values``;
     ``flag``: nothing; ``players``: names in order); ``stored`` the keys
     and JSON types it is kept as in a deal's facts; ``offered`` whether these rules
     (and a teams session) score it, the option named in ``matters``; ``extra`` how
@@ -338,7 +339,7 @@ FACTS: tuple[Fact, ...] = (
          N_("the winner's last play: two, quads or straight-flush"), "finish_double",
          lambda r, t: _cards(r) and r.finish_double, (("finish", "text"),),
          ("two", "quads", "straight-flush"), extra=lambda r: "finish_double"),
-    Fact("assist", "--assist", "player", "NAME", N_("the loser who let the winner go out"),
+    Fact("assist", "--assist", "loser", "NAME", N_("the loser who let the winner go out"),
          "assist", lambda r, t: _cards(r) and r.assist and not t, (("assist", "text"),),
          extra=lambda r: "assist"),
     Fact("missed_call", "--missed-call", "flag", "", N_("the winner did not call \"last card\""),
@@ -381,8 +382,8 @@ def extras(rules: RuleSet) -> list[str]:
 
 class Offer(NamedTuple):
     """A deal fact an entry screen offers under a session's rules: its name (the
-    stored key), the option word, what follows it (``kind``: counts, player, win,
-    choice, flag, players), the values of a choice, and a label in the interface's
+    stored key), the option word, what follows it (``kind``: counts, player, loser,
+    win, choice, flag, players), the values of a choice, and a label in the interface's
     language.  An entry screen needs nothing else to write the fact on a deal line."""
 
     name: str

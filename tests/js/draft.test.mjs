@@ -86,6 +86,25 @@ test("a player fact and a flag", () => {
   const teams = typed(draft([SHOOTOUT]), "Ann", [2, 2, 5]);
   teams.toggle("shootout", "Cat");
   assert.equal(teams.line(), "Ann=0 Ben=2 Cat=2 Dan=5 --shootout Cat");
+  teams.toggle("shootout", "Ann"); // any player: the winner's own team may win a shoot-out
+  assert.equal(teams.line(), "Ann=0 Ben=2 Cat=2 Dan=5 --shootout Ann");
+  assert.deepEqual(teams.named(SHOOTOUT), SEATS);
+});
+
+test("a loser fact names no winner: one who becomes the winner is not written", () => {
+  const d = draft([ASSIST]);
+  assert.deepEqual(d.named(ASSIST), []);
+  typed(d, "Cat", [1, 7, 4]);
+  assert.deepEqual(d.named(ASSIST), ["Ann", "Ben", "Dan"]);
+  d.toggle("assist", "Dan");
+  d.tapPlayer("Dan");
+  d.tapKey(4);
+  assert.equal(d.line(), "Ann=1 Ben=7 Cat=4 Dan=0");
+});
+
+test("an offer without a word or kind (kept from an older engine) is left out", () => {
+  const d = draft([{ name: "assist", option: "--assist", kind: "player" }, TWOS]);
+  assert.deepEqual(d.offers.map((o) => o.name), ["twos"]);
 });
 
 test("facts the rules do not offer are never written", () => {

@@ -7,7 +7,7 @@ const offer = (name, word, kind, values = []) => ({ name, word, kind, values, la
 export const TWOS = offer("twos", "--twos", "counts");
 export const BOMBS = offer("bombs", "--bombs", "counts");
 export const FINISH = offer("finish", "--finish", "choice", ["two", "quads", "straight-flush"]);
-export const ASSIST = offer("assist", "--assist", "player");
+export const ASSIST = offer("assist", "--assist", "loser");
 export const MISSED = offer("missed_call", "--missed-call", "flag");
 export const SHOOTOUT = offer("shootout", "--shootout", "player");
 export const DRAGON = offer("dragon", "--dragon", "win");

@@ -64,7 +64,7 @@ def _lines(offers: list[dict[str, Any]], hand: int) -> list[str]:
             out.append(f"{plain} {word} {a}=2 {word} {d}=1")
         elif kind == "choice":
             out += [f"{plain} {word} {v}" for v in o["values"]]
-        elif kind == "player":
+        elif kind in ("player", "loser"):
             out.append(f"{plain} {word} {c}")
         elif kind == "flag":
             out.append(f"{plain} {word}")

@@ -45,8 +45,9 @@ export function factControls(draft, changed) {
         return h("div", { class: "toggles" },
           toggleButton(!!value, t("immediate_by", { what: label, name: draft.winner }), toggle(o.name, true)));
       case "player":
+      case "loser":
         return h("fieldset", {}, h("legend", {}, label), h("div", { class: "toggles" },
-          ...draft.seats.map((n) => toggleButton(value === n, n, toggle(o.name, n),
+          ...draft.named(o).map((n) => toggleButton(value === n, n, toggle(o.name, n),
             t("extra_player", { what: label, name: n })))));
       default:
         return null;

@@ -7,7 +7,8 @@
 // deal line with the offer's own `word`, by its `kind`:
 //   counts   WORD NAME=K, once per player holding any (twos, bombs)
 //   choice   WORD VALUE, one of `values` (finish)
-//   player   WORD NAME (assist, shootout)
+//   player   WORD NAME, any seated player (shootout)
+//   loser    WORD NAME, a player other than the winner (assist)
 //   flag     WORD (missed call)
 //   win      WORD NAME alone: that player won at once, no cards left (dragon, four twos)
 //   players  WORD A,B,C,D: the finishing order, in places mode
@@ -25,7 +26,8 @@ export class DealDraft {
   constructor({ seats, handSize, offers }) {
     this.seats = seats.slice();
     this.handSize = handSize;
-    this.offers = (offers || []).slice();
+    // An offer without a word or kind (an answer kept from an older engine) is left out.
+    this.offers = (offers || []).filter((o) => o && o.word && o.kind);
     this.clear();
   }
 
@@ -80,6 +82,9 @@ export class DealDraft {
 
   countOf(name, player) { return (this.facts[name] || {})[player] || 0; }
 
+  /** The players a `player` or `loser` fact may name. */
+  named(offer) { return offer.kind === "loser" ? (this.winner ? this.losers : []) : this.seats; }
+
   /** A choice, player or win fact set to `value`, or cleared by a second tap on it; a
    * flag switched. One immediate win at a time. */
   toggle(name, value) {
@@ -123,8 +128,8 @@ export class DealDraft {
         }
       } else if (o.kind === "choice") {
         if ((o.values || []).includes(value)) words.push(o.word, quote(value));
-      } else if (o.kind === "player") {
-        if (this.seats.includes(value)) words.push(o.word, quote(value));
+      } else if (o.kind === "player" || o.kind === "loser") {
+        if (this.named(o).includes(value)) words.push(o.word, quote(value));
       } else if (o.kind === "flag") {
         words.push(o.word);
       }
@@ -156,7 +161,7 @@ export class DealDraft {
       if (value === undefined || value === null || value === false) continue;
       if (o.kind === "counts" && typeof value === "object") d.facts[o.name] = { ...value };
       else if (o.kind === "flag") d.facts[o.name] = true;
-      else if (o.kind === "choice" || o.kind === "player") d.facts[o.name] = value;
+      else if (o.kind === "choice" || o.kind === "player" || o.kind === "loser") d.facts[o.name] = value;
     }
     return d;
   }
