@@ -295,8 +295,10 @@ class Fact(NamedTuple):
     """One fact typed with a deal beyond the cards left.
 
     ``word`` is the option as typed (``--twos``); ``kind`` what follows it
-    (``counts``: NAME=K, repeatable; ``player``: a seated name; ``choice``: one of
-    ``values``; ``flag``: nothing; ``players``: names in order); ``stored`` the keys
+    (``counts``: NAME=K, repeatable; ``player``: a seated name; ``loser``: a seated
+    name other than the winner's; ``win``: the seated name who won the deal at once,
+    no cards left typed; ``choice``: one of ``values``;
+    ``flag``: nothing; ``players``: names in order); ``stored`` the keys
     and JSON types it is kept as in a deal's facts; ``offered`` whether these rules
     (and a teams session) score it, the option named in ``matters``; ``extra`` how
     ``rules list`` and refusals name the scoring option (None: not named there).
@@ -337,7 +339,7 @@ FACTS: tuple[Fact, ...] = (
          N_("the winner's last play: two, quads or straight-flush"), "finish_double",
          lambda r, t: _cards(r) and r.finish_double, (("finish", "text"),),
          ("two", "quads", "straight-flush"), extra=lambda r: "finish_double"),
-    Fact("assist", "--assist", "player", "NAME", N_("the loser who let the winner go out"),
+    Fact("assist", "--assist", "loser", "NAME", N_("the loser who let the winner go out"),
          "assist", lambda r, t: _cards(r) and r.assist and not t, (("assist", "text"),),
          extra=lambda r: "assist"),
     Fact("missed_call", "--missed-call", "flag", "", N_("the winner did not call \"last card\""),
@@ -346,10 +348,10 @@ FACTS: tuple[Fact, ...] = (
     Fact("shootout", "--shootout", "player", "NAME",
          N_("teams tie on cards: a member of the team that won it"), "teams",
          lambda r, t: _cards(r) and t, (("shootout", "text"),)),
-    Fact("dragon", "--dragon", "player", "NAME", N_("immediate win: dealt a dragon (2-A-K-...-3)"),
+    Fact("dragon", "--dragon", "win", "NAME", N_("immediate win: dealt a dragon (2-A-K-...-3)"),
          "immediate_wins", lambda r, t: _cards(r) and "dragon" in r.immediate_wins,
          (("immediate", "text"), ("immediate_by", "text"))),
-    Fact("four_twos", "--four-twos", "player", "NAME", N_("immediate win: dealt all four twos"),
+    Fact("four_twos", "--four-twos", "win", "NAME", N_("immediate win: dealt all four twos"),
          "immediate_wins", lambda r, t: _cards(r) and "four-twos" in r.immediate_wins,
          (("immediate", "text"), ("immediate_by", "text"))),
     Fact("order", "--order", "players", "A,B,C,D",
@@ -380,8 +382,9 @@ def extras(rules: RuleSet) -> list[str]:
 
 class Offer(NamedTuple):
     """A deal fact an entry screen offers under a session's rules: its name (the
-    stored key), the option word, what follows it (``kind``: counts, player, choice,
-    flag, players), the values of a choice, and a label in the interface's language."""
+    stored key), the option word, what follows it (``kind``: counts, player, loser,
+    win, choice, flag, players), the values of a choice, and a label in the interface's
+    language.  An entry screen needs nothing else to write the fact on a deal line."""
 
     name: str
     word: str

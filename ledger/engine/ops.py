@@ -116,29 +116,11 @@ def session_dict(ledger: Ledger, s: SessionRow) -> dict[str, Any]:
 
 
 def deal_facts(s: SessionRow) -> list[dict[str, Any]]:
-    """The deal facts these rules score, each with the deal-line option that writes it."""
-    from ledger.core.scoring import FINISHES
+    """The deal facts these rules score, as the registry offers them (``{name, word,
+    kind, values, label}``): the phone builds its keypad and the deal line from these."""
+    from ledger.core.registry import offered_facts
 
-    rules = book.session_rules(s)
-    out: list[dict[str, Any]] = []
-    if rules.mode == "places":
-        return [{"name": "order", "option": "--order", "kind": "order"}]
-    if rules.twos != "off":
-        out.append({"name": "twos", "option": "--twos", "kind": "counts", "max": 4})
-    if rules.bombs != "off":
-        out.append({"name": "bombs", "option": "--bombs", "kind": "counts", "max": 3})
-    if rules.finish_double:
-        out.append({"name": "finish", "option": "--finish", "kind": "choice",
-                    "values": list(FINISHES)})
-    if rules.assist:
-        out.append({"name": "assist", "option": "--assist", "kind": "player"})
-    if rules.missed_call:
-        out.append({"name": "missed_call", "option": "--missed-call", "kind": "flag"})
-    for kind in rules.immediate_wins:
-        out.append({"name": kind.replace("-", "_"), "option": f"--{kind}", "kind": "player"})
-    if s.teams:
-        out.append({"name": "shootout", "option": "--shootout", "kind": "player"})
-    return out
+    return [o.to_dict() for o in offered_facts(book.session_rules(s), bool(s.teams))]
 
 
 def entry_answer(ledger: Ledger, s: SessionRow, entry: EntryRow, score: Any) -> dict[str, Any]:

@@ -98,6 +98,11 @@ def test_offered_facts_follow_the_rules() -> None:
     teams = [o.name for o in offered_facts(load_preset("classic"), teams=True)]
     assert "shootout" in teams and "assist" not in teams and "missed_call" not in teams
     assert [o.name for o in offered_facts(load_preset("places"))] == ["order"]
+    # An immediate win is its own kind: an entry screen writes WORD WINNER and no cards.
+    assert {o.name: o.kind for o in offered_facts(doubling)}["dragon"] == "win"
+    # Assist names a loser (never the winner); a shoot-out any member of the team that won it.
+    assert {o.name: o.kind for o in offered_facts(doubling)}["assist"] == "loser"
+    assert {o.name: o.kind for o in offered_facts(load_preset("classic"), True)}["shootout"] == "player"
     forbidden = RuleSet("t", finish_double=True, finish_two="forbidden")
     assert next(o for o in offered_facts(forbidden) if o.name == "finish").values == (
         "quads", "straight-flush")

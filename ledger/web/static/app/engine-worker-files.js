@@ -1,5 +1,5 @@
-// Files in and out of the phone's ledger: the export handed to the share sheet (a
-// secure context with Web Share and files) or downloaded, and a file picked to import.
+// The phone's ledger out as a file: the export handed to the share sheet (a secure
+// context with Web Share and files) or downloaded.
 
 /** Share `text` as the file `name` where the phone can, else download it. */
 export async function shareOrDownload(name, text) {
@@ -21,11 +21,4 @@ export async function shareOrDownload(name, text) {
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10000);
   return "downloaded";
-}
-
-/** Read a file the keeper picked (an <input type="file">'s first file). */
-export async function readPicked(input) {
-  const file = input.files && input.files[0];
-  if (!file) return null;
-  return { name: file.name, text: await file.text() };
 }

@@ -4,7 +4,7 @@
 // sent twice, or cut off halfway and sent again, writes every entry exactly once. This
 // file only carries the texts; it never reads a score.
 
-import { newId } from "./ids.js";
+import { newId } from "./model-ids.js";
 
 const LINK = "bigtwo.offline.hub";
 const TIMEOUT = 60000;
@@ -59,9 +59,9 @@ export async function syncWithHub(engine, link, lang) {
   const { origin, token } = parseLink(link);
   try { localStorage.setItem(LINK, link.trim()); } catch (e) { /* private mode: ask again */ }
   const q = lang ? "?lang=" + encodeURIComponent(lang) : "";
-  const mine = await engine.call("export", {});
+  const mine = await engine.exportLedger();
   const pushed = await hub("POST", origin + "/api/import" + q, token, { text: mine.text, name: "phone.json" });
   const theirs = await hub("GET", origin + "/api/export" + q, token);
-  const pulled = await engine.call("import", { key: newId(), text: theirs.text, name: "hub.json" });
+  const pulled = await engine.importFile(newId(), { text: theirs.text, name: "hub.json" });
   return { pushed, pulled };
 }

@@ -10,6 +10,7 @@
 // <html data-engine="loading|ready|failed" data-persist="granted|refused|unknown">
 
 import { EngineError } from "./engine.js";
+import { phoneLedger } from "./engine-worker-ledger.js";
 
 const CACHE = "bigtwo.offline.answers";
 const CACHED = new Set(["words", "sessions", "board", "log", "settle", "history", "presets", "last_setup"]);
@@ -209,6 +210,7 @@ export async function create(options = {}) {
     // History moves by file: the CLI's JSON export, and import of an export or a score sheet.
     exportLedger: (session) => send("export", clean({ session })),
     importFile: write("import"), // (key, {text, name})
+    phoneLedger: null, // below: export, import and sync of this phone's ledger
 
     watch(onChange, onLink) {
       const w = { onChange };
@@ -217,5 +219,6 @@ export async function create(options = {}) {
       return () => watchers.delete(w);
     },
   });
+  engine.phoneLedger = phoneLedger(engine);
   return engine;
 }

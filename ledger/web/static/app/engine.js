@@ -18,7 +18,7 @@
 //   lastSetup()                    -> {players, rules, stake, currency, teams} | null
 //   preview(session, line)         -> {players: [{name, cards, penalty, net, win, fried}]}
 //   undoPreview(session)           -> {action, deal, line, ...} | null
-// Writes: (key, args) with key the entry's uuid made on the phone (ids.js)
+// Writes: (key, args) with key the entry's uuid made on the phone (model-ids.js)
 //   record {session, line}  amend {session, deal, line}  void {session, deal}
 //   undo {session}  start {players, rules, stake, currency, name, teams}
 //   end {session}  reopen {session}
@@ -26,6 +26,11 @@
 // Live
 //   watch(onChange, onLink)        -> stop()   onChange({session}) when the ledger changes,
 //                                              onLink(true|false) as the live link comes and goes
+// The phone's own ledger (the worker engine only; null or absent on the hub)
+//   phoneLedger                    -> {keptLink(), exportFile(), importFile(file), sync(link, lang)}
+//                                     (engine-worker-ledger.js)
+//
+// Screens use this interface and the model (model-*.js) only: never an engine's files.
 
 export const READS = ["words", "access", "sessions", "board", "log", "deals", "settle", "history", "presets",
   "lastSetup", "preview", "undoPreview"];

@@ -4,15 +4,14 @@ import { h, clear, signed, signedMoney, tone } from "./dom.js";
 import { t } from "./words.js";
 import { sessionTitle, when } from "./names.js";
 import { barChart } from "./charts.js";
-import { shareOrDownload, readPicked } from "./engine-worker-files.js";
-import { keptLink, syncWithHub } from "./engine-worker-sync.js";
-import { newId } from "./ids.js";
 
-/** The offline phone's own ledger: export it, import a file, sync with a hub. */
+/** The offline phone's own ledger: export it, import a file, sync with a hub (the worker
+ * engine's `phoneLedger`, engine.js). */
 function phoneLedgerCard(app, refresh) {
+  const ledger = app.engine.phoneLedger;
   const status = h("p", { class: "meta", role: "status", "aria-live": "polite" });
   const link = h("input", { type: "url", id: "hub-link", name: "hub-link", autocomplete: "off",
-    inputmode: "url", placeholder: "https://…/?t=…", value: keptLink() });
+    inputmode: "url", placeholder: "https://…/?t=…", value: ledger.keptLink() });
   // What the last export, import or sync said stays when the screen redraws after it.
   const said = (text, tone) => {
     app.phoneLedgerSaid = { text, tone };
@@ -21,15 +20,14 @@ function phoneLedgerCard(app, refresh) {
   };
   if (app.phoneLedgerSaid) said(app.phoneLedgerSaid.text, app.phoneLedgerSaid.tone);
   async function doExport() {
-    const found = await app.engine.call("export", {});
-    await shareOrDownload(found.name, found.text);
+    const found = await ledger.exportFile();
     said(t("exported", { n: found.sessions, name: found.name }), "ok");
   }
   async function doImport(event) {
-    const picked = await readPicked(event.target);
+    const picked = event.target.files && event.target.files[0];
     if (!picked) return;
     try {
-      const report = await app.engine.call("import", { key: newId(), text: picked.text, name: picked.name });
+      const report = await ledger.importFile(picked);
       said(report.conflict_text || report.summary, report.conflicts && report.conflicts.length ? "bad" : "ok");
       refresh();
     } catch (error) {
@@ -41,7 +39,7 @@ function phoneLedgerCard(app, refresh) {
     button.disabled = true;
     said(t("syncing"), "busy");
     try {
-      const { pushed, pulled } = await syncWithHub(app.engine, link.value, app.lang);
+      const { pushed, pulled } = await ledger.sync(link.value, app.lang);
       said(t("synced", { sent: pushed.summary, received: pulled.summary }),
         pushed.conflicts.length || pulled.conflicts.length ? "bad" : "ok");
       refresh();
@@ -82,7 +80,7 @@ export function historyScreen(app) {
         items.length ? h("ul", { class: "tables" }, items) : h("p", { class: "meta" }, t("no_tables"))),
       players.length ? h("section", { class: "card" }, h("h2", {}, t("players")),
         h("p", { class: "row" }, players.map((n) => h("a", { class: "button", href: "#/player/" + encodeURIComponent(n) }, n)))) : null,
-      app.engine.kind === "worker" ? phoneLedgerCard(app, () => show(main)) : null);
+      app.engine.phoneLedger ? phoneLedgerCard(app, () => show(main)) : null);
   }
   return { name: "history", show, refresh: () => show(document.getElementById("main")) };
 }

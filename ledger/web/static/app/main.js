@@ -6,7 +6,7 @@
 
 import { h, clear } from "./dom.js";
 import { openEngine } from "./engine.js";
-import { Outbox } from "./outbox.js";
+import { Outbox, localKeep } from "./model-outbox.js";
 import { setWords, t } from "./words.js";
 import { boardScreen } from "./board.js";
 import { logScreen } from "./log.js";
@@ -14,6 +14,8 @@ import { settleScreen } from "./settle.js";
 import { historyScreen, playerScreen } from "./history.js";
 import { startScreen, tablesScreen } from "./tables.js";
 import { ask } from "./ask.js";
+import { whatText } from "./names.js";
+import { addressFromQuery, addressNumber, parseHash, problemScreen } from "./route.js";
 
 const root = document.documentElement;
 const LAST_TABLE = "bigtwo.table";
@@ -54,21 +56,6 @@ const app = {
   },
 };
 
-function whatText(what) {
-  switch (what.kind) {
-    case "deal": return t("what_deal", { n: what.deal });
-    case "amend": return t("what_amend", { n: what.deal });
-    case "void": return t("what_void", { n: what.deal });
-    case "undo": return t("what_undo");
-    case "start": return t("what_start");
-    case "end": return t("what_end");
-    case "reopen": return t("what_reopen");
-    case "pay": return t("paid_what", { payer: what.payer, payee: what.payee, amount: what.amount, currency: what.currency });
-    case "unpay": return t("what_unpay", { what: what.what });
-    default: return what.kind || "";
-  }
-}
-
 function onOutbox(state, item, result) {
   root.dataset.outbox = app.outbox ? app.outbox.state() : "empty";
   const what = whatText(item.what);
@@ -85,45 +72,6 @@ function onOutbox(state, item, result) {
     else if (app.screen && app.screen.refresh) app.screen.refresh();
   }
   if (app.screen && app.screen.pending) app.screen.pending();
-}
-
-/** A number of the page's address as a person types it: ASCII digits or the full-width
- * digits ０–９ of a Chinese keyboard (as ledger/core/numbers.py reads them), else null. */
-export function addressNumber(text) {
-  const ascii = String(text || "").trim().replace(/[\uFF10-\uFF19]/g, (d) => String(d.charCodeAt(0) - 0xFF10));
-  return /^[0-9]{1,15}$/.test(ascii) ? Number(ascii) : null;
-}
-
-/** A screen that only says what is wrong with the address (a deal that is not there…). */
-function problemScreen(text, sid) {
-  return {
-    name: "problem",
-    session: sid || null,
-    show(main) {
-      clear(main, h("section", { class: "card" }, h("p", { class: "error", role: "alert" }, text),
-        sid ? h("a", { class: "button", href: "#/t/" + sid + "/log" }, t("tab_log"))
-          : h("a", { class: "button", href: "#/tables" }, t("tab_tables"))));
-    },
-  };
-}
-
-/** `?session=2&deal=5` (a link made elsewhere) is the app's `#/t/2/fix/5`; `?session=2`
- * alone its table. The numbers are read by the router, full-width digits too. */
-function addressFromQuery() {
-  const url = new URL(window.location.href);
-  const session = url.searchParams.get("session");
-  if (session === null) return;
-  const deal = url.searchParams.get("deal");
-  url.searchParams.delete("session");
-  url.searchParams.delete("deal");
-  const part = (text) => { const n = addressNumber(text); return n === null ? encodeURIComponent(text) : String(n); };
-  const hash = "#/t/" + part(session) + (deal !== null ? "/fix/" + part(deal) : "");
-  history.replaceState(history.state, "", url.pathname + url.search + hash);
-}
-
-function parseHash() {
-  const parts = window.location.hash.replace(/^#\/?/, "").split("/").map((p) => decodeURIComponent(p));
-  return parts.filter((p, i) => p !== "" || i === 0);
 }
 
 let routes = 0;
@@ -251,7 +199,11 @@ async function boot() {
     return;
   }
   root.dataset.level = app.level;
-  app.outbox = new Outbox(app.engine, onOutbox);
+  let storage = null;
+  try { storage = window.localStorage; } catch (e) { storage = null; } // a private window may refuse it
+  app.outbox = new Outbox(app.engine, onOutbox, { keep: storage && localKeep(storage) });
+  window.addEventListener("online", () => app.outbox.kick(true));
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) app.outbox.kick(true); });
   root.dataset.outbox = app.outbox.state();
   root.dataset.saved = "0";
   app.engine.watch(() => { if (app.screen && app.screen.refresh) app.screen.refresh(); }, link);

@@ -1,4 +1,4 @@
-// How the page names things the engine names by id: a session, a deal fact, a finish.
+// How the page names things the engine names by id: a session, a deal fact, a choice's value.
 
 import { t } from "./words.js";
 
@@ -12,14 +12,17 @@ const FACTS = {
   four_twos: "fact_four_twos",
 };
 
-export function factLabel(name) {
-  return FACTS[name] ? t(FACTS[name]) : name;
+/** A deal fact the engine offers ({name, label}), named in the page's words: the
+ * page's own short label where it has one, else the offer's label from the engine. */
+export function factLabel(offer) {
+  return FACTS[offer.name] ? t(FACTS[offer.name]) : offer.label || offer.name;
 }
 
-const FINISHES = { two: "finish_two", quads: "finish_quads", "straight-flush": "finish_straight_flush" };
+// The values of a choice fact the page has words for (the last play's kinds).
+const VALUES = { two: "finish_two", quads: "finish_quads", "straight-flush": "finish_straight_flush" };
 
-export function finishLabel(value) {
-  return FINISHES[value] ? t(FINISHES[value]) : value;
+export function valueLabel(value) {
+  return VALUES[value] ? t(VALUES[value]) : value;
 }
 
 /** A stored UTC time as a date (and time) in the viewer's zone and the page's language. */
@@ -32,5 +35,21 @@ export function when(stamp, withTime) {
     return new Intl.DateTimeFormat(lang, withTime ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium" }).format(d);
   } catch (e) {
     return d.toISOString().slice(0, 10);
+  }
+}
+
+/** A write waiting in the outbox ({kind, deal…}), as the status line names it. */
+export function whatText(what) {
+  switch (what.kind) {
+    case "deal": return t("what_deal", { n: what.deal });
+    case "amend": return t("what_amend", { n: what.deal });
+    case "void": return t("what_void", { n: what.deal });
+    case "undo": return t("what_undo");
+    case "start": return t("what_start");
+    case "end": return t("what_end");
+    case "reopen": return t("what_reopen");
+    case "pay": return t("paid_what", { payer: what.payer, payee: what.payee, amount: what.amount, currency: what.currency });
+    case "unpay": return t("what_unpay", { what: what.what });
+    default: return what.kind || "";
   }
 }

@@ -1,28 +1,41 @@
-// The outbox: every write waits here, kept in localStorage across reloads, until the
-// engine has answered it. Writes go one at a time in the order they were made, each
-// with the id made when it was made, so a retry after a lost answer is the same
-// write (the engine keeps it at most once) and never a second deal.
+// The outbox: every write waits here, kept (localStorage on the phone) across reloads,
+// until the engine has answered it. Writes go one at a time in the order they were
+// made, each with the id made when it was made, so a retry after a lost answer is the
+// same write (the engine keeps it at most once) and never a second deal.
+//
+// Part of the model: no DOM. The page gives it a place to keep its items (`keep`:
+// {read() -> text, write(text)}) and calls kick(true) when the phone comes back online
+// or into view; tests/js/outbox.test.mjs drives it with a fake engine and store.
 
-import { newId } from "./ids.js";
+import { newId } from "./model-ids.js";
 
-const KEY = "bigtwo.outbox";
+export const KEY = "bigtwo.outbox";
 const WAITS = [1000, 2000, 4000, 8000, 15000];
 
+/** A keeping place over localStorage (or none, in a private window: items stay in memory). */
+export function localKeep(storage, key = KEY) {
+  return {
+    read() { try { return storage.getItem(key); } catch (e) { return null; } },
+    write(text) { try { storage.setItem(key, text); } catch (e) { /* full or private */ } },
+  };
+}
+
 export class Outbox {
-  constructor(engine, onEvent) {
+  constructor(engine, onEvent, { keep = null, makeId = newId, waits = WAITS } = {}) {
     this.engine = engine;
     this.onEvent = onEvent; // ("saving" | "saved" | "waiting" | "refused", item, result|error)
+    this.keep = keep;
+    this.makeId = makeId;
+    this.waits = waits;
     this.items = this.load();
     this.busy = false;
     this.timer = null;
     this.failures = 0;
-    window.addEventListener("online", () => this.kick(true));
-    document.addEventListener("visibilitychange", () => { if (!document.hidden) this.kick(true); });
   }
 
   load() {
     try {
-      const kept = JSON.parse(localStorage.getItem(KEY) || "[]");
+      const kept = JSON.parse((this.keep && this.keep.read()) || "[]");
       return Array.isArray(kept) ? kept.filter((i) => i && i.id && i.op) : [];
     } catch (e) {
       return [];
@@ -30,12 +43,12 @@ export class Outbox {
   }
 
   save() {
-    try { localStorage.setItem(KEY, JSON.stringify(this.items)); } catch (e) { /* full or private */ }
+    if (this.keep) this.keep.write(JSON.stringify(this.items));
   }
 
   /** Queue a write; `what` is how the page names it ({kind, deal}). */
   add(op, args, what) {
-    const item = { id: newId(), op, args, what: what || {}, at: Date.now(), tries: 0 };
+    const item = { id: this.makeId(), op, args, what: what || {}, at: Date.now(), tries: 0 };
     this.items.push(item);
     this.save();
     this.onEvent("saving", item);
@@ -73,7 +86,7 @@ export class Outbox {
             item.tries += 1;
             this.save();
             this.onEvent("waiting", item, error);
-            const wait = WAITS[Math.min(this.failures, WAITS.length - 1)];
+            const wait = this.waits[Math.min(this.failures, this.waits.length - 1)];
             this.failures += 1;
             this.timer = setTimeout(() => { this.timer = null; this.pump(); }, wait);
             return;
