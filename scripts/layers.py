@@ -50,10 +50,10 @@ ONLY_IN: dict[str, str] = {
     "sqlite3": "storage", "sqlite_utils": "storage",
     "typer": "cli", "click": "cli",
     "tabulate": "present", "matplotlib": "present",
-    "starlette": "web", "uvicorn": "web", "httptools": "web", "jinja2": "web", "segno": "web",
+    "starlette": "web", "uvicorn": "web", "httptools": "web", "jinja2": "web", "segno": "present",
 }
 """Third-party (and stdlib) top-level packages that only one layer may import."""
-LAZY = ("tabulate", "matplotlib")
+LAZY = ("tabulate", "matplotlib", "segno")
 """Heavy packages imported only inside the functions that use them, never at module level."""
 ENTRY_POINTS = ("__main__",)
 """Modules directly in ``ledger/`` besides ``__init__``: they start the CLI and may import anything."""

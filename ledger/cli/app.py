@@ -300,6 +300,10 @@ def settle_cmd(
     out: Annotated[str | None, typer.Option(
         "--out", help="With --format png: the file (default bigtwo-settle-SCOPE.png here).",
     )] = None,
+    qr: Annotated[bool, typer.Option(
+        "--qr", help="Draw each payment's code (FPS, PayNow, PromptPay or the payee's own "
+                     "receive code: bigtwo player pay-id) to scan with a banking app.",
+    )] = False,
 ) -> None:
     """Who pays whom: nets, pair by pair, and the fewest payments."""
     from ledger.book import reports
@@ -311,6 +315,8 @@ def settle_cmd(
             value=fmt, formats=", ".join(share_formats)))
     if out is not None and fmt != "png":
         raise InputError(_("--out is for --format png"))
+    if qr and (json_out or fmt != "table"):
+        raise InputError(_("--qr draws the codes on its own: leave out --json and --format"))
     coin = None
     if round_to is not None:
         from ledger.core.settlement import parse_coin
@@ -326,13 +332,27 @@ def settle_cmd(
 
         st = with_payments(ledger, st, scope)
         recorded = recorded_for(ledger, scope.sessions)
+        ids = None
+        if json_out or qr:  # the scorekeeper's own terminal: pay ids, never in a share
+            from ledger.book.pay_ids import pay_ids
+
+            ids = pay_ids(ledger)
     if coin is not None:
         st = st.rounded(coin)
-    if json_out:
+    if json_out or qr:
         from ledger.book.views import settle_view
+
+        view = settle_view(st, recorded, ids)
+        if qr:
+            import sys
+
+            from ledger.present.qr import pay_codes_text
+
+            typer.echo(pay_codes_text(view, colour=sys.stdout.isatty()))
+            return
         from ledger.present.text import dumps
 
-        typer.echo(dumps(settle_view(st, recorded).to_dict()))
+        typer.echo(dumps(view.to_dict()))
         return
     if fmt == "table":
         from ledger.book.views import settle_view

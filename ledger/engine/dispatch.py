@@ -93,7 +93,7 @@ WRITES: dict[str, Op] = {
 # Every argument each op reads (anything else is refused: a typo is never ignored).
 ARGS: dict[str, frozenset[str]] = {
     "sessions": frozenset(), "presets": frozenset(), "last_setup": frozenset(),
-    "history": frozenset({"player"}), "settle": frozenset({"session", "round"}),
+    "history": frozenset({"player"}), "settle": frozenset({"session", "round", "pay_codes"}),
     "preview": frozenset({"session", "line"}), "record": frozenset({"session", "line"}),
     "amend": frozenset({"session", "deal", "deal_uuid", "line"}),
     "void": frozenset({"session", "deal", "deal_uuid"}),

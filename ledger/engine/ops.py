@@ -207,6 +207,7 @@ def op_log(ledger: Ledger, args: Args) -> dict[str, Any]:
 
 def op_settle(ledger: Ledger, args: Args) -> dict[str, Any]:
     from ledger.book.owed import recorded_for, with_payments
+    from ledger.book.pay_ids import pay_ids
     from ledger.book.scope import Scope
 
     s = session_of(ledger, args)
@@ -218,8 +219,10 @@ def op_settle(ledger: Ledger, args: Args) -> dict[str, Any]:
         st = st.rounded(parse_coin(coin))
     from ledger.book import views
 
-    # The SettleView, as settle --json --session ID prints it: with what is paid.
-    return views.settle_view(st, recorded_for(ledger, [s])).to_dict()
+    # The SettleView, as settle --json --session ID prints it: with what is paid, and
+    # for the scorekeeper (pay_codes: true, set by the hub from the token) pay codes.
+    ids = pay_ids(ledger) if args.get("pay_codes") is True else None
+    return views.settle_view(st, recorded_for(ledger, [s]), ids).to_dict()
 
 
 def op_history(ledger: Ledger, args: Args) -> dict[str, Any]:

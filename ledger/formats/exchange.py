@@ -48,10 +48,11 @@ def session_header(s: SessionRow) -> dict[str, Any]:
 
 
 def export_json(ledger: Ledger, sessions: Sequence[SessionRow], out: IO[str],
-                payments: Sequence[Any] = ()) -> int:
+                payments: Sequence[Any] = (), pay_ids: Sequence[Any] = ()) -> int:
     """Write the sessions, every entry included, then ``payments`` (rows of
-    ledger.storage.payments, :mod:`ledger.formats.payments_io`); returns the number of
-    entries.
+    ledger.storage.payments, :mod:`ledger.formats.payments_io`), then ``pay_ids`` (rows
+    of ledger.storage.pay_ids: only when asked, ``export --with-pay-ids``); returns the
+    number of entries.
 
     Written piece by piece (one entry a line), so a big ledger is never held in memory
     as one document; the same ledger always gives the same bytes.
@@ -82,6 +83,9 @@ def export_json(ledger: Ledger, sessions: Sequence[SessionRow], out: IO[str],
 
         out.write('\n], "payments": [')
         out.write(",".join("\n" + _json(p) for p in payments_json(payments)))
+    if pay_ids:
+        out.write('\n], "pay_ids": [')
+        out.write(",".join("\n" + _json(r.to_dict()) for r in pay_ids))
     out.write("\n]}\n")
     return count
 

@@ -74,6 +74,7 @@ def rebuild(reader: BackupReader, ledger: Ledger) -> None:
     report = ImportReport(origin, "restore")
     Importer(ledger, report).run(_in_recorded_order(reader, specs, origin))
     _player_events(reader, ledger)
+    _pay_ids(reader, ledger)
     current = reader.setting(CURRENT_KEY)  # the backup's current session stays current
     if isinstance(current, str) and current.isdigit() and int(current) in specs:
         new_id = ledger.bulk.session_id_by_uuid(specs[int(current)].uuid)
@@ -101,6 +102,29 @@ def _player_events(reader: BackupReader, ledger: Ledger) -> None:
                 name=name, undoes=None if undone is None else ids[undone],
                 event_uuid=uuid, at=at)
             ids[uuid] = event.id
+
+
+def _pay_ids(reader: BackupReader, ledger: Ledger) -> None:
+    """The backup's pay id rows, each set checked for its scheme as if typed."""
+    from ledger.core.paycode import SCHEMES, check_pay_id
+
+    rows = reader.pay_ids()
+    if not rows:
+        return
+    with ledger.writing():
+        for uuid, at, kind, player, scheme, value in rows:
+            damaged = (not isinstance(player, str) or scheme not in SCHEMES
+                       or kind not in ("set", "remove") or (kind == "set") != (value is not None))
+            if not damaged and kind == "set":
+                try:
+                    value = check_pay_id(scheme, value).value
+                except InputError:
+                    damaged = True
+            if damaged:
+                raise InputError(_("{origin}: pay id {uuid!r} is damaged").format(
+                    origin=reader.src.name, uuid=uuid))
+            ledger.pay_ids.add(kind, ledger.player_id(player, create=True), scheme, value,
+                               uuid, at)
 
 
 def _in_recorded_order(reader: BackupReader, specs: dict[int, SessionSpec], origin: str

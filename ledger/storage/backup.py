@@ -176,6 +176,18 @@ class BackupReader:
                LEFT JOIN players i ON i.id = e.into_id
                LEFT JOIN player_events u ON u.id = e.undoes ORDER BY e.id""").fetchall()
 
+    def pay_ids(self) -> list[tuple[Any, ...]]:
+        """(uuid, created_at, kind, player's typed name, scheme, id) of every pay id row
+        in the one order (none in a backup from before m009)."""
+        conn = self._c()
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                        "AND name = 'pay_ids'").fetchone() is None:
+            return []
+        return conn.execute(
+            """SELECT q.uuid, q.created_at, q.kind, p.name, q.scheme, q.value
+               FROM pay_ids q JOIN players p ON p.id = q.player_id
+               ORDER BY q.created_at, q.uuid""").fetchall()
+
     _ENTRY = "e.session_id, e.uuid, e.seq, e.kind, e.deal_no, e.facts, e.created_at"
     # A backup from before m005: what an undo took back was in the audit log.
     _UNDOES_BEFORE_M005 = """(SELECT t.uuid FROM audit a JOIN entries t ON t.session_id = a.session_id

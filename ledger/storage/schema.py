@@ -22,7 +22,7 @@ APP = "bigtwo-ledger"
 POINT_COLUMNS = ("deals", "wins", "fried", "cards", "penalty", "net")
 
 # Adding a migration below?  Bump this too (a test checks they agree).
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 APPLICATION_ID = 0x42324C47  # "B2LG": marks the file as a bigtwo ledger
 
 
@@ -342,6 +342,13 @@ def migrations() -> Migrations:
         db.execute("DROP INDEX idx_entries_undoes")
         db.execute("CREATE UNIQUE INDEX idx_entries_undoes ON entries (undoes) "
                    "WHERE undoes IS NOT NULL")
+
+    @migrations(name="m009_pay_ids")
+    def m009_pay_ids(db: Database) -> None:
+        """Each player's ways to be paid, append-only (ledger/storage/pay_ids.py)."""
+        from ledger.storage.pay_ids import create_table
+
+        create_table(db.conn)
 
     return migrations
 

@@ -5,6 +5,7 @@ Everything else is a part bound to the connection, the way sqlite-utils binds
 
 - ``ledger.journal``: players, sessions and their append-only entries (journal.py);
 - ``ledger.payments``: payments between players, append-only (payments.py);
+- ``ledger.pay_ids``: each player's ways to be paid, append-only (pay_ids.py);
 - ``ledger.seasons``: named ranges of dates, append-only (seasons.py);
 - ``ledger.totals``: standings and settlement sums (totals.py);
 - ``ledger.derived``: caches for history and statistics (derived.py);
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
     from ledger.storage.derived import Derived
     from ledger.storage.inspection import Inspection
     from ledger.storage.journal import Journal
+    from ledger.storage.pay_ids import PayIds
     from ledger.storage.payments import Payments
     from ledger.storage.players import Players
     from ledger.storage.seasons import Seasons
@@ -109,6 +111,12 @@ class Ledger:
         from ledger.storage.payments import Payments
 
         return Payments(self)
+
+    @cached_property
+    def pay_ids(self) -> PayIds:
+        from ledger.storage.pay_ids import PayIds
+
+        return PayIds(self)
 
     @cached_property
     def seasons(self) -> Seasons:

@@ -20,6 +20,7 @@ from ledger.core import i18n
 from ledger.core.errors import InputError, LedgerError
 from ledger.core.i18n import _
 from ledger.engine import dispatch as engine
+from ledger.web.auth import KEEPER
 from ledger.web.feed import Feed
 from ledger.web.site import Refused, body, need_read, need_write, session_number, site_of
 
@@ -51,8 +52,10 @@ async def api_op(request: Request) -> Response:
     if not engine.is_write(op):
         if request.method != "GET":
             raise Refused(405, _("{op} is a read: GET /api/{op}?session=ID").format(op=op))
-        need_read(request)
+        level = need_read(request)
         args = op_args(request)
+        if op == "settle":  # pay ids are the scorekeeper's alone, never a viewer's
+            args["pay_codes"] = level == KEEPER
 
         def read() -> bytes:  # the answer's bytes, as JSONResponse writes them, made once
             with site.reading() as ledger:

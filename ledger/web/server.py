@@ -11,6 +11,7 @@ from typing import Any
 
 from ledger.core.errors import InputError, LedgerError
 from ledger.core.i18n import _
+from ledger.present.qr import on_white, qr_lines
 from ledger.web.auth import Tokens
 
 
@@ -69,18 +70,6 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def qr_lines(url: str) -> list[str]:
-    """A QR code of ``url`` as text, two modules a character row (half blocks)."""
-    import segno
-
-    rows = [list(r) for r in segno.make(url, error="m").matrix_iter(scale=1, border=2)]
-    if len(rows) % 2:
-        rows.append([0] * len(rows[0]))
-    glyph = {(1, 1): "█", (1, 0): "▀", (0, 1): "▄", (0, 0): " "}
-    return ["".join(glyph[(bool(a), bool(b))] for a, b in zip(top, bottom, strict=True))
-            for top, bottom in zip(rows[::2], rows[1::2], strict=True)]
-
-
 def side_by_side(left: list[str], right: list[str], gap: int = 3) -> list[str]:
     width = max(len(x) for x in left)
     height = max(len(left), len(right))
@@ -104,8 +93,7 @@ def banner(db: str, where: str, keeper: str, viewer: str, colour: bool,
     keeper_qr, viewer_qr = qr_lines(keeper), qr_lines(viewer)
     width = len(keeper_qr[0])
     if colour:  # black modules on white, whatever the terminal's own colours
-        keeper_qr = [f"\x1b[30;47m{x}\x1b[0m" for x in keeper_qr]
-        viewer_qr = [f"\x1b[30;47m{x}\x1b[0m" for x in viewer_qr]
+        keeper_qr, viewer_qr = on_white(keeper_qr), on_white(viewer_qr)
     left, right = _("scorekeeper (can write)"), _("viewers (read only)")
     if screen >= SIDE_BY_SIDE and 2 * width + 3 <= screen:
         heading = left + " " * max(1, width - columns(left)) + "   " + right

@@ -10,6 +10,7 @@ from ledger.storage.rows import SessionRow
 
 if TYPE_CHECKING:
     from ledger.book.payments import Paid
+    from ledger.core.paycode import PayCode, PayId
 
 
 class WorkingRow(NamedTuple):
@@ -106,11 +107,14 @@ class SettleView(NamedTuple):
     """A settlement (:class:`ledger.book.reports.Settlement`: nets, pair by pair, the
     fewest payments, coins) with each session's working worked out, how much of each
     of the fewest payments is paid (``progress``) and the payments recorded for its
-    sessions (``recorded``, oldest first)."""
+    sessions (``recorded``, oldest first); for the scorekeeper, each payment's code
+    (``pay_codes``, in the payments' order: None where the payee has no pay id that fits,
+    :func:`ledger.book.pay_ids.pay_codes`)."""
 
     settlement: Settlement
     working: list[SessionWorking]
     recorded: tuple["Paid", ...] = ()
+    pay_codes: tuple["PayCode | None", ...] = ()
 
     @property
     def progress(self) -> list[PaymentProgress]:
@@ -124,13 +128,26 @@ class SettleView(NamedTuple):
         return self.settlement.remainder()
 
     def to_dict(self) -> dict[str, Any]:
-        return {**self.settlement.to_dict(), "sessions": self.settlement.session_count,
+        data = {**self.settlement.to_dict(), "sessions": self.settlement.session_count,
                 "working": [w.to_dict() for w in self.working],
                 "progress": [p.to_dict() for p in self.progress],
                 "recorded": [p.to_dict() for p in self.recorded]}
+        for payment, code in zip(data["payments"], self.pay_codes, strict=False):
+            if code is not None:
+                payment["pay_code"] = code.to_dict()
+        return data
 
 
-def settle_view(settlement: Settlement, recorded: "tuple[Paid, ...] | list[Paid]" = ()) -> SettleView:
+def settle_view(settlement: Settlement, recorded: "tuple[Paid, ...] | list[Paid]" = (),
+                pay_ids: "dict[str, list[PayId]] | None" = None) -> SettleView:
     """The :class:`SettleView` of a settlement (rounded to coins or not) and the
-    payments recorded for its sessions (:func:`ledger.book.owed.recorded_for`)."""
-    return SettleView(settlement, [session_working(w) for w in settlement.working], tuple(recorded))
+    payments recorded for its sessions (:func:`ledger.book.owed.recorded_for`); with
+    the players' ``pay_ids`` (the scorekeeper's own view only), each payment's code."""
+    view = SettleView(settlement, [session_working(w) for w in settlement.working],
+                      tuple(recorded))
+    if not pay_ids:
+        return view
+    from ledger.book.pay_ids import pay_codes
+
+    codes = pay_codes(settlement, pay_ids, [p.outstanding for p in view.progress])
+    return view._replace(pay_codes=tuple(codes))

@@ -58,13 +58,21 @@ def export_cmd(
     out: Annotated[
         Path | None, typer.Option("--out", help="Write to this file (default: standard output).")
     ] = None,
+    with_pay_ids: Annotated[bool, typer.Option(
+        "--with-pay-ids", help="JSON only: also the players' pay ids (personal data: "
+                               "left out unless asked).")] = False,
 ) -> None:
     """Export sessions as JSON (lossless, for import elsewhere) or CSV (for spreadsheets)."""
     from ledger.formats import exchange as transfer
 
+    if with_pay_ids and fmt is ExportFormat.csv:
+        from ledger.core.errors import InputError
+
+        raise InputError(_("--with-pay-ids is for --format json"))
     with open_db(ctx) as ledger:
         scope = chosen_scope(ledger, session, all_sessions, since, until, season)
         sessions = scope.sessions
+        own = ledger.pay_ids.rows() if with_pay_ids else []
 
         def write(f: Any) -> int:
             if fmt is ExportFormat.csv:
@@ -74,7 +82,8 @@ def export_cmd(
             from ledger.formats.payments_io import exported_rows
 
             return transfer.export_json(ledger, sessions, f,
-                                        exported_rows(ledger, sessions, scope.everything, scope.range))
+                                        exported_rows(ledger, sessions, scope.everything, scope.range),
+                                        own)
 
         if out is None:
             write(sys.stdout)

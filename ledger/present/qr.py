@@ -1,0 +1,68 @@
+"""QR codes drawn as text: two modules a character row (half blocks), for the links
+``bigtwo serve`` prints and the payment codes of ``bigtwo settle --qr``.
+
+segno is imported here only, and only inside the functions that use it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ledger.book.views.settlement import SettleView
+
+GLYPH = {(True, True): "█", (True, False): "▀", (False, True): "▄", (False, False): " "}
+"""Dark modules are the drawn part of the character: the code reads as printed on a
+terminal showing light characters on dark, or anywhere with :func:`on_white`."""
+
+
+def qr_lines(text: str, border: int = 2) -> list[str]:
+    """A QR code of ``text`` (error correction M) as text rows, ``border`` modules of
+    quiet zone around it."""
+    import segno
+
+    rows = [list(r) for r in segno.make(text, error="m").matrix_iter(scale=1, border=border)]
+    if len(rows) % 2:
+        rows.append([0] * len(rows[0]))
+    return ["".join(GLYPH[(bool(a), bool(b))] for a, b in zip(top, bottom, strict=True))
+            for top, bottom in zip(rows[::2], rows[1::2], strict=True)]
+
+
+def on_white(lines: list[str]) -> list[str]:
+    """The rows in black on white (ANSI colours), whatever the terminal's own colours."""
+    return [f"\x1b[30;47m{x}\x1b[0m" for x in lines]
+
+
+def pay_codes_text(view: SettleView, colour: bool = False) -> str:
+    """``settle --qr``: each of the fewest payments still outstanding, with its payment
+    code drawn (a ``text`` receive code as given, drawn too, the amount beside it), or
+    why it has none.  Each code is at most 61 columns wide (a payload's QR version is 10
+    at most), so it fits a terminal of 80."""
+    from ledger.core.i18n import _
+    from ledger.core.paycode import SCHEME_NAMES
+    from ledger.core.settlement import format_amount
+    from ledger.core.text import shown
+
+    currency = view.currency
+    codes = list(view.pay_codes) or [None] * len(view.progress)
+    out: list[str] = []
+    for p, code in zip(view.progress, codes, strict=True):
+        if not p.outstanding:
+            continue
+        head = _("{payer} pays {payee} {amount} {currency}").format(
+            payer=shown(p.payer), payee=shown(p.payee), amount=format_amount(p.outstanding),
+            currency=currency)
+        if code is None:
+            out += [head, "  " + _("(no pay id of {payee} for {currency}: bigtwo player pay-id)")
+                    .format(payee=shown(p.payee), currency=currency), ""]
+            continue
+        drawn = qr_lines(code.payload)
+        out += [f"{head} · {_(SCHEME_NAMES[code.scheme])}",
+                *(on_white(drawn) if colour else drawn)]
+        if code.scheme == "text":
+            out.append("  " + _("receive code: {code} (type the amount: {amount})").format(
+                code=shown(code.payload), amount=format_amount(p.outstanding)))
+        out.append("")
+    if not out:
+        return _("(all square)")
+    return "\n".join(out).rstrip("\n")
