@@ -8,6 +8,7 @@ the command line's deal grammar (``ledger.core.deal_line``): there is no second
 scoring path.
 
 Imports ``ledger.core``, ``ledger.storage``, ``ledger.book``, ``ledger.formats`` and
-``ledger.present``; never ``ledger.cli``.  Starlette, uvicorn and segno are
-imported only here, so no other command pays for them.
+``ledger.present``; never ``ledger.cli``.  Starlette and uvicorn are imported only
+here, so no other command pays for them; the QR codes ``serve`` prints are drawn by
+``ledger.present.qr`` (segno).
 """
