@@ -346,9 +346,10 @@ def settle_cmd(
         if qr:
             import sys
 
+            from ledger.present.fit import screen_width
             from ledger.present.qr import pay_codes_text
 
-            typer.echo(pay_codes_text(view, colour=sys.stdout.isatty()))
+            typer.echo(pay_codes_text(view, colour=sys.stdout.isatty(), width=screen_width()))
             return
         from ledger.present.text import dumps
 

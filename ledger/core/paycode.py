@@ -68,7 +68,7 @@ PAYNOW_TYPES = {"0": "mobile", "2": "uen"}
 PROMPTPAY_TAGS = {"01": "mobile", "02": "national_id"}
 
 NAME_MAX = 25
-TEXT_MAX = 500
+TEXT_MAX = 300  # UTF-8 bytes: a QR code of 300 is 69 modules, 73 columns with its border
 _SEPARATORS = re.compile(r"[\s\-().]")
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 # UEN shapes (ACRA): nnnnnnnnX (businesses), yyyynnnnnX (local companies),
@@ -127,9 +127,11 @@ def check_pay_id(scheme: str, typed: str) -> PayId:
     if not text:
         raise InputError(_("a pay id cannot be empty"))
     if scheme == "text":
-        if len(text) > TEXT_MAX or any(unicodedata.category(c)[0] == "C" for c in text):
-            raise InputError(_("a receive code is one line of at most {n} characters").format(
-                n=TEXT_MAX))
+        if len(text.encode("utf-8")) > TEXT_MAX or any(
+                unicodedata.category(c)[0] == "C" for c in text):
+            raise InputError(_("a receive code is one line of at most {n} characters (a "
+                               "letter of another script than Latin counts as 2 or 3)")
+                             .format(n=TEXT_MAX))
         return PayId("text", "text", text)
     compact = _SEPARATORS.sub("", text)
     if scheme == "fps":

@@ -33,11 +33,14 @@ def on_white(lines: list[str]) -> list[str]:
     return [f"\x1b[30;47m{x}\x1b[0m" for x in lines]
 
 
-def pay_codes_text(view: SettleView, colour: bool = False) -> str:
+def pay_codes_text(view: SettleView, colour: bool = False, width: int = 80) -> str:
     """``settle --qr``: each of the fewest payments still outstanding, with its payment
     code drawn (a ``text`` receive code as given, drawn too, the amount beside it), or
-    why it has none.  Each code is at most 61 columns wide (a payload's QR version is 10
-    at most), so it fits a terminal of 80."""
+    why it has none.  An EMVCo payload's code is at most 61 columns wide (QR version
+    10 at most) and a receive code's at most 73 (:data:`ledger.core.paycode.TEXT_MAX`
+    bytes), so each fits a terminal of 80; in a narrower ``width`` (a wrapped code
+    cannot be scanned) a code that does not fit is not drawn, and the line says how
+    wide the terminal must be."""
     from ledger.core.i18n import _
     from ledger.core.paycode import SCHEME_NAMES
     from ledger.core.settlement import format_amount
@@ -57,8 +60,12 @@ def pay_codes_text(view: SettleView, colour: bool = False) -> str:
                     .format(payee=shown(p.payee), currency=currency), ""]
             continue
         drawn = qr_lines(code.payload)
-        out += [f"{head} · {_(SCHEME_NAMES[code.scheme])}",
-                *(on_white(drawn) if colour else drawn)]
+        out.append(f"{head} · {_(SCHEME_NAMES[code.scheme])}")
+        if len(drawn[0]) > width:
+            out.append("  " + _("(the code needs a terminal {columns} columns wide)").format(
+                columns=len(drawn[0])))
+        else:
+            out += on_white(drawn) if colour else drawn
         if code.scheme == "text":
             out.append("  " + _("receive code: {code} (type the amount: {amount})").format(
                 code=shown(code.payload), amount=format_amount(p.outstanding)))

@@ -195,3 +195,18 @@ def test_a_payment_code_amount_is_never_zero(cli) -> None:
     payments = _settle(cli)["payments"]
     assert "pay_code" not in payments[0] and "pay_code" in payments[1]
     assert Decimal(spec_decode(payments[1]["pay_code"]["payload"])["54"]) == Decimal("21.00")
+
+
+def test_the_longest_receive_code_fits_80_columns_and_a_narrow_terminal_is_told(
+        cli, monkeypatch) -> None:
+    _evening(cli)
+    longest = "https://pay.example/" + "x" * 280  # TEXT_MAX bytes
+    cli.ok("player", "pay-id", "Ann", "text", longest)
+    assert "at most 300 characters" in cli.fails("player", "pay-id", "Ben", "text", longest + "y")
+    assert "at most 300 characters" in cli.fails("player", "pay-id", "Ben", "text", "付" * 101)
+    out = cli.ok("settle", "--qr")
+    drawn = [x for x in out.splitlines() if x.strip() and set(x) <= set(" █▀▄")]
+    assert drawn and max(len(x) for x in drawn) <= 80
+    monkeypatch.setenv("COLUMNS", "60")
+    narrow = cli.ok("settle", "--qr")
+    assert "█" not in narrow and "(the code needs a terminal 73 columns wide)" in narrow
