@@ -252,3 +252,11 @@ def test_names_and_amounts() -> None:
 def test_bad_payloads(payload: str, says: str) -> None:
     with pytest.raises(InputError, match=says):
         parse(payload)
+
+
+@given(_ids)
+def test_a_written_id_reads_back_as_itself(given_id: tuple[str, str]) -> None:
+    """The ledger keeps the written form and checks it again when read."""
+    scheme, typed = given_id
+    written = check_pay_id(scheme, typed)
+    assert check_pay_id(scheme, written.value) == written
