@@ -356,22 +356,29 @@ def import_json(ledger: Ledger, path: Path, origin: str,
                 start_progress: Callable[[int, int], Progress | None] | None = None) -> ImportReport:
     # Read twice, streamed: once to check everything (a file with an error writes
     # nothing) and count for the progress bar, once to import, a session at a time.
+    from ledger.formats.pay_ids_io import check_pay_ids, import_pay_ids, read_pay_ids
     from ledger.formats.payments_io import check_payments, import_payments, read_payments
 
     sessions = entries = 0
     rest: dict[str, Any] = {}
     in_file: set[str] = set()
+    players: set[str] = set()
     for spec, checked in json_sessions(path, origin, (set(), set()), rest):
         sessions += 1
         entries += len(checked)
         in_file.add(spec.uuid)
+        players.update(spec.players)
     payments = read_payments(rest.get("payments"), origin)
     check_payments(ledger, payments, in_file)
+    pay_ids = read_pay_ids(rest.get("pay_ids"), origin)
+    check_pay_ids(ledger, pay_ids, players)
     report = ImportReport(origin, "json")
     progress = start_progress(sessions, entries) if start_progress else None
     report = Importer(ledger, report, progress).run(json_sessions(path, origin))
     if payments and not report.conflicts:
         report.payments_added, report.payments_present = import_payments(ledger, payments)
+    if pay_ids and not report.conflicts:
+        report.pay_ids_added, report.pay_ids_present = import_pay_ids(ledger, pay_ids)
     return report
 
 

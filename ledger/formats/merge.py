@@ -134,6 +134,8 @@ class ImportReport:
     renumbered: list[tuple[str, int, int]] = field(default_factory=list)
     payments_added: int = 0  # rows of ledger.storage.payments (formats/payments_io.py)
     payments_present: int = 0
+    pay_ids_added: int = 0  # rows of ledger.storage.pay_ids (formats/pay_ids_io.py)
+    pay_ids_present: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         out = {
@@ -148,6 +150,8 @@ class ImportReport:
         if self.payments_added or self.payments_present:
             out["payments_added"] = self.payments_added
             out["payments_present"] = self.payments_present
+        if self.pay_ids_added or self.pay_ids_present:
+            out["pay_ids_added"], out["pay_ids_present"] = self.pay_ids_added, self.pay_ids_present
         return out
 
     def summary(self) -> str:
@@ -186,6 +190,9 @@ class ImportReport:
         if self.payments_added:
             parts.append(ngettext("{count} payment added", "{count} payments added",
                                   self.payments_added).format(count=self.payments_added))
+        if self.pay_ids_added:
+            parts.append(ngettext("{count} pay id added", "{count} pay ids added",
+                                  self.pay_ids_added).format(count=self.pay_ids_added))
         return _("{source}: {parts}").format(source=self.source, parts=_("; ").join(parts))
 
     def conflict_text(self) -> str:

@@ -46,7 +46,7 @@ class PayIdRow(NamedTuple):
     uuid: str
     created_at: str
     kind: str  # set or remove
-    player: str  # the player's own name now
+    player: str  # the name first typed for the player (as the sessions hold it)
     scheme: str
     value: str | None  # None: a remove
 
@@ -64,12 +64,19 @@ class PayIds:
     def __init__(self, ledger: Ledger) -> None:
         self.conn = ledger.conn
 
-    def rows(self) -> list[PayIdRow]:
-        """Every row, sets and removes, in the one order (an export takes them all)."""
+    def rows(self, session_ids: list[int] | None = None) -> list[PayIdRow]:
+        """Every row, sets and removes, in the one order; with ``session_ids``, only the
+        rows of players (as counted now) seated in those sessions (an export's)."""
+        import json
+
         return [PayIdRow(*r) for r in self.conn.execute(
-            """SELECT q.uuid, q.created_at, q.kind, n.own_name, q.scheme, q.value
+            """SELECT q.uuid, q.created_at, q.kind, n.typed_name, q.scheme, q.value
                FROM pay_ids q JOIN player_names n ON n.id = q.player_id
-               ORDER BY q.created_at, q.uuid""")]
+               WHERE ?1 IS NULL OR n.canon_id IN (
+                   SELECT m.canon_id FROM seats t JOIN player_names m ON m.id = t.player_id
+                   WHERE t.session_id IN (SELECT value FROM json_each(?1)))
+               ORDER BY q.created_at, q.uuid""",
+            (None if session_ids is None else json.dumps(session_ids),))]
 
     def current(self) -> dict[str, list[tuple[str, str]]]:
         """Each player's pay ids now, by the name shown for it: [(scheme, id)] in the
@@ -89,7 +96,7 @@ class PayIds:
 
     def by_uuid(self, uuid: str) -> PayIdRow | None:
         row = self.conn.execute(
-            """SELECT q.uuid, q.created_at, q.kind, n.own_name, q.scheme, q.value
+            """SELECT q.uuid, q.created_at, q.kind, n.typed_name, q.scheme, q.value
                FROM pay_ids q JOIN player_names n ON n.id = q.player_id WHERE q.uuid = ?""",
             (uuid,)).fetchone()
         return None if row is None else PayIdRow(*row)

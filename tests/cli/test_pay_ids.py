@@ -210,3 +210,56 @@ def test_the_longest_receive_code_fits_80_columns_and_a_narrow_terminal_is_told(
     monkeypatch.setenv("COLUMNS", "60")
     narrow = cli.ok("settle", "--qr")
     assert "█" not in narrow and "(the code needs a terminal 73 columns wide)" in narrow
+
+
+def test_an_export_with_pay_ids_imports_them_once(cli, tmp_path) -> None:
+    _evening(cli)
+    cli.ok("session", "start", "--players", "Eve,Fay,Gus,Hal", "--currency", "SGD")
+    cli.ok("player", "pay-id", "Ann", "fps", "1234567")
+    cli.ok("player", "pay-id", "Ann", "text", "weixin://ann")
+    cli.ok("player", "pay-id", "Ann", "text", "--remove")
+    cli.ok("player", "pay-id", "Eve", "paynow", "91234567")
+    full, first = tmp_path / "full.json", tmp_path / "first.json"
+    cli.ok("export", "--all", "--with-pay-ids", "--out", str(full))
+    cli.ok("export", "--session", "1", "--with-pay-ids", "--out", str(first))
+    assert {r["player"] for r in json.loads(first.read_text())["pay_ids"]} == {"Ann"}
+    other = tmp_path / "other.db"
+    said = cli.ok("--db", str(other), "import", str(full))
+    assert "4 pay ids added" in said
+    listed = {p["name"]: p["pay_ids"] for p in
+              json.loads(cli.ok("--db", str(other), "player", "list", "--json"))}
+    assert listed["Ann"] == [{"scheme": "fps", "kind": "fps_id", "id": "1234567"}]
+    assert listed["Eve"] == [{"scheme": "paynow", "kind": "mobile", "id": "+6591234567"}]
+    before = file_digest(other)
+    assert "pay ids added" not in cli.ok("--db", str(other), "import", str(full))
+    assert file_digest(other) == before
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    (lambda r: r.update(id="12"), "not a valid fps id"),
+    (lambda r: r.update(scheme="venmo"), "scheme must be one of"),
+    (lambda r: r.update(player="Zed"), "is for player 'Zed', who is neither in the file"),
+])
+def test_a_bad_pay_id_in_a_file_imports_nothing(cli, tmp_path, change, says) -> None:
+    _evening(cli)
+    cli.ok("player", "pay-id", "Ann", "fps", "1234567")
+    data = json.loads(cli.ok("export", "--all", "--with-pay-ids"))
+    change(data["pay_ids"][0])
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    other = tmp_path / "other.db"
+    assert says in cli.fails("--db", str(other), "import", str(path))
+    assert not other.exists() or json.loads(
+        cli.ok("--db", str(other), "player", "list", "--json")) == []
+
+
+def test_a_pay_id_uuid_with_other_facts_is_refused(cli, tmp_path, ledger_path) -> None:
+    _evening(cli)
+    cli.ok("player", "pay-id", "Ann", "fps", "1234567")
+    data = json.loads(cli.ok("export", "--all", "--with-pay-ids"))
+    data["pay_ids"][0]["id"] = "7654321"
+    path = tmp_path / "changed.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    before = file_digest(ledger_path)
+    assert "with other facts; nothing was imported" in cli.fails("import", str(path))
+    assert file_digest(ledger_path) == before

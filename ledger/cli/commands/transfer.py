@@ -72,7 +72,7 @@ def export_cmd(
     with open_db(ctx) as ledger:
         scope = chosen_scope(ledger, session, all_sessions, since, until, season)
         sessions = scope.sessions
-        own = ledger.pay_ids.rows() if with_pay_ids else []
+        own = ledger.pay_ids.rows([s.id for s in sessions]) if with_pay_ids else []
 
         def write(f: Any) -> int:
             if fmt is ExportFormat.csv:
