@@ -263,3 +263,19 @@ def test_a_pay_id_uuid_with_other_facts_is_refused(cli, tmp_path, ledger_path) -
     before = file_digest(ledger_path)
     assert "with other facts; nothing was imported" in cli.fails("import", str(path))
     assert file_digest(ledger_path) == before
+
+
+def test_a_backup_with_a_damaged_pay_id_is_not_restored(cli, tmp_path, ledger_path) -> None:
+    _evening(cli)
+    cli.ok("player", "pay-id", "Ann", "fps", "1234567")
+    copy = tmp_path / "copy.db"
+    cli.ok("backup", str(copy))
+    conn = sqlite3.connect(copy)
+    conn.execute("DROP TRIGGER pay_ids_no_update")
+    conn.execute("UPDATE pay_ids SET value = '12'")  # no FPS id
+    conn.commit()
+    conn.close()
+    before = file_digest(ledger_path)
+    err = cli.fails("restore", str(copy))
+    assert "pay id" in err and "is damaged" in err and "nothing was" in err
+    assert file_digest(ledger_path) == before
