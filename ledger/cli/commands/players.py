@@ -58,7 +58,7 @@ def pay_id_cmd(
              "UEN), promptpay (Thai mobile number or national id) or text (any other "
              "receive code, as your banking or wallet app gives it).")],
     pay_id: Annotated[str | None, typer.Argument(
-        metavar="[ID]", help="The id in that scheme (leave out with --remove).")] = None,
+        metavar="ID", help="The id in that scheme (leave out with --remove).")] = None,
     remove: Annotated[bool, typer.Option(
         "--remove", help="Take the player's id in that scheme away.")] = False,
 ) -> None:
