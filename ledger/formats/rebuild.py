@@ -74,6 +74,7 @@ def rebuild(reader: BackupReader, ledger: Ledger) -> None:
     report = ImportReport(origin, "restore")
     Importer(ledger, report).run(_in_recorded_order(reader, specs, origin))
     _player_events(reader, ledger)
+    _payments_and_seasons(reader, ledger, origin, {s.uuid: s for s in specs.values()})
     current = reader.setting(CURRENT_KEY)  # the backup's current session stays current
     if isinstance(current, str) and current.isdigit() and int(current) in specs:
         new_id = ledger.bulk.session_id_by_uuid(specs[int(current)].uuid)
@@ -101,6 +102,44 @@ def _player_events(reader: BackupReader, ledger: Ledger) -> None:
                 name=name, undoes=None if undone is None else ids[undone],
                 event_uuid=uuid, at=at)
             ids[uuid] = event.id
+
+
+def _payments_and_seasons(reader: BackupReader, ledger: Ledger, origin: str,
+                          sessions: dict[str, SessionSpec]) -> None:
+    """The backup's payments and seasons, through the gate as an import's and ``bigtwo
+    paid``'s and ``season add``'s are (every problem named; nothing restored if any).
+    A payment taken back whose row the gate refuses (an older version let it in) counts
+    for nothing: it is left out with its undo."""
+    from ledger.book.gate import Claim, Gate, PaySession, check_season
+    from ledger.formats.payments_io import (
+        check_payments,
+        import_payments,
+        read_payments,
+        without_harmless,
+    )
+
+    gate = Gate(ledger, origin)
+    where = _("{origin}: payments").format(origin=origin)
+    rows = without_harmless(reader.payments())
+    specs = read_payments(rows, where, gate)
+    own = {u: PaySession(u, s.players, s.currency or "PTS") for u, s in sessions.items()}
+    claims = check_payments(ledger, specs, own, gate)
+    seasons = []
+    for uuid, at, kind, name, since, until in reader.seasons():
+        here = _("{origin}: season {uuid}").format(origin=origin, uuid=uuid)
+        try:
+            checked = check_season(str(kind), str(name), since, until, at)
+            seasons.append((uuid, at, kind, checked[0], since, until))
+            claims.append(Claim(str(uuid), "seasons", here))
+        except InputError as exc:
+            gate.refuse(here, str(exc))
+    gate.check_keys(claims)
+    gate.close()
+    import_payments(ledger, specs)
+    if seasons:
+        with ledger.writing():
+            for uuid, at, kind, name, since, until in seasons:
+                ledger.seasons.add(kind, name, since, until, uuid, at)
 
 
 def _in_recorded_order(reader: BackupReader, specs: dict[int, SessionSpec], origin: str

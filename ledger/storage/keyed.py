@@ -1,0 +1,64 @@
+"""One key, one action: which table holds a uuid, over every table that has one
+(``ledger.keys``).
+
+Every action is written with the uuid made where it was taken: a deal or a
+correction (``entries``), a session (``sessions``), a payment or its undo
+(``payments``), a season (``seasons``), a rename or merge (``player_events``), an
+import sent to the hub (``imports``).  One uuid names one action, whichever table
+holds it.  The tables are read from the schema itself (every table with a ``uuid``
+column), so a table a later migration adds is covered the day it is made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ledger.storage.store import Ledger
+
+CHUNK = 500  # uuids looked up in one query (SQLite's limit of variables is far above)
+
+
+class Keys:
+    """The uuids of one open ledger, across its tables."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.conn = ledger.conn
+
+    @cached_property
+    def tables(self) -> tuple[str, ...]:
+        """Every table with a ``uuid`` column, by name."""
+        names = [r[0] for r in self.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+            "ORDER BY name")]
+        return tuple(n for n in names if any(
+            c[1] == "uuid" for c in self.conn.execute(f'PRAGMA table_info("{n}")')))
+
+    def holders(self, uuids: Iterable[str]) -> dict[str, str]:
+        """uuid -> the table that holds it, for those of ``uuids`` some table holds
+        (one query per table for each :data:`CHUNK` of them)."""
+        found: dict[str, str] = {}
+        wanted = list(dict.fromkeys(uuids))
+        for start in range(0, len(wanted), CHUNK):
+            chunk = wanted[start:start + CHUNK]
+            marks = ",".join("?" * len(chunk))
+            for table in self.tables:
+                for (uuid,) in self.conn.execute(
+                        f'SELECT uuid FROM "{table}" WHERE uuid IN ({marks})', chunk):
+                    found.setdefault(uuid, table)
+        return found
+
+    def holder(self, uuid: str) -> str | None:
+        """The table that holds ``uuid``, or None."""
+        return self.holders([uuid]).get(uuid)
+
+    def shared(self) -> list[tuple[str, tuple[str, ...]]]:
+        """Every uuid that two tables hold, with those tables (the self-check's)."""
+        union = " UNION ALL ".join(f"SELECT uuid, '{t}' AS t FROM \"{t}\"" for t in self.tables)
+        if not union:
+            return []
+        return [(u, tuple(sorted(ts.split(",")))) for u, ts in self.conn.execute(
+            f"SELECT uuid, group_concat(t) FROM ({union}) GROUP BY uuid HAVING COUNT(*) > 1 "
+            "ORDER BY uuid")]
