@@ -74,7 +74,7 @@ def rebuild(reader: BackupReader, ledger: Ledger) -> None:
     report = ImportReport(origin, "restore")
     Importer(ledger, report).run(_in_recorded_order(reader, specs, origin))
     _player_events(reader, ledger)
-    _payments_and_seasons(reader, ledger, origin, {s.uuid: s for s in specs.values()})
+    _the_rest(reader, ledger, origin, {s.uuid: s for s in specs.values()})
     current = reader.setting(CURRENT_KEY)  # the backup's current session stays current
     if isinstance(current, str) and current.isdigit() and int(current) in specs:
         new_id = ledger.bulk.session_id_by_uuid(specs[int(current)].uuid)
@@ -104,13 +104,15 @@ def _player_events(reader: BackupReader, ledger: Ledger) -> None:
             ids[uuid] = event.id
 
 
-def _payments_and_seasons(reader: BackupReader, ledger: Ledger, origin: str,
+def _the_rest(reader: BackupReader, ledger: Ledger, origin: str,
                           sessions: dict[str, SessionSpec]) -> None:
-    """The backup's payments and seasons, through the gate as an import's and ``bigtwo
-    paid``'s and ``season add``'s are (every problem named; nothing restored if any).
+    """The backup's payments, seasons and import keys, through the gate as an import's,
+    ``bigtwo paid``'s and ``season add``'s are (every problem named; nothing restored if
+    any).
     A payment taken back whose row the gate refuses (an older version let it in) counts
     for nothing: it is left out with its undo."""
-    from ledger.book.gate import Claim, Gate, PaySession, check_season
+    from ledger.book.gate import Claim, Gate, PaySession, check_at, check_season
+    from ledger.book.keys import checked
     from ledger.formats.payments_io import (
         check_payments,
         import_payments,
@@ -128,18 +130,30 @@ def _payments_and_seasons(reader: BackupReader, ledger: Ledger, origin: str,
     for uuid, at, kind, name, since, until in reader.seasons():
         here = _("{origin}: season {uuid}").format(origin=origin, uuid=uuid)
         try:
-            checked = check_season(str(kind), str(name), since, until, at)
-            seasons.append((uuid, at, kind, checked[0], since, until))
+            season = check_season(str(kind), str(name), since, until, at)
+            seasons.append((uuid, at, kind, season[0], since, until))
             claims.append(Claim(str(uuid), "seasons", here))
+        except InputError as exc:
+            gate.refuse(here, str(exc))
+    imports = []
+    for uuid, at, digest, name in reader.imports():
+        here = _("{origin}: import {uuid}").format(origin=origin, uuid=uuid)
+        try:
+            check_at(at)
+            if not (isinstance(digest, str) and len(digest) == 64 and isinstance(name, str)):
+                raise InputError(_("is damaged"))
+            imports.append((str(checked(str(uuid))), at, digest, name))
+            claims.append(Claim(imports[-1][0], "imports", here))
         except InputError as exc:
             gate.refuse(here, str(exc))
     gate.check_keys(claims)
     gate.close()
     import_payments(ledger, specs)
-    if seasons:
-        with ledger.writing():
-            for uuid, at, kind, name, since, until in seasons:
-                ledger.seasons.add(kind, name, since, until, uuid, at)
+    with ledger.writing():
+        for uuid, at, kind, name, since, until in seasons:
+            ledger.seasons.add(kind, name, since, until, uuid, at)
+        for uuid, at, digest, name in imports:
+            ledger.keys.add_import(uuid, digest, name, at)
 
 
 def _in_recorded_order(reader: BackupReader, specs: dict[int, SessionSpec], origin: str

@@ -205,6 +205,12 @@ class BackupReader:
         return self._c().execute("SELECT uuid, created_at, kind, name, since, until FROM seasons "
                                  "ORDER BY id").fetchall()
 
+    def imports(self) -> list[tuple[Any, ...]]:
+        """(uuid, at, digest, name) of every import key kept (none before m009)."""
+        if not self._has("imports"):
+            return []
+        return self._c().execute("SELECT uuid, at, digest, name FROM imports ORDER BY id").fetchall()
+
     _ENTRY = "e.session_id, e.uuid, e.seq, e.kind, e.deal_no, e.facts, e.created_at"
     # A backup from before m005: what an undo took back was in the audit log.
     _UNDOES_BEFORE_M005 = """(SELECT t.uuid FROM audit a JOIN entries t ON t.session_id = a.session_id

@@ -62,3 +62,22 @@ class Keys:
         return [(u, tuple(sorted(ts.split(",")))) for u, ts in self.conn.execute(
             f"SELECT uuid, group_concat(t) FROM ({union}) GROUP BY uuid HAVING COUNT(*) > 1 "
             "ORDER BY uuid")]
+
+    # -- the keys of imports sent to the hub (table ``imports``, migration m009) --
+
+    def import_digest(self, uuid: str) -> str | None:
+        """The digest of the import ``uuid`` keyed, or None."""
+        row = self.conn.execute("SELECT digest FROM imports WHERE uuid = ?", [uuid]).fetchone()
+        return None if row is None else str(row[0])
+
+    def add_import(self, uuid: str, digest: str, name: str, at: str | None = None) -> None:
+        """Keep an import's key (inside ``ledger.writing()``)."""
+        from ledger.storage.codec import now
+
+        self.conn.execute("INSERT INTO imports (uuid, at, digest, name) VALUES (?, ?, ?, ?)",
+                          [uuid, at or now(), digest, name])
+
+    def imports(self) -> list[tuple[str, str, str, str]]:
+        """(uuid, at, digest, name) of every import kept, oldest first."""
+        return [(str(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in self.conn.execute(
+            "SELECT uuid, at, digest, name FROM imports ORDER BY id")]

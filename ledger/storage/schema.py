@@ -21,7 +21,7 @@ APP = "bigtwo-ledger"
 POINT_COLUMNS = ("deals", "wins", "fried", "cards", "penalty", "net")
 
 # Adding a migration below?  Bump this too (a test checks they agree).
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 APPLICATION_ID = 0x42324C47  # "B2LG": marks the file as a bigtwo ledger
 
 
@@ -321,6 +321,24 @@ def migrations() -> Migrations:
         db.execute("DROP INDEX idx_entries_undoes")
         db.execute("CREATE UNIQUE INDEX idx_entries_undoes ON entries (undoes) "
                    "WHERE undoes IS NOT NULL")
+
+    @migrations(name="m009_imports")
+    def m009_imports(db: Database) -> None:
+        """The key of each import sent to the hub (``POST /api/import``), append-only
+        (ledger/storage/keyed.py): one key names one action, and an import is one.  A
+        retry with the same key and text is answered again; the same key for another
+        text, or for any other action, is refused.  ``digest`` is the SHA-256 of the
+        file's name and text."""
+        db.execute(
+            """CREATE TABLE imports (
+                id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, at TEXT NOT NULL,
+                digest TEXT NOT NULL, name TEXT NOT NULL) STRICT"""
+        )
+        for op in ("UPDATE", "DELETE"):
+            db.execute(
+                f"CREATE TRIGGER imports_no_{op.lower()} BEFORE {op} ON imports "
+                "BEGIN SELECT RAISE(ABORT, 'imports are append-only'); END"
+            )
 
     return migrations
 

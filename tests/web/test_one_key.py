@@ -1,0 +1,88 @@
+"""One key, one action, whatever the kind (issue 30): an ``Idempotency-Key`` a deal, a
+session, a payment or an import took already is refused 422 for any other action, as
+docs/serve.md promises; and a crafted export is refused by ``POST /api/import`` as by
+``bigtwo import``: every problem named, in the request's language, nothing written."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+
+from web.test_api import KEEP, VIEW, deal, write
+from web.webhelpers import ledger_bytes
+
+START = {"players": ["Ann", "Ben", "Cat", "Dan"], "stake": "1", "currency": "USD"}
+
+
+def test_a_deals_key_cannot_start_a_session(client, db: Path) -> None:
+    key = str(uuid.uuid4())
+    assert deal(client, "0 3 11 8", key=key).status_code == 200
+    before = ledger_bytes(db)
+    again = write(client, "start", START, key=key)
+    assert again.status_code == 422, again.text
+    assert "used already" in again.json()["message"]
+    assert ledger_bytes(db) == before
+
+
+def test_a_sessions_uuid_cannot_key_a_deal(client, db: Path) -> None:
+    session = client.get("/api/session?session=1", headers=VIEW).json()["uuid"]
+    before = ledger_bytes(db)
+    again = deal(client, "0 3 11 8", key=session)
+    assert again.status_code == 422, again.text
+    assert ledger_bytes(db) == before
+
+
+def test_a_payments_key_cannot_start_a_session_nor_record(client, db: Path) -> None:
+    assert deal(client, "0 3 11 8").status_code == 200
+    key = str(uuid.uuid4())
+    paid = write(client, "pay", {"session": 1, "from": "Cat", "to": "Ben", "amount": "1.00"},
+                 key=key)
+    assert paid.status_code == 200, paid.text
+    for op, body in (("start", START), ("record", {"session": 1, "line": "0 3 11 8"}),
+                     ("end", {"session": 1})):
+        assert write(client, op, body, key=key).status_code == 422, op
+
+
+def export_text(client) -> str:
+    return client.get("/api/export", headers=VIEW).json()["text"]
+
+
+def test_an_import_key_is_one_import(client, db: Path) -> None:
+    assert deal(client, "0 3 11 8").status_code == 200
+    text = export_text(client)
+    key = str(uuid.uuid4())
+    first = write(client, "import", {"text": text, "name": "a.json"}, key=key)
+    assert first.status_code == 200, first.text
+    again = write(client, "import", {"text": text, "name": "a.json"}, key=key)
+    assert again.status_code == 200 and again.json() == first.json()  # a retry, answered again
+    other = json.loads(text)
+    other["sessions"][0]["name"] = "another text"
+    before = ledger_bytes(db)
+    refused = write(client, "import", {"text": json.dumps(other), "name": "a.json"}, key=key)
+    assert refused.status_code == 422, refused.text
+    assert deal(client, "5 0 2 13", key=key).status_code == 422  # nor for a deal
+    assert ledger_bytes(db) == before
+    assert write(client, "import", {"text": text, "name": "a.json"},
+                 key=client.get("/api/session?session=1", headers=VIEW).json()["uuid"]
+                 ).status_code == 422  # nor a session's uuid for an import
+
+
+def test_a_crafted_export_is_refused_whole_by_the_hub_in_its_language(client, db: Path) -> None:
+    assert deal(client, "0 3 11 8").status_code == 200
+    data = json.loads(export_text(client))
+    s1 = data["sessions"][0]["uuid"]
+    deal_uuid = next(e["uuid"] for e in data["sessions"][0]["entries"] if e["kind"] == "deal")
+    base = {"kind": "payment", "at": "2026-01-02T03:04:05+00:00", "note": None, "session": s1,
+            "currency": "HKD", "amount": "1.00", "from": "Cat", "to": "Ben"}
+    data["payments"] = [{**base, "uuid": str(uuid.uuid4()), **bad} for bad in (
+        {"from": "Zed"}, {"currency": "USD"}, {"amount": "0.001"}, {"to": "Cat"},
+        {"at": "not a date"})] + [{**base, "uuid": deal_uuid}]
+    before = ledger_bytes(db)
+    headers = {**KEEP, "Accept-Language": "zh-HK"}
+    answer = write(client, "import", {"text": json.dumps(data), "name": "bad.json"}, headers)
+    assert answer.status_code == 400, answer.text
+    lines = answer.json()["message"].split("\n")
+    assert len(lines) == 6 and all(line.startswith("bad.json: payments[") for line in lines)
+    assert "CHECK" not in answer.text and "Traceback" not in answer.text
+    assert ledger_bytes(db) == before
