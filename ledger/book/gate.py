@@ -38,6 +38,22 @@ from ledger.core.text import clean_name, clean_text
 from ledger.core.times import check_time
 from ledger.storage.store import Ledger
 
+# Every kind of action, by the table its rows are written to, and the checks it passes
+# (dotted paths, resolved by tests/reliability/test_gate.py).  A table with uuids that a
+# later migration adds is a new kind of action: the test fails until it is listed here
+# with its checks, and until backup and restore carry it.
+GATES: dict[str, tuple[str, ...]] = {
+    "sessions": ("ledger.book.actions.check_player_names", "ledger.book.actions.check_session",
+                 "ledger.formats.exchange.check_session"),
+    "entries": ("ledger.formats.exchange.check_entry", "ledger.book.gate.check_correction",
+                "ledger.book.keys.repeated_entry", "ledger.book.keys.repeated_action"),
+    "payments": ("ledger.book.gate.check_payment", "ledger.formats.payments_io.check_payments"),
+    "seasons": ("ledger.book.gate.check_season",),
+    "player_events": ("ledger.book.players.rename", "ledger.book.players.merge"),
+    "imports": ("ledger.formats.keyed_import.import_keyed",),
+}
+"""Each kind's keys pass :meth:`Gate.check_keys` / :func:`ledger.book.keys.refuse_held`."""
+
 MAX_NOTE = 200
 MAX_AMOUNT = MAX_STAKE * 1000
 

@@ -200,3 +200,19 @@ def test_a_files_session_or_entry_uuid_that_names_another_kind_is_refused(cli, t
     data["sessions"].append(new)
     err = cli.fails("import", str(write(tmp_path / "bad.json", data)))
     assert err.count("one uuid names one action") >= 2, err
+
+
+def test_every_kind_of_action_has_its_gate(ledger_path):
+    """One registry: every table with uuids (a kind of action) names the checks its rows
+    pass; a table a migration adds fails here until its checks are declared."""
+    import importlib
+
+    from ledger.book.gate import GATES
+
+    with open_ledger(ledger_path) as ledger:
+        assert set(GATES) == set(ledger.keys.tables)
+    for checks in GATES.values():
+        assert checks
+        for path in checks:
+            module, name = path.rsplit(".", 1)
+            assert callable(getattr(importlib.import_module(module), name)), path

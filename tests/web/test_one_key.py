@@ -83,6 +83,7 @@ def test_a_crafted_export_is_refused_whole_by_the_hub_in_its_language(client, db
     answer = write(client, "import", {"text": json.dumps(data), "name": "bad.json"}, headers)
     assert answer.status_code == 400, answer.text
     lines = answer.json()["message"].split("\n")
-    assert len(lines) == 6 and all(line.startswith("bad.json: payments[") for line in lines)
+    assert len(lines) == 6 and all(line.startswith("bad.json: payments[") for line in lines), lines
+    assert "檔案同帳簿都冇叫 Zed 嘅玩家" in lines[0] and "一個 uuid 只可以標示一個動作" in lines[5]
     assert "CHECK" not in answer.text and "Traceback" not in answer.text
     assert ledger_bytes(db) == before
