@@ -85,17 +85,32 @@ def rebuild(reader: BackupReader, ledger: Ledger) -> None:
 
 def _player_events(reader: BackupReader, ledger: Ledger) -> None:
     """The backup's renames, merges and undos, in order (after the entries: those are
-    stored with the names as typed, which the events leave as they are)."""
+    stored with the names as typed, which the events leave as they are), through the
+    gate: a time in the ledger's range, a new name as ``player rename`` checks it."""
+    from ledger.book.actions import check_player_names
+    from ledger.book.gate import Gate, check_at
+
     events = reader.player_events()
     if not events:
         return
+    gate = Gate(ledger, reader.src.name)
+    seen: set[str] = set()
+    for uuid, at, kind, player, _into, name, undone in events:
+        where = _("{origin}: player event {uuid}").format(origin=reader.src.name, uuid=uuid)
+        if (not isinstance(player, str) or kind not in ("rename", "merge", "undo")
+                or (undone is not None and undone not in seen)):
+            gate.refuse(where, _("is damaged"))
+        try:
+            check_at(at)
+            if kind == "rename":
+                check_player_names([name])
+        except InputError as exc:
+            gate.refuse(where, str(exc))
+        seen.add(uuid)
+    gate.close()
     with ledger.writing():
         ids: dict[str, int] = {}
         for uuid, at, kind, player, into, name, undone in events:
-            if (not isinstance(player, str) or kind not in ("rename", "merge", "undo")
-                    or (undone is not None and undone not in ids)):
-                raise InputError(_("{origin}: player event {uuid!r} is damaged").format(
-                    origin=reader.src.name, uuid=uuid))
             event = ledger.players.add_event(
                 kind, ledger.player_id(player, create=True),
                 into_id=None if into is None else ledger.player_id(into, create=True),

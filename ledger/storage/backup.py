@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ledger.core.errors import LedgerError, StoreError
+from ledger.core.errors import LedgerError, Problems, StoreError
 from ledger.core.i18n import N_, _, ngettext
 from ledger.core.phrase import os_reason
 from ledger.storage.codec import new_uuid
@@ -324,6 +324,9 @@ def restore_ledger(
                     rebuild(reader, fresh)
                 except StoreError:
                     raise
+                except Problems as exc:  # the gate's, one line each
+                    raise Problems([_("{file} cannot be restored, so nothing was: {problem}")
+                                    .format(file=src, problem=p) for p in exc.problems]) from None
                 except LedgerError as exc:
                     raise StoreError(_("{file} cannot be restored, so nothing was: {problem}")
                                      .format(file=src, problem=exc)) from None
