@@ -214,7 +214,7 @@ class Gate:
                 self.refuse(claim.where, _("its uuid {uuid} names {what} too ({where}): one "
                                            "uuid names one action").format(
                     uuid=claim.uuid, what=table_word(other.table), where=other.where))
-        held = self.ledger.keys.holders(first)
+        held = self.ledger.keys.held_elsewhere({u: c.table for u, c in first.items()})
         for uuid, table in held.items():
             claim = first[uuid]
             if table != claim.table:

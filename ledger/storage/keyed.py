@@ -50,6 +50,21 @@ class Keys:
                     found.setdefault(uuid, table)
         return found
 
+    def held_elsewhere(self, uuids: dict[str, str]) -> dict[str, str]:
+        """``uuids`` (uuid -> the table it is for) -> the other table that holds it, for
+        those another table holds: each table is asked only about the uuids not its own
+        (an import's entries are not looked up among entries, where merging finds them)."""
+        found: dict[str, str] = {}
+        for table in self.tables:
+            wanted = [u for u, own in uuids.items() if own != table]
+            for start in range(0, len(wanted), CHUNK):
+                chunk = wanted[start:start + CHUNK]
+                for (uuid,) in self.conn.execute(
+                        f'SELECT uuid FROM "{table}" WHERE uuid IN ({",".join("?" * len(chunk))})',
+                        chunk):
+                    found.setdefault(uuid, table)
+        return found
+
     def holder(self, uuid: str) -> str | None:
         """The table that holds ``uuid``, or None."""
         return self.holders([uuid]).get(uuid)
