@@ -168,12 +168,34 @@ def test_a_payment_time_an_older_version_let_in_still_reports(cli, two, tmp_path
     cli.ok("payments", "list")
     cli.ok("owed", "--since", "2024-01-01")
     cli.ok("owed", "--json")
-    found = cli.fails("doctor", "--full")
-    assert bad in found or bad in cli("doctor", "--full").stdout
+    doctor = cli("doctor", "--full")
+    assert doctor.exit_code == 1 and bad in doctor.stdout and "not an ISO date" in doctor.stdout
     cli.ok("payments", "undo", bad)
     assert "ok" in cli.ok("doctor", "--full")
     data = export(cli, tmp_path / "again.json")  # its own export imports again
     assert bad not in json.dumps(data["payments"])
+
+
+@pytest.mark.parametrize(("payer", "payee", "amount", "currency", "found"), [
+    ("Dan", "Ann", "0.0001", "USD", "decimal places"),
+    ("Dan", "Ann", "1" + "0" * 30 + ".00", "USD", "bad amount"),
+    ("Eve", "Ann", "1.00", "USD", "did not play in session 1"),
+    ("Dan", "Ann", "1.00", "HKD", "is played in USD, not HKD"),
+])
+def test_a_payment_an_older_version_let_in_is_named_and_undone(cli, two, payer, payee, amount,
+                                                               currency, found):
+    with open_ledger(two) as ledger, ledger.writing():
+        ids = ledger.journal.shown_ids()
+        bad = ledger.payments.add(ids[payer], ids[payee], amount, currency, 1, None,
+                                  str(uuid.uuid4()), "2026-01-02T03:04:05+00:00")
+    for report in (("payments", "list"), ("payments", "list", "--json"), ("owed",),
+                   ("owed", "--since", "2024-01-01"), ("settle", "--session", "1", "--json")):
+        cli.ok(*report)
+    doctor = cli("doctor", "--full")
+    assert doctor.exit_code == 1 and found in doctor.stdout and bad in doctor.stdout
+    assert f"bigtwo payments undo {bad}" in doctor.stdout
+    cli.ok("payments", "undo", bad)
+    assert "ok" in cli.ok("doctor", "--full")
 
 
 # --- corrections and keys ----------------------------------------------------------------------
