@@ -109,6 +109,55 @@ def test_a_restore_over_a_newer_ledger_lists_what_the_kept_copy_has_more(cli, tw
     assert len(payments(cli)) == 1
 
 
+def test_a_restore_runs_the_full_check(cli, two, tmp_path, monkeypatch):
+    """doctor --full's check (SQLite's integrity_check), whatever the plain doctor does."""
+    from ledger.book import doctor
+
+    asked: list[bool] = []
+    real = doctor.check_ledger
+
+    def spy(ledger, full=False, schema=True):
+        asked.append(full)
+        return real(ledger, full, schema)
+
+    monkeypatch.setattr(doctor, "check_ledger", spy)
+    cli.ok("backup", str(tmp_path / "b.db"))
+    cli.ok("restore", str(tmp_path / "b.db"))
+    assert asked[-1] is True  # the restored ledger, checked in full before it replaces
+
+
+def test_an_import_of_a_backup_merges_it_after_the_full_check(cli, two, tmp_path, monkeypatch):
+    from ledger.book import doctor
+
+    cli.ok("backup", str(tmp_path / "b.db"))
+    other = str(tmp_path / "other.db")
+    asked: list[bool] = []
+    real = doctor.check_ledger
+
+    def spy(ledger, full=False, schema=True):
+        asked.append(full)
+        return real(ledger, full, schema)
+
+    monkeypatch.setattr(doctor, "check_ledger", spy)
+    out = cli.ok("--db", other, "import", str(tmp_path / "b.db"))
+    assert "1 payment added" in out and True in asked
+    assert json.loads(cli.ok("--db", other, "payments", "list", "--json")) == payments(cli)
+    assert "nothing new" in cli.ok("--db", other, "import", str(tmp_path / "b.db"))
+
+
+def test_a_backup_holding_a_bad_payment_is_neither_restored_nor_imported(cli, two, tmp_path):
+    with open_ledger(two) as ledger, ledger.writing():
+        ids = ledger.journal.shown_ids()
+        ledger.payments.add(ids["Dan"], ids["Ann"], "4.00", "USD", 1, None, str(uuid.uuid4()),
+                            "not a date")
+    cli.ok("backup", str(tmp_path / "b.db"))
+    other = tmp_path / "other.db"
+    err = cli.fails("--db", str(other), "restore", str(tmp_path / "b.db"))
+    assert "not an ISO date" in err and not other.exists()
+    err = cli.fails("--db", str(other), "import", str(tmp_path / "b.db"))
+    assert "not an ISO date" in err and "Traceback" not in err
+
+
 # --- payments at the gate --------------------------------------------------------------------
 
 
