@@ -10,12 +10,19 @@ everywhere with the same sentence:
   :data:`MAX_AMOUNT`, no finer than the currency's smallest unit; a time in the
   ledger's range (1970 to 8999, :mod:`ledger.core.times`); a note of at most
   :data:`MAX_NOTE` characters;
+- **a season** (:func:`check_season`): a clean name, dates in the ledger's range, the
+  first not after the last;
 - **a correction** (:func:`check_correction`): the deal it names is a deal of its
   own session;
-- **a key** (:func:`check_keys`, :func:`ledger.book.keys.refuse_held` for one
-  action): one uuid names one action across every table that holds uuids (entries,
-  sessions, payments, seasons, player events, imports), read from the schema by
-  :mod:`ledger.storage.keyed`, so a table a later migration adds is covered.
+- **a key** (:meth:`Gate.check_keys` for a batch, :func:`ledger.book.keys.refuse_held`
+  for one action): one uuid names one action across every table that holds uuids
+  (entries, sessions, payments, seasons, player events, imports), read from the
+  schema by :mod:`ledger.storage.keyed`, so a table a later migration adds is covered.
+  (A score sheet's sessions and games take uuid5s in a namespace of their own, made
+  from the sheet's text: no file can choose one that names another action.)
+
+:data:`GATES` lists every kind of action with the checks it passes; a test fails
+when the schema holds a table with uuids that it does not list.
 
 A bulk import checks in bulk: :class:`Gate` collects every problem of a file (one
 message each, naming the file's line or entry) and refuses the whole file with
