@@ -87,3 +87,44 @@ def test_a_crafted_export_is_refused_whole_by_the_hub_in_its_language(client, db
     assert "檔案同帳簿都冇叫 Zed 嘅玩家" in lines[0] and "一個 uuid 只可以標示一個動作" in lines[5]
     assert "CHECK" not in answer.text and "Traceback" not in answer.text
     assert ledger_bytes(db) == before
+
+
+def test_one_crafted_export_is_refused_alike_by_import_and_the_hub(client, db: Path, cli,
+                                                                 tmp_path: Path) -> None:
+    """Every kind of bad payment, a date out of range, a correction of another session's
+    deal and a key of another kind, in one file: refused whole, one message per problem,
+    by ``bigtwo import`` and ``POST /api/import`` alike; ``doctor --full`` clean after."""
+    assert deal(client, "0 3 11 8").status_code == 200
+    second = write(client, "start", {**START, "currency": "HKD"})
+    assert second.status_code == 200, second.text
+    assert deal(client, "5 0 2 13", session=2).status_code == 200
+    assert write(client, "pay", {"session": 1, "from": "Cat", "to": "Ben",
+                                 "amount": "1.00"}).status_code == 200
+    data = json.loads(export_text(client))
+    s1 = data["sessions"][0]
+    first_deal = next(e["uuid"] for e in s1["entries"] if e["kind"] == "deal")
+    paid = data["payments"][0]["uuid"]
+    base = {"kind": "payment", "at": "2026-01-02T03:04:05+00:00", "note": None,
+            "session": s1["uuid"], "currency": "HKD", "amount": "1.00", "from": "Cat", "to": "Ben"}
+    data["payments"] += [{**base, "uuid": str(uuid.uuid4()), **bad} for bad in (
+        {"from": "Ann"}, {"currency": "USD"}, {"amount": "0.001"}, {"amount": "1" + "0" * 30},
+        {"to": "Cat"}, {"at": "not a date"}, {"at": "9999-12-31T23:59:59+00:00"})]
+    data["payments"].append({**base, "uuid": first_deal})  # a deal's uuid
+    s1["entries"].append({"uuid": str(uuid.uuid4()), "kind": "void", "deal": 1, "facts": None,
+                          "seq": 50, "at": "9999-12-31T23:59:59+00:00"})  # out of range
+    data["sessions"][1]["entries"].append({  # a correction of session 1's deal, in session 2
+        "uuid": str(uuid.uuid4()), "kind": "void", "deal": 1, "facts": None, "seq": 51,
+        "at": "2026-12-31T00:00:00+00:00", "deal_uuid": first_deal})
+    data["sessions"].append({**data["sessions"][1], "uuid": paid, "entries": []})  # a payment's
+    text = json.dumps(data)
+    before = ledger_bytes(db)
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    lines = cli.fails("--db", str(db), "import", str(path)).strip().split("\n")
+    assert len(lines) == 11 and all(line.startswith("error: bad.json: ") for line in lines), lines
+    answer = write(client, "import", {"text": text, "name": "bad.json"})
+    assert answer.status_code == 400, answer.text
+    said = answer.json()["message"].split("\n")
+    assert ["error: " + line for line in said] == lines
+    assert ledger_bytes(db) == before
+    assert cli.ok("--db", str(db), "doctor", "--full").startswith("ok")
