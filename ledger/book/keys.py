@@ -14,7 +14,7 @@ import uuid as uuidlib
 from typing import Any
 
 from ledger.core.errors import InputError, KeyReused
-from ledger.core.i18n import _
+from ledger.core.i18n import N_, _
 from ledger.core.rules import RuleSet, rules_from_dict
 from ledger.storage.rows import EntryRow, SessionRow
 from ledger.storage.store import Ledger
@@ -36,6 +36,30 @@ def reused(key: str, what: str) -> KeyReused:
                        "new key").format(key=key, what=what))
 
 
+# What each table's rows are, as a refusal names them; a table not listed (a later
+# migration's) is named by its own name: it is still one key, one action.
+TABLE_WORDS = {"entries": N_("an entry"), "sessions": N_("a session"),
+               "payments": N_("a payment"), "seasons": N_("a season"),
+               "player_events": N_("a rename or merge of a player"),
+               "imports": N_("an import")}
+
+
+def table_word(table: str) -> str:
+    word = TABLE_WORDS.get(table)
+    return table if word is None else _(word)
+
+
+def refuse_held(ledger: Ledger, key: str | None, own: str) -> None:
+    """:class:`KeyReused` when a table other than ``own`` holds ``key`` (one uuid, one
+    action: across every table that has uuids, :mod:`ledger.storage.keyed`)."""
+    if key is None:
+        return
+    holder = ledger.keys.holder(key)
+    if holder is not None and holder != own:
+        found = ledger.journal.entry_by_uuid(key) if holder == "entries" else None
+        raise reused(key, _what(found) if found is not None else table_word(holder))
+
+
 def _what(entry: EntryRow) -> str:
     if entry.is_deal:
         return _("entry {kind} of deal {deal} in session {id}").format(
@@ -47,17 +71,15 @@ def entry_named(ledger: Ledger, key: str) -> EntryRow | None:
     """The entry ``key`` names (None: no entry has it); a key a payment took already is
     refused, since one key names one action, whichever table holds it."""
     found = ledger.journal.entry_by_uuid(key)
-    if found is None and ledger.payments.by_uuid(key) is not None:
-        raise reused(key, _("a payment"))
+    if found is None:
+        refuse_held(ledger, key, "entries")
     return found
 
 
 def refuse_taken(ledger: Ledger, key: str | None) -> None:
-    """:class:`KeyReused` when an entry or a payment has this key already."""
-    if key is not None:
-        found = entry_named(ledger, key)
-        if found is not None:
-            raise reused(key, _what(found))
+    """:class:`KeyReused` when any table (entries, sessions, payments, seasons, player
+    events, imports) has this key already."""
+    refuse_held(ledger, key, "")
 
 
 def repeated_entry(ledger: Ledger, key: str | None, session: SessionRow, kind: str,
@@ -98,6 +120,7 @@ def repeated_start(ledger: Ledger, session_uuid: str, start_uuid: str | None,
     if found is None:
         if ledger.bulk.session_id_by_uuid(session_uuid) is not None:
             raise reused(session_uuid, _("a session whose start was undone"))
+        refuse_held(ledger, session_uuid, "sessions")  # a deal's key is no session's
         return None
     same = (
         [ledger.find_player(n) or n for n in seats] == list(found.seats)

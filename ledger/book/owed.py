@@ -164,7 +164,7 @@ def applied(ledger: Ledger, sessions: list[SessionRow], currency: str,
                 left -= take
         if left:
             inside = account_within is not None and (not account_within
-                                                     or account_within.holds(p.day))
+                                                     or (p.dated and account_within.holds(p.day)))
             for book in (account, counted) if inside else (account,):
                 book[p.payer] = book.get(p.payer, Decimal(0)) + left
                 book[p.payee] = book.get(p.payee, Decimal(0)) - left

@@ -10,21 +10,21 @@ rounded amount leaves the exact remainder owed or credited.
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any, NamedTuple
 
+from ledger.book.gate import MAX_AMOUNT, MAX_NOTE, PaySession, check_payment, parse_amount
 from ledger.book.keys import checked as checked_key
 from ledger.book.keys import refuse_taken
 from ledger.book.scope import Range
 from ledger.core.errors import InputError, KeyReused, NotFound
-from ledger.core.i18n import N_, _
-from ledger.core.settlement import MAX_STAKE, format_amount, parse_currency, quantum
-from ledger.core.text import clean_text
+from ledger.core.i18n import _
+from ledger.core.settlement import format_amount
 from ledger.storage.payments import PaymentRow
 from ledger.storage.store import Ledger
 
-MAX_NOTE = 200
-MAX_AMOUNT = MAX_STAKE * 1000
+UNDATED = "?"
+__all__ = ["MAX_AMOUNT", "MAX_NOTE", "Paid", "parse_amount", "record_payment"]
 
 
 class Paid(NamedTuple):
@@ -47,34 +47,23 @@ class Paid(NamedTuple):
 
     @property
     def day(self) -> str:
+        """Its local date; ``?`` for a time the ledger cannot read (an older version let
+        one in: ``bigtwo doctor`` names it, ``bigtwo payments undo`` takes it back)."""
         from ledger.book.clock import local_day
 
-        return local_day(self.at)
+        try:
+            return local_day(self.at)
+        except (ValueError, OverflowError, TypeError):
+            return UNDATED
+
+    @property
+    def dated(self) -> bool:
+        return self.day != UNDATED
 
     def to_dict(self) -> dict[str, Any]:
         return {"uuid": self.uuid, "date": self.day, "at": self.at, "from": self.payer,
                 "to": self.payee, "amount": format_amount(self.amount), "currency": self.currency,
                 "session": self.session_id, "note": self.note}
-
-
-def parse_amount(text: str, currency: str) -> Decimal:
-    """A payment's amount: positive, no finer than the currency's smallest unit."""
-    bad = _("bad amount {text!r}: an amount paid is a positive number such as 20 or 12.50")
-    cleaned = str(text).strip()
-    if not cleaned or not all(ch.isdigit() or ch == "." for ch in cleaned):
-        raise InputError(bad.format(text=text))
-    try:
-        amount = Decimal(cleaned)
-    except InvalidOperation:
-        raise InputError(bad.format(text=text)) from None
-    if amount <= 0 or amount > MAX_AMOUNT:
-        raise InputError(bad.format(text=text))
-    q = quantum(currency)
-    places = -q.as_tuple().exponent if q is not None else 6  # type: ignore[operator]
-    if -amount.as_tuple().exponent > places:  # type: ignore[operator]
-        raise InputError(_("bad amount {text!r}: {currency} has {places} decimal places").format(
-            text=text, currency=currency, places=places))
-    return amount if q is None else amount.quantize(q)  # 10 HKD kept as 10.00, as settle shows it
 
 
 def _currency_of(ledger: Ledger, payer: str, payee: str) -> str:
@@ -98,26 +87,13 @@ def record_payment(ledger: Ledger, payer: str, payee: str, amount: str,
 
     key = checked_key(entry_uuid)
     payer, payee = ledger.player_name(payer), ledger.player_name(payee)
-    if payer == payee:
-        raise InputError(_("{payer} cannot pay {payee}: the same player").format(
-            payer=payer, payee=payee))
     session = current_session(ledger, session_id) if session_id is not None else None
-    if session is not None:
-        missing = [n for n in (payer, payee) if n not in session.seats]
-        if missing:
-            raise InputError(_("{name} did not play in session {id} ({players})").format(
-                name=missing[0], id=session.id, players=", ".join(session.seats)))
-    code = parse_currency(currency) if currency is not None else None
-    if session is not None:
-        own = session.currency or "PTS"
-        if code is not None and code != own:
-            raise InputError(_("session {id} is played in {own}, not {currency}").format(
-                id=session.id, own=own, currency=code))
-        code = own
-    if code is None:
-        code = _currency_of(ledger, payer, payee)
-    value = parse_amount(amount, code)
-    text = clean_text(note, N_("note"), MAX_NOTE) if note is not None else None
+    own = None if session is None else PaySession(str(session.id), tuple(session.seats),
+                                                  session.currency or "PTS")
+    if own is None and currency is None and payer != payee:
+        currency = _currency_of(ledger, payer, payee)
+    checked = check_payment(payer, payee, amount, currency, own, note=note)  # the gate's
+    code, value, text = checked.currency, checked.amount, checked.note
     ids = ledger.journal.shown_ids()
     with ledger.writing():
         if key is not None and (done := ledger.payments.by_uuid(key)) is not None:
@@ -143,8 +119,8 @@ def record_payment(ledger: Ledger, payer: str, payee: str, amount: str,
 def live_payments(ledger: Ledger, within: Range | None = None) -> list[Paid]:
     """The payments no undo took back, in the one order, by their own date in ``within``."""
     paid = [Paid.of(r) for r in ledger.payments.live()]
-    if within:
-        paid = [p for p in paid if within.holds(p.day)]
+    if within:  # a payment whose time cannot be read is in no range of dates
+        paid = [p for p in paid if p.dated and within.holds(p.day)]
     return paid
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 from datetime import date
 from typing import Any, NamedTuple
 
-from ledger.book.days import checked_range, parse_day
-from ledger.core.errors import InputError, NotFound
-from ledger.core.i18n import N_, _
+from ledger.book.gate import check_season
+from ledger.book.keys import refuse_held
+from ledger.core.errors import NotFound
+from ledger.core.i18n import _
 from ledger.core.names import did_you_mean
-from ledger.core.text import clean_name
 from ledger.storage.seasons import SeasonRow
 from ledger.storage.store import Ledger
 
@@ -35,26 +35,16 @@ class Season(NamedTuple):
                 "until": self.until and self.until.isoformat(), "uuid": self.uuid}
 
 
-def season_name(text: str) -> str:
-    name = clean_name(text, N_("season name"))
-    if name.startswith("-"):
-        raise InputError(_("season name {name!r} cannot start with -").format(name=name))
-    return name
-
-
 def add_season(ledger: Ledger, name: str, since: str | None, until: str | None,
                entry_uuid: str | None = None) -> tuple[Season, bool]:
     """Add (or give new dates to) season ``name``; (the season, whether it replaced one).
 
     A repeat with the same ``entry_uuid`` writes nothing and returns what is there."""
-    name = season_name(name)
-    first, last = parse_day(since, "--since"), parse_day(until, "--until")
-    if first is None and last is None:
-        raise InputError(_("a season needs its dates: give --since DATE, --until DATE or both"))
-    checked_range(first, last)
+    name, first, last = check_season("add", name, since, until)  # the gate's
     with ledger.writing():
         if entry_uuid is not None and (done := ledger.seasons.by_uuid(entry_uuid)) is not None:
             return Season.of(done), False
+        refuse_held(ledger, entry_uuid, "seasons")  # one key, one action, of any kind
         before = ledger.seasons.find(name)
         row = ledger.seasons.add("add", name, None if first is None else first.isoformat(),
                                  None if last is None else last.isoformat(), entry_uuid)

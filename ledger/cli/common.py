@@ -238,7 +238,12 @@ class LedgerGroup(TyperGroup):
 
 
 def error_line(exc: LedgerError) -> str:
-    """``exc`` as the command line says it: ``error:``, then :func:`said`."""
+    """``exc`` as the command line says it: ``error:``, then :func:`said` (each problem
+    of :class:`~ledger.core.errors.Problems` its own ``error:`` line)."""
+    from ledger.core.errors import Problems
+
+    if isinstance(exc, Problems):
+        return "\n".join(f"error: {line}" for line in exc.problems)
     return f"error: {said(exc)}"
 
 

@@ -36,6 +36,16 @@ class InputError(LedgerError):
     exit_code = 2
 
 
+class Problems(InputError):
+    """Several problems of one input (a crafted file), each its own line: the command
+    line says each as an ``error:`` line, the web as lines of one message.  Nothing of
+    the input was written."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = list(problems)
+
+
 class NotFound(InputError):
     """A session, player or deal the ledger does not hold (HTTP 404).
 

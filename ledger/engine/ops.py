@@ -394,19 +394,14 @@ def op_import(ledger: Ledger, args: Args) -> dict[str, Any]:
     the file's name, shown in the report.  A phone's sync pushes its export here and
     imports the hub's ``export`` answer: each half writes once however often it is sent."""
     import os
-    import tempfile
-    from pathlib import Path
 
-    from ledger.formats import exchange
+    from ledger.formats.keyed_import import import_keyed
 
     text = args.get("text")
     if not isinstance(text, str):
         raise InputError(_('missing "{key}" in the request').format(key="text"))
     name = os.path.basename(str(args.get("name") or "import.json")) or "import.json"
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / name
-        path.write_text(text, encoding="utf-8")
-        report = exchange.import_file(ledger, path)
+    report = import_keyed(ledger, text, name, key_of(args))  # one key, one import
     answer = {**report.to_dict(), "summary": report.summary()}
     if report.conflicts:
         answer["conflict_text"] = report.conflict_text()

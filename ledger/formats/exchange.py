@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ledger.book import actions as book
+from ledger.book.gate import Gate
 from ledger.core.deal_line import deal_from_facts
 from ledger.core.errors import InputError
 from ledger.core.i18n import N_, _
@@ -157,10 +158,13 @@ def _check_version(version: object, origin: str) -> None:
 
 
 def json_sessions(path: Path, origin: str, seen: tuple[set[int], set[int]] | None = None,
-                  rest: dict[str, Any] | None = None) -> Iterator[tuple[SessionSpec, list[EntrySpec]]]:
+                  rest: dict[str, Any] | None = None, gate: Gate | None = None,
+                  ) -> Iterator[tuple[SessionSpec, list[EntrySpec]]]:
     """Every session of a JSON export, read and checked one at a time (through the
     pure core).  With ``seen`` (two empty sets), sessions and entries that appear twice
-    in the file are refused; the header is checked once the file is read."""
+    in the file are refused; the header is checked once the file is read.  With
+    ``gate``, a session refused is the gate's problem and the file is read on (one
+    message per problem: :class:`~ledger.book.gate.Gate`)."""
     top: dict[str, Any] = {}
     try:
         with path.open(encoding="utf-8-sig", errors="strict") as f:
@@ -175,18 +179,15 @@ def json_sessions(path: Path, origin: str, seen: tuple[set[int], set[int]] | Non
                     continue
                 where = f"{origin}: sessions[{index}]"
                 index += 1
-                spec, entries = _json_session(value, where)
-                if seen is not None:
-                    sessions, uuids = seen
-                    number = uuidlib.UUID(spec.uuid).int
-                    _want(number not in sessions, where, N_("session {uuid} appears twice"),
-                          uuid=spec.uuid)
-                    sessions.add(number)
-                    for e in entries:
-                        number = uuidlib.UUID(e.uuid).int
-                        _want(number not in uuids, e.where,
-                              N_("entry {uuid} appears twice in the file"), uuid=e.uuid)
-                        uuids.add(number)
+                try:
+                    spec, entries = _json_session(value, where)
+                    if seen is not None:
+                        _once(spec, entries, where, seen)
+                except InputError as exc:
+                    if gate is None:
+                        raise
+                    gate.refused(exc)
+                    continue
                 yield spec, entries
     except UnicodeDecodeError:
         raise InputError(_("{origin} is not UTF-8 text").format(origin=origin)) from None
@@ -195,6 +196,20 @@ def json_sessions(path: Path, origin: str, seen: tuple[set[int], set[int]] | Non
     _want(isinstance(top.get("sessions"), list), origin, N_("missing key 'sessions' (a list)"))
     if rest is not None:  # the other top-level keys (payments), for the caller
         rest.update(top)
+
+
+def _once(spec: SessionSpec, entries: list[EntrySpec], where: str,
+          seen: tuple[set[int], set[int]]) -> None:
+    """Refuse a session or an entry the file gave already."""
+    sessions, uuids = seen
+    number = uuidlib.UUID(spec.uuid).int
+    _want(number not in sessions, where, N_("session {uuid} appears twice"), uuid=spec.uuid)
+    sessions.add(number)
+    for e in entries:
+        number = uuidlib.UUID(e.uuid).int
+        _want(number not in uuids, e.where, N_("entry {uuid} appears twice in the file"),
+              uuid=e.uuid)
+        uuids.add(number)
 
 
 def _json_session(raw: object, where: str) -> tuple[SessionSpec, list[EntrySpec]]:
@@ -356,20 +371,24 @@ def import_json(ledger: Ledger, path: Path, origin: str,
                 start_progress: Callable[[int, int], Progress | None] | None = None) -> ImportReport:
     # Read twice, streamed: once to check everything (a file with an error writes
     # nothing) and count for the progress bar, once to import, a session at a time.
+    from ledger.formats.file_gate import FileActions
     from ledger.formats.pay_ids_io import check_pay_ids, import_pay_ids, read_pay_ids
     from ledger.formats.payments_io import check_payments, import_payments, read_payments
 
     sessions = entries = 0
     rest: dict[str, Any] = {}
-    in_file: set[str] = set()
+    gate = Gate(ledger, origin)
+    found = FileActions()
     players: set[str] = set()
-    for spec, checked in json_sessions(path, origin, (set(), set()), rest):
+    for spec, checked in json_sessions(path, origin, (set(), set()), rest, gate):
         sessions += 1
         entries += len(checked)
-        in_file.add(spec.uuid)
+        found.add(spec, checked)
         players.update(spec.players)
-    payments = read_payments(rest.get("payments"), origin)
-    check_payments(ledger, payments, in_file)
+    payments = read_payments(rest.get("payments"), origin, gate)
+    claims = check_payments(ledger, payments, found.sessions, gate)
+    found.check(ledger, gate, claims)
+    gate.close()  # every problem of the file, one message each; nothing written
     pay_ids = read_pay_ids(rest.get("pay_ids"), origin)
     check_pay_ids(ledger, pay_ids, players)
     report = ImportReport(origin, "json")

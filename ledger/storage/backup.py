@@ -11,12 +11,12 @@ import errno
 import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ledger.core.errors import LedgerError, StoreError
+from ledger.core.errors import LedgerError, Problems, StoreError
 from ledger.core.i18n import N_, _, ngettext
 from ledger.core.phrase import os_reason
 from ledger.storage.codec import new_uuid
@@ -29,6 +29,9 @@ class Restored:
     sessions: int
     entries: int
     previous: Path | None  # where the ledger that was replaced was saved first
+    # What that saved copy holds that the restored ledger lacks: table -> rows, counted
+    # by uuid over every table that has uuids (entries, payments, seasons, ...).
+    only_before: dict[str, int] = field(default_factory=dict)
 
 
 def backup_ledger(ledger: Ledger, dest: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
@@ -179,14 +182,44 @@ class BackupReader:
     def pay_ids(self) -> list[tuple[Any, ...]]:
         """(uuid, created_at, kind, player's typed name, scheme, id) of every pay id row
         in the one order (none in a backup from before m009)."""
-        conn = self._c()
-        if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
-                        "AND name = 'pay_ids'").fetchone() is None:
+        if not self._has("pay_ids"):
             return []
-        return conn.execute(
+        return self._c().execute(
             """SELECT q.uuid, q.created_at, q.kind, p.name, q.scheme, q.value
                FROM pay_ids q JOIN players p ON p.id = q.player_id
                ORDER BY q.created_at, q.uuid""").fetchall()
+
+    def _has(self, table: str) -> bool:
+        return self._c().execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                                 "AND name = ?", [table]).fetchone() is not None
+
+    def payments(self) -> list[dict[str, Any]]:
+        """Every payment row as an export holds it (players by the name first typed for
+        them, the session by uuid), oldest first (none in a backup from before m007)."""
+        if not self._has("payments"):
+            return []
+        keys = ("uuid", "at", "kind", "from", "to", "amount", "currency", "session", "note",
+                "undoes")
+        return [dict(zip(keys, r, strict=True)) for r in self._c().execute(
+            """SELECT p.uuid, p.created_at, p.kind, a.name, b.name, p.amount, p.currency,
+                      s.uuid, p.note, p.undoes
+               FROM payments p LEFT JOIN players a ON a.id = p.payer_id
+               LEFT JOIN players b ON b.id = p.payee_id LEFT JOIN sessions s ON s.id = p.session_id
+               ORDER BY p.id""")]
+
+    def seasons(self) -> list[tuple[Any, ...]]:
+        """(uuid, created_at, kind, name, since, until) of every season row, oldest first
+        (none in a backup from before m006)."""
+        if not self._has("seasons"):
+            return []
+        return self._c().execute("SELECT uuid, created_at, kind, name, since, until FROM seasons "
+                                 "ORDER BY id").fetchall()
+
+    def imports(self) -> list[tuple[Any, ...]]:
+        """(uuid, at, digest, name) of every import key kept (none before m010)."""
+        if not self._has("imports"):
+            return []
+        return self._c().execute("SELECT uuid, at, digest, name FROM imports ORDER BY id").fetchall()
 
     _ENTRY = "e.session_id, e.uuid, e.seq, e.kind, e.deal_no, e.facts, e.created_at"
     # A backup from before m005: what an undo took back was in the audit log.
@@ -301,6 +334,9 @@ def restore_ledger(
                     rebuild(reader, fresh)
                 except StoreError:
                     raise
+                except Problems as exc:  # the gate's, one line each
+                    raise Problems([_("{file} cannot be restored, so nothing was: {problem}")
+                                    .format(file=src, problem=p) for p in exc.problems]) from None
                 except LedgerError as exc:
                     raise StoreError(_("{file} cannot be restored, so nothing was: {problem}")
                                      .format(file=src, problem=exc)) from None
@@ -308,12 +344,40 @@ def restore_ledger(
             refuse(check(checked))
             counts = checked.inspection.counts()
             previous = _replace(checked.conn, path, create_folder)
+            only_before = {} if previous is None else only_in(previous, checked)
     except sqlite3.Error as exc:
         raise store_error(exc, str(staged)) from None
     finally:
         for suffix in ("", "-wal", "-shm", "-journal"):
             Path(f"{staged}{suffix}").unlink(missing_ok=True)
-    return Restored(counts["sessions"], counts["entries"], previous)
+    return Restored(counts["sessions"], counts["entries"], previous, only_before)
+
+
+def only_in(copy: Path, ledger: Ledger) -> dict[str, int]:
+    """Rows of the ledger file ``copy`` whose uuid ``ledger`` does not hold, counted per
+    table (every table with uuids, :mod:`ledger.storage.keyed`); an entry counts when it
+    is a deal, an amend or a void, or a session's own action."""
+    out: dict[str, int] = {}
+    try:
+        conn = sqlite3.connect(f"{copy.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return out
+    try:
+        conn.execute("PRAGMA trusted_schema = OFF")
+        theirs = {r[0] for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        for table in ledger.keys.tables:
+            if table not in theirs:
+                continue
+            mine = {r[0] for r in ledger.conn.execute(f'SELECT uuid FROM "{table}"')}
+            extra = sum(1 for (u,) in conn.execute(f'SELECT uuid FROM "{table}"') if u not in mine)
+            if extra:
+                out[table] = extra
+    except sqlite3.Error:
+        return out
+    finally:
+        conn.close()
+    return out
 
 
 def _replace(checked: sqlite3.Connection, path: str, create_folder: bool) -> Path | None:

@@ -268,6 +268,16 @@ class BulkImport:
             out.update((uuid, StoredEntry(*stored)) for uuid, *stored in rows)
         return out
 
+    def entry_sessions(self, uuids: Sequence[str]) -> dict[str, str]:
+        """The entries among ``uuids`` in the ledger -> the uuid of their session."""
+        out: dict[str, str] = {}
+        for start in range(0, len(uuids), 500):
+            chunk = list(uuids[start:start + 500])
+            out.update(self.conn.execute(
+                "SELECT e.uuid, s.uuid FROM entries e JOIN sessions s ON s.id = e.session_id "
+                f"WHERE e.uuid IN ({','.join('?' * len(chunk))})", chunk).fetchall())
+        return out
+
     def deal_numbers(self, session_id: int) -> set[int]:
         """Every deal number a session's entries refer to (voided ones included)."""
         rows = self.conn.execute(

@@ -38,6 +38,23 @@ class Inspection:
         pragma = "integrity_check" if full else "quick_check"
         return [str(r[0]) for r in self.conn.execute(f"PRAGMA {pragma}")]
 
+    def has_table(self, name: str) -> bool:
+        return self.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                                 [name]).fetchone() is not None
+
+    def session_money(self) -> dict[int, tuple[str | None, list[str]]]:
+        """Every session's currency and its players' names now (what a payment for it is
+        checked against), from the tables alone."""
+        out: dict[int, tuple[str | None, list[str]]] = {
+            sid: (currency, []) for sid, currency in self.conn.execute(
+                "SELECT id, currency FROM sessions")}
+        for sid, name in self.conn.execute(
+                "SELECT t.session_id, n.name FROM seats t JOIN player_names n "
+                "ON n.id = t.player_id ORDER BY t.session_id, t.seat"):
+            if sid in out:
+                out[sid][1].append(name)
+        return out
+
     def counts(self) -> dict[str, int]:
         """Rows per table of the ledger (sessions, players, seats, entries, points, audit)."""
         tables = ("sessions", "players", "seats", "entries", "points", "audit")

@@ -22,7 +22,7 @@ APP = "bigtwo-ledger"
 POINT_COLUMNS = ("deals", "wins", "fried", "cards", "penalty", "net")
 
 # Adding a migration below?  Bump this too (a test checks they agree).
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 APPLICATION_ID = 0x42324C47  # "B2LG": marks the file as a bigtwo ledger
 
 
@@ -349,6 +349,24 @@ def migrations() -> Migrations:
         from ledger.storage.pay_ids import create_table
 
         create_table(db.conn)
+
+    @migrations(name="m010_imports")
+    def m010_imports(db: Database) -> None:
+        """The key of each import sent to the hub (``POST /api/import``), append-only
+        (ledger/storage/keyed.py): one key names one action, and an import is one.  A
+        retry with the same key and text is answered again; the same key for another
+        text, or for any other action, is refused.  ``digest`` is the SHA-256 of the
+        file's name and text."""
+        db.execute(
+            """CREATE TABLE imports (
+                id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, at TEXT NOT NULL,
+                digest TEXT NOT NULL, name TEXT NOT NULL) STRICT"""
+        )
+        for op in ("UPDATE", "DELETE"):
+            db.execute(
+                f"CREATE TRIGGER imports_no_{op.lower()} BEFORE {op} ON imports "
+                "BEGIN SELECT RAISE(ABORT, 'imports are append-only'); END"
+            )
 
     return migrations
 

@@ -6,6 +6,7 @@ Everything else is a part bound to the connection, the way sqlite-utils binds
 - ``ledger.journal``: players, sessions and their append-only entries (journal.py);
 - ``ledger.payments``: payments between players, append-only (payments.py);
 - ``ledger.pay_ids``: each player's ways to be paid, append-only (pay_ids.py);
+- ``ledger.keys``: which table holds a uuid (one key, one action; keyed.py);
 - ``ledger.seasons``: named ranges of dates, append-only (seasons.py);
 - ``ledger.totals``: standings and settlement sums (totals.py);
 - ``ledger.derived``: caches for history and statistics (derived.py);
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
     from ledger.storage.derived import Derived
     from ledger.storage.inspection import Inspection
     from ledger.storage.journal import Journal
+    from ledger.storage.keyed import Keys
     from ledger.storage.pay_ids import PayIds
     from ledger.storage.payments import Payments
     from ledger.storage.players import Players
@@ -117,6 +119,12 @@ class Ledger:
         from ledger.storage.pay_ids import PayIds
 
         return PayIds(self)
+
+    @cached_property
+    def keys(self) -> Keys:
+        from ledger.storage.keyed import Keys
+
+        return Keys(self)
 
     @cached_property
     def seasons(self) -> Seasons:

@@ -22,7 +22,7 @@ from ledger.storage.rows import PointsRow
 from ledger.storage.store import open_ledger
 
 GUARDS = [(t, op) for t in ("entries", "points", "audit", "player_events", "sessions", "seats",
-                            "seasons", "payments")
+                            "seasons", "payments", "imports", "pay_ids")
           for op in ("update", "delete")]
 
 

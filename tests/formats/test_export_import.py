@@ -146,15 +146,17 @@ def test_a_conflicting_merge_is_refused_with_a_report(cli, exported, tmp_path) -
     for i, e in enumerate(new_session["entries"]):
         renamed[e["uuid"]] = f"00000000-0000-4000-8000-{i + 100:012d}"
         e["uuid"] = renamed[e["uuid"]]
-    for e in new_session["entries"]:  # an undo names what it took back in its session
-        if e.get("undoes"):
+    for e in new_session["entries"]:  # an undo names what it took back in its session,
+        if e.get("undoes"):  # a correction its deal (issue 30: never another session's)
             e["undoes"] = renamed[e["undoes"]]
+        if e.get("deal_uuid"):
+            e["deal_uuid"] = renamed[e["deal_uuid"]]
     data["sessions"].append(new_session)  # a new session still comes in
     path = tmp_path / "conflict.json"
     path.write_text(json.dumps(data))
     before = reports(cli, str(other))
     result = cli("--db", str(other), "import", str(path))
-    assert result.exit_code == 1
+    assert result.exit_code == 1, result.stderr
     err = result.stderr
     assert "conflict.json: 2 conflicts with the ledger; nothing of 2 sessions was written" in err
     assert f"sessions[0].entries[0] ({changed['uuid']}): facts: ledger Ann=0 Ben=3 Cat=11 Dan=8, " \

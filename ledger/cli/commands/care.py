@@ -90,15 +90,33 @@ def restore_cmd(
 
     The current ledger is first saved beside it as NAME.before-restore-<time>.db.
     """
-    from ledger.book.doctor import data_problems, problems
+    from ledger.book.doctor import data_problems, full_problems
     from ledger.formats.rebuild import rebuild
     from ledger.storage.backup import restore_ledger
 
     path, is_default = db_path(ctx)
-    done = restore_ledger(path, file, rebuild=rebuild, check=problems, check_backup=data_problems,
+    # the full check (doctor --full's), whatever the plain doctor checks
+    done = restore_ledger(path, file, rebuild=rebuild, check=full_problems,
+                          check_backup=data_problems,
                           create_folder=is_default)
     typer.echo(_("restored {path} from {file}: {sessions}, {entries}").format(
         path=path, file=file, sessions=_sessions(done.sessions), entries=_entries(done.entries)))
     if done.previous is not None:
         typer.echo(_("the ledger it replaced was saved as {file}").format(file=done.previous))
+        if done.only_before:
+            typer.echo(_("that copy holds what the restored ledger does not: {rows}").format(
+                rows=_("; ").join(_rows(table, n) for table, n in sorted(done.only_before.items()))))
+
+
+def _rows(table: str, n: int) -> str:
+    """``2 entries``, ``1 payment``: rows of a table with uuids, counted."""
+    words = {
+        "entries": ngettext("{count} entry", "{count} entries", n),
+        "sessions": ngettext("{count} session", "{count} sessions", n),
+        "payments": ngettext("{count} payment", "{count} payments", n),
+        "seasons": ngettext("{count} season row", "{count} season rows", n),
+        "player_events": ngettext("{count} rename or merge", "{count} renames or merges", n),
+        "imports": ngettext("{count} import", "{count} imports", n),
+    }
+    return words.get(table, f"{{count}} {table}").format(count=n)
 

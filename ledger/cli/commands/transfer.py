@@ -98,8 +98,8 @@ def export_cmd(
 
 def import_cmd(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(help="A JSON export, or a score sheet of big-two-scorer "
-                                              "or big-two-stats.",
+    file: Annotated[Path, typer.Argument(help="A JSON export, a backup (bigtwo backup), or a score "
+                                              "sheet of big-two-scorer or big-two-stats.",
                                          metavar="FILE")],
     fmt: Annotated[
         ImportFormat | None,
@@ -116,7 +116,7 @@ def import_cmd(
                             "big-two-scorer prints its table.")] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Import a JSON export or a score sheet; importing it again adds nothing."""
+    """Import a JSON export, a backup or a score sheet; importing it again adds nothing."""
     from ledger.formats import exchange as transfer
     from ledger.formats.merge import ImportConflict
     from ledger.present.text import dumps
@@ -136,8 +136,13 @@ def import_cmd(
             return bar.update
 
         ledger = stack.enter_context(open_db(ctx, create=True))
-        report = transfer.import_file(ledger, file, None if fmt is None else fmt.value, start_progress,
-                                      fry)
+        from ledger.formats.backup_import import import_backup, is_backup
+
+        if fmt is None and fry is None and is_backup(file):  # checked as restore checks it
+            report = import_backup(ledger, file)
+        else:
+            report = transfer.import_file(ledger, file, None if fmt is None else fmt.value,
+                                          start_progress, fry)
         table = None
         if standings and report.session_ids:
             from ledger.book import reports
