@@ -9,9 +9,12 @@ is the one thing said in the language).
 
 - :class:`AfterDeal` (``views/deal.py``) — what a recorded deal (or amend, void,
   undo) changed, the standings after it and who deals and leads next (``bigtwo deal``).
-- :class:`Board` (``views/scoreboard.py``) — a session's scoreboard: the session, its
-  standings and money, who is next, the hand size, the deal facts its rules score and
-  what ``undo`` would take back now (the phone's main screen).
+- :class:`Board` (``views/scoreboard.py``) — a session's scoreboard: the session's
+  card, its standings and money, who is next, the hand size, the next deal's number,
+  the deal facts its rules score, the last deals and what ``undo`` would take back now
+  (the phone's main screen); :class:`SessionCard` (a session in the table picker),
+  :class:`Deals` (every live deal, :class:`DealLine` each).
+- :class:`DealPreview` (``views/deal.py``) — a deal scored and not written.
 - :class:`SettleView` (``views/settlement.py``) — a settlement with each session's own
   working (pairwise ``Σs − n·s``, pay-the-winner, ranked, teams), the coins of
   ``--round``, how much of each of the fewest payments is paid and what is
@@ -31,7 +34,15 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ledger.book.views.deal import AfterDeal, PlayerPoints, after_deal, deal_points, turn_dict
+    from ledger.book.views.deal import (
+        AfterDeal,
+        DealPreview,
+        PlayerPoints,
+        after_deal,
+        deal_points,
+        deal_preview,
+        turn_dict,
+    )
     from ledger.book.views.entries import Log, LogLine, log
     from ledger.book.views.periods import (
         History,
@@ -40,8 +51,13 @@ if TYPE_CHECKING:
     )
     from ledger.book.views.scoreboard import (
         Board,
+        DealLine,
+        Deals,
+        SessionCard,
         UndoPreview,
         board,
+        deal_lines,
+        session_card,
         undo_preview,
     )
     from ledger.book.views.settlement import (
@@ -55,8 +71,10 @@ if TYPE_CHECKING:
     from ledger.book.views.undo import UndoneView, undone_view
 
 HOMES = {
-    "deal": ("AfterDeal", "PlayerPoints", "after_deal", "deal_points", "turn_dict"),
-    "scoreboard": ("Board", "UndoPreview", "board", "undo_preview"),
+    "deal": ("AfterDeal", "DealPreview", "PlayerPoints", "after_deal", "deal_points",
+             "deal_preview", "turn_dict"),
+    "scoreboard": ("Board", "DealLine", "Deals", "SessionCard", "UndoPreview", "board",
+                   "deal_lines", "session_card", "undo_preview"),
     "settlement": ("PaymentProgress", "SessionWorking", "SettleView", "WorkingRow",
                    "session_working", "settle_view"),
     "entries": ("Log", "LogLine", "log"),
@@ -64,11 +82,12 @@ HOMES = {
     "periods": ("History", "HistoryLine", "history"),
 }
 _HOME = {name: module for module, names in HOMES.items() for name in names}
-__all__ = ["AfterDeal", "Board", "History", "HistoryLine", "Log", "LogLine", "PaymentProgress",
-    "PlayerPoints", "SessionWorking",
+# every name of HOMES (a test checks)
+__all__ = ["AfterDeal", "Board", "DealLine", "DealPreview", "Deals", "History", "HistoryLine",
+    "Log", "LogLine", "PaymentProgress", "PlayerPoints", "SessionCard", "SessionWorking",
     "SettleView", "UndoPreview", "UndoneView", "WorkingRow", "after_deal", "board",
-    "deal_points", "history", "log", "session_working", "settle_view", "turn_dict",
-    "undo_preview", "undone_view"]  # every name of HOMES (a test checks)
+    "deal_lines", "deal_points", "deal_preview", "history", "log", "session_card",
+    "session_working", "settle_view", "turn_dict", "undo_preview", "undone_view"]
 
 
 def __getattr__(name: str) -> Any:
