@@ -68,11 +68,11 @@ export function boardScreen(app, sid, fixNo) {
   function line() {
     const words = [];
     if (mode() === "places") return "--order " + draft.order.map(quote).join(",");
-    if (draft.immediate) return fact(draft.immediate).option + " " + quote(draft.winner);
+    if (draft.immediate) return fact(draft.immediate).word + " " + quote(draft.winner);
     for (const n of seats()) words.push(quote(n) + "=" + (n === draft.winner ? 0 : draft.counts[n]));
     for (const name of ["twos", "bombs"]) {
       for (const [n, k] of Object.entries(draft.extras[name] || {})) {
-        if (k > 0 && n !== draft.winner) words.push(fact(name).option, quote(n) + "=" + k);
+        if (k > 0 && n !== draft.winner) words.push(fact(name).word, quote(n) + "=" + k);
       }
     }
     const ex = draft.extras;
@@ -174,7 +174,7 @@ export function boardScreen(app, sid, fixNo) {
     const out = [];
     if (!draft.winner) return out;
     for (const f of facts()) {
-      if (f.kind === "order") continue;
+      if (f.kind === "players") continue;
       const label = factLabel(f.name);
       if (f.kind === "counts") {
         const rows = losers().filter(() => draft.winner).map((n) => {
@@ -198,7 +198,7 @@ export function boardScreen(app, sid, fixNo) {
         out.push(h("div", { class: "toggles" }, h("button", { type: "button", class: "toggle-button",
           "aria-pressed": String(!!draft.extras[f.name]),
           on: { click: () => { draft.extras[f.name] = !draft.extras[f.name]; update(); } } }, label)));
-      } else if (f.option === "--dragon" || f.option === "--four-twos") {
+      } else if (f.word === "--dragon" || f.word === "--four-twos") {
         if (draft.winner) {
           out.push(h("div", { class: "toggles" }, h("button", { type: "button", class: "toggle-button",
             "aria-pressed": String(draft.immediate === f.name),

@@ -9,10 +9,10 @@
 //
 // <html data-engine="loading|ready|failed" data-persist="granted|refused|unknown">
 
-import { EngineError } from "./engine.js";
+import { EngineError, opMethods } from "./engine.js";
 
 const CACHE = "bigtwo.offline.answers";
-const CACHED = new Set(["words", "sessions", "board", "log", "settle", "history", "presets", "last_setup"]);
+const CACHED = new Set(["words", "sessions", "board", "log", "deals", "settle", "history", "presets", "last_setup"]);
 const root = document.documentElement;
 // Why the worker could not open the ledger, by the error's name: a word of the page.
 const FAILURES = { NoModificationAllowedError: "other_tab", TimeoutError: "storage_stuck" };
@@ -185,27 +185,8 @@ export async function create(options = {}) {
       return found;
     },
     access: async () => ({ level: "keeper" }), // this phone's own ledger
-    sessions: async () => (await read("sessions", {})).sessions,
-    board: (session) => read("board", { session }),
-    log: async (session) => (await read("log", { session })).entries,
-    deals: async (session) => (await read("log", { session })).deals,
-    settle: (session, round) => read("settle", clean({ session, round })),
-    history: (player) => read("history", clean({ player })),
-    presets: async () => (await read("presets", {})).presets,
-    lastSetup: async () => (await read("last_setup", {})).last,
-    preview: (session, line) => read("preview", { session, line }),
-    undoPreview: async (session) => (await read("undo_preview", { session })).undo,
-    call: (op, args) => send(op, args), // any op of ledger/engine/dispatch.py by its own name
-
-    record: write("record"),
-    amend: write("amend"),
-    void: write("void"),
-    undo: write("undo"),
-    start: write("start"),
-    end: write("end"),
-    reopen: write("reopen"),
-    pay: write("pay"),
-    unpay: write("unpay"),
+    ...opMethods(read, (op, key, args) => send(op, { ...args, key })),
+    call: (op, args) => send(op, args), // any op of ledger/engine/ops.py by its own name
     // History moves by file: the CLI's JSON export, and import of an export or a score sheet.
     exportLedger: (session) => send("export", clean({ session })),
     importFile: write("import"), // (key, {text, name})
