@@ -10,7 +10,6 @@ route, the phone's worker, the JavaScript op list and the docs follow.
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Annotated, Any
 
 from ledger.book import actions as book
@@ -154,20 +153,13 @@ def presets(ledger: Ledger) -> Any:
 
 @op()
 def last_setup(ledger: Ledger) -> Any:
-    """`{"session": 1, "players": […], "rules": "classic", "rule_set": {…}, "stake": "0.5",
-    "currency": "HKD", "teams": false, "name": "Friday"}` or `null`: the last session's
+    """`LastSetup`, `{"session": 1, "players": […], "rules": "classic", "rule_set": {…},
+    "stake": "0.5", "currency": "HKD", "teams": false, "name": "Friday"}`, or `null`: the last session's
     players and rules, to pass back to `start` for "the same as last time"."""
-    found = ledger.journal.sessions()
-    if not found:
-        return None
-    s = max(found, key=lambda x: (x.started_at, x.id))
-    rules = book.session_rules(s)
-    stake = Decimal(s.stake) * rules.points_per_unit
-    from ledger.core.settlement import format_amount
+    from ledger.book import views
 
-    return {"session": s.id, "players": list(s.seats), "rules": s.rules_name,
-            "rule_set": s.rules, "stake": format_amount(stake.normalize()),
-            "currency": s.currency or "PTS", "teams": s.teams, "name": s.name}
+    found = views.last_setup(ledger)
+    return None if found is None else found.to_dict()
 
 
 @op()

@@ -77,10 +77,11 @@ def test_each_read_is_its_record_and_the_clis_json(client, db: Path) -> None:
             "deals": views.deal_lines(ledger, s).to_dict(),
             "preview": views.deal_preview(s, parse_deal_line(line, s.seats, session_rules(s))).to_dict(),
             "undo_preview": None if undo is None else undo.to_dict(),
+            "last_setup": views.last_setup(ledger).to_dict(),  # type: ignore[union-attr]
         }
     asked = {"preview": {"line": line}}
     for op, record in records.items():
-        params = {"session": 1, **asked.get(op, {})} if op != "sessions" else {}
+        params = {"session": 1, **asked.get(op, {})} if op not in ("sessions", "last_setup") else {}
         answer = client.get(f"/api/{op}", params=params, headers=VIEW)
         assert answer.status_code == 200, (op, answer.text)
         assert answer.json() == json.loads(json.dumps(record, default=str)), op

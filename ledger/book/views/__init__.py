@@ -13,7 +13,8 @@ is the one thing said in the language).
   card, its standings and money, who is next, the hand size, the next deal's number,
   the deal facts its rules score, the last deals and what ``undo`` would take back now
   (the phone's main screen); :class:`SessionCard` (a session in the table picker),
-  :class:`Deals` (every live deal, :class:`DealLine` each).
+  :class:`Deals` (every live deal, :class:`DealLine` each), :class:`LastSetup` (the
+  last session's players and rules, to start the same again).
 - :class:`DealPreview` (``views/deal.py``) — a deal scored and not written.
 - :class:`SettleView` (``views/settlement.py``) — a settlement with each session's own
   working (pairwise ``Σs − n·s``, pay-the-winner, ranked, teams), the coins of
@@ -53,10 +54,12 @@ if TYPE_CHECKING:
         Board,
         DealLine,
         Deals,
+        LastSetup,
         SessionCard,
         UndoPreview,
         board,
         deal_lines,
+        last_setup,
         session_card,
         undo_preview,
     )
@@ -73,8 +76,8 @@ if TYPE_CHECKING:
 HOMES = {
     "deal": ("AfterDeal", "DealPreview", "PlayerPoints", "after_deal", "deal_points",
              "deal_preview", "turn_dict"),
-    "scoreboard": ("Board", "DealLine", "Deals", "SessionCard", "UndoPreview", "board",
-                   "deal_lines", "session_card", "undo_preview"),
+    "scoreboard": ("Board", "DealLine", "Deals", "LastSetup", "SessionCard", "UndoPreview",
+                   "board", "deal_lines", "last_setup", "session_card", "undo_preview"),
     "settlement": ("PaymentProgress", "SessionWorking", "SettleView", "WorkingRow",
                    "session_working", "settle_view"),
     "entries": ("Log", "LogLine", "log"),
@@ -84,9 +87,9 @@ HOMES = {
 _HOME = {name: module for module, names in HOMES.items() for name in names}
 # every name of HOMES (a test checks)
 __all__ = ["AfterDeal", "Board", "DealLine", "DealPreview", "Deals", "History", "HistoryLine",
-    "Log", "LogLine", "PaymentProgress", "PlayerPoints", "SessionCard", "SessionWorking",
+    "LastSetup", "Log", "LogLine", "PaymentProgress", "PlayerPoints", "SessionCard", "SessionWorking",
     "SettleView", "UndoPreview", "UndoneView", "WorkingRow", "after_deal", "board",
-    "deal_lines", "deal_points", "deal_preview", "history", "log", "session_card",
+    "deal_lines", "deal_points", "deal_preview", "history", "last_setup", "log", "session_card",
     "session_working", "settle_view", "turn_dict", "undo_preview", "undone_view"]
 
 

@@ -72,6 +72,34 @@ def session_card(session: SessionRow) -> SessionCard:
     return SessionCard(session, session_rules(session))
 
 
+class LastSetup(NamedTuple):
+    """The last session's players and rules, to start "the same as last time": the
+    stake as typed (per point of a game that counts in half units, like the start's)."""
+
+    session: SessionRow
+    stake: str
+
+    def to_dict(self) -> dict[str, Any]:
+        s = self.session
+        return {"session": s.id, "players": list(s.seats), "rules": s.rules_name,
+                "rule_set": s.rules, "stake": self.stake, "currency": s.currency or "PTS",
+                "teams": s.teams, "name": s.name}
+
+
+def last_setup(ledger: Ledger) -> LastSetup | None:
+    """The :class:`LastSetup` of the session started last (None: no session yet)."""
+    from decimal import Decimal
+
+    from ledger.book.actions import session_rules
+
+    found = ledger.journal.sessions()
+    if not found:
+        return None
+    s = max(found, key=lambda x: (x.started_at, x.id))
+    stake = Decimal(s.stake) * session_rules(s).points_per_unit
+    return LastSetup(s, format_amount(stake.normalize()))
+
+
 class DealLine(NamedTuple):
     """A deal as it counts now: its number, its live entry (``uuid``: amend or void it
     by that), the facts as typed (``line``) and stored, and each player's net points."""
