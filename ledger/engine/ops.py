@@ -318,18 +318,15 @@ def import_(ledger: Ledger, text: File, key: str, name: Name | None = None) -> A
 @op(write=True)
 def pay(ledger: Ledger, session: SessionRow, from_: Name, to: Name, amount: Amount, key: str,
         currency: Word | None = None, note: Annotated[str, Limit(400)] | None = None) -> Any:
-    """`{"payment": PAYMENT, "owed": {…}}`, exactly `bigtwo paid FROM TO AMOUNT --session ID
+    """`AfterPayment`, `{"payment": PAYMENT, "owed": {…}}`, exactly `bigtwo paid FROM TO AMOUNT --session ID
     --json`: a payment between two players of the session; `amount` as text (`"12.50"`:
     money is never a JSON number; no finer than the currency's smallest unit), the
     currency the session's (money.md)."""
-    from ledger.book.owed import owed
+    from ledger.book import views
     from ledger.book.payments import record_payment
-    from ledger.book.scope import Range
 
     done = record_payment(ledger, from_, to, amount, currency, session.id, note, entry_uuid=key)
-    after = owed(ledger, ledger.journal.sessions(), Range())
-    block = next(b for b in after.blocks if b.currency == done.currency)
-    return {"payment": done.to_dict(), "owed": block.to_dict()}
+    return views.after_payment(ledger, done).to_dict()
 
 
 @op(write=True)

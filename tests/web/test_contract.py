@@ -17,7 +17,8 @@ from ledger.web.auth import viewer_token
 
 KEEP = bearer(KEY)
 VIEW = bearer(viewer_token(KEY))
-IDS = re.compile(r"[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}|\d{4}-\d\d-\d\dT[\d:.]+([+-]\d\d:\d\d|Z)?")
+IDS = re.compile(r"[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}"
+                 r"|\d{4}-\d\d-\d\dT[\d:.]+([+-]\d\d:\d\d|Z)?")
 
 # (op, its arguments, the same action on the command line)
 STEPS = [
@@ -41,8 +42,9 @@ def plain(value: Any) -> Any:
 
 
 def test_each_write_answers_what_the_cli_prints_for_it(client, db: Path, tmp_path: Path) -> None:
-    """``POST /api/record`` (amend, void, undo) answers exactly ``bigtwo deal LINE --json``
-    (amend, void, undo) for the same action on a twin ledger, apart from ids and times."""
+    """``POST /api/record`` (amend, void, undo, pay) answers exactly ``bigtwo deal LINE
+    --json`` (amend, void, undo, paid) for the same action on a twin ledger, apart from
+    ids and times."""
     twin = tmp_path / "twin.db"
     start(twin)
     for op, args, words in STEPS:
@@ -53,6 +55,10 @@ def test_each_write_answers_what_the_cli_prints_for_it(client, db: Path, tmp_pat
             continue
         assert plain(answer.json()) == plain(cli_json(twin, *words)), (op, args)
     assert [e["kind"] for e in cli_json(db, "log")] == [e["kind"] for e in cli_json(twin, "log")]
+    paid = client.post("/api/pay", json={"session": 1, "from": "Dan", "to": "陳大文", "amount": "1.50"},
+                       headers=keyed(KEEP))
+    assert paid.status_code == 200, paid.text
+    assert plain(paid.json()) == plain(cli_json(twin, "paid", "Dan", "陳大文", "1.50", "--session", "1"))
 
 
 def test_each_read_is_its_record_and_the_clis_json(client, db: Path) -> None:

@@ -22,6 +22,8 @@ is the one thing said in the language).
   outstanding (:class:`PaymentProgress`), and the payments recorded for its sessions.
 - :class:`UndoneView` (``views/undo.py``) — what an ``undo`` took back, with the
   :class:`AfterDeal` of the correction it wrote.
+- :class:`AfterPayment` (``views/payment.py``) — a payment recorded and what is
+  outstanding after it (``bigtwo paid``).
 - :class:`Log` (``views/entries.py``), :class:`History` (``views/periods.py``); the
   league table of ``standings --by month|year`` is :class:`ledger.book.league.League`.
 
@@ -45,6 +47,7 @@ if TYPE_CHECKING:
         turn_dict,
     )
     from ledger.book.views.entries import Log, LogLine, log
+    from ledger.book.views.payment import AfterPayment, after_payment
     from ledger.book.views.periods import (
         History,
         HistoryLine,
@@ -83,14 +86,16 @@ HOMES = {
     "entries": ("Log", "LogLine", "log"),
     "undo": ("UndoneView", "undone_view"),
     "periods": ("History", "HistoryLine", "history"),
+    "payment": ("AfterPayment", "after_payment"),
 }
 _HOME = {name: module for module, names in HOMES.items() for name in names}
 # every name of HOMES (a test checks)
-__all__ = ["AfterDeal", "Board", "DealLine", "DealPreview", "Deals", "History", "HistoryLine",
-    "LastSetup", "Log", "LogLine", "PaymentProgress", "PlayerPoints", "SessionCard", "SessionWorking",
-    "SettleView", "UndoPreview", "UndoneView", "WorkingRow", "after_deal", "board",
-    "deal_lines", "deal_points", "deal_preview", "history", "last_setup", "log", "session_card",
-    "session_working", "settle_view", "turn_dict", "undo_preview", "undone_view"]
+__all__ = ["AfterDeal", "AfterPayment", "Board", "DealLine", "DealPreview", "Deals", "History",
+           "HistoryLine", "LastSetup", "Log", "LogLine", "PaymentProgress", "PlayerPoints",
+           "SessionCard", "SessionWorking", "SettleView", "UndoPreview", "UndoneView",
+           "WorkingRow", "after_deal", "after_payment", "board", "deal_lines", "deal_points",
+           "deal_preview", "history", "last_setup", "log", "session_card", "session_working",
+           "settle_view", "turn_dict", "undo_preview", "undone_view"]
 
 
 def __getattr__(name: str) -> Any:
