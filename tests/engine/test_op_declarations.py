@@ -137,3 +137,41 @@ def test_a_declaration_that_cannot_be_served_is_refused() -> None:
     with pytest.raises(ValueError, match="declared twice"):
         declare.op()(engine.OPS["board"].func)
     assert not {"odd", "keyless", "keyed"} & set(engine.OPS)
+
+
+def test_the_app_has_one_method_per_declared_op() -> None:
+    """engine.js (run by Node, no browser) makes a method of every op of ops.js: a read
+    sends its arguments by their declared names in order, a write its key and object."""
+    import json
+    import os
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("node is needed (Debian's nodejs)")
+        pytest.skip("node is not installed")
+    script = """
+const m = await import(process.argv[1]);
+const calls = {};
+const methods = m.opMethods((op, args) => { calls[op] = args; },
+  (op, key, args) => { calls[op] = [key, args]; });
+for (const op of m.OPS) {
+  const method = methods[m.camel(op.name)];
+  if (op.write) method("k-" + op.name, { given: 1 });
+  else method(...op.args.map((a, i) => a.name + i));
+}
+console.log(JSON.stringify({ calls, reads: m.READS, writes: m.WRITES }));
+"""
+    out = subprocess.run([node, "--input-type=module", "-e", script, (APP / "engine.js").as_uri()],
+                         capture_output=True, text=True, check=True, timeout=60)
+    found = json.loads(out.stdout)
+    for op in engine.OPS.values():
+        names = [p.name for p in op.params if p.kind != "key"]
+        expected = (["k-" + op.name, {"given": 1}] if op.write
+                    else {n: f"{n}{i}" for i, n in enumerate(names)})
+        assert found["calls"][op.name] == expected, op.name
+    camel = lambda name: re.sub(r"_(\w)", lambda m: m.group(1).upper(), name)  # noqa: E731
+    assert found["writes"] == [camel(o) for o, d in engine.OPS.items() if d.write]
+    assert found["reads"] == ["words", "access", *[camel(o) for o, d in engine.OPS.items() if not d.write]]

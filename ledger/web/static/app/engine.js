@@ -20,6 +20,8 @@
 
 import { OPS } from "./ops.js";
 
+export { OPS };
+
 export const camel = (name) => name.replace(/_(\w)/g, (_, c) => c.toUpperCase());
 export const READS = ["words", "access", ...OPS.filter((op) => !op.write).map((op) => camel(op.name))];
 export const WRITES = OPS.filter((op) => op.write).map((op) => camel(op.name));
