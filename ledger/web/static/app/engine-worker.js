@@ -11,7 +11,9 @@
 
 import { EngineError, opMethods } from "./engine.js";
 
-const CACHE = "bigtwo.offline.answers";
+// The kept answers, by the shape of the ops' answers: a new shape starts a new key, so an
+// answer kept by an older app is never read as a newer one (v2: every answer a view record).
+const CACHE = "bigtwo.offline.answers.v2";
 const CACHED = new Set(["words", "sessions", "board", "log", "deals", "settle", "history", "presets", "last_setup"]);
 const root = document.documentElement;
 // Why the worker could not open the ledger, by the error's name: a word of the page.
@@ -19,6 +21,7 @@ const FAILURES = { NoModificationAllowedError: "other_tab", TimeoutError: "stora
 const SLOW_MS = 45000; // Pyodide starts in 5–15 s on a mid-range phone (docs/performance.md)
 
 function loadCache() {
+  try { localStorage.removeItem("bigtwo.offline.answers"); } catch (e) { /* the v1 answers: unread */ }
   try { return JSON.parse(localStorage.getItem(CACHE) || "{}") || {}; } catch (e) { return {}; }
 }
 
