@@ -58,6 +58,8 @@ GATES: dict[str, tuple[str, ...]] = {
     "seasons": ("ledger.book.gate.check_season",),
     "player_events": ("ledger.book.players.rename", "ledger.book.players.merge"),
     "imports": ("ledger.formats.keyed_import.import_keyed",),
+    "pay_ids": ("ledger.core.paycode.check_pay_id", "ledger.book.pay_ids.set_pay_id",
+                "ledger.formats.pay_ids_io.check_pay_ids"),
 }
 """Each kind's keys pass :meth:`Gate.check_keys` / :func:`ledger.book.keys.refuse_held`."""
 

@@ -41,7 +41,7 @@ def reused(key: str, what: str) -> KeyReused:
 TABLE_WORDS = {"entries": N_("an entry"), "sessions": N_("a session"),
                "payments": N_("a payment"), "seasons": N_("a season"),
                "player_events": N_("a rename or merge of a player"),
-               "imports": N_("an import")}
+               "imports": N_("an import"), "pay_ids": N_("a pay id")}
 
 
 def table_word(table: str) -> str:

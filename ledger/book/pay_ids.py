@@ -53,12 +53,14 @@ def set_pay_id(ledger: Ledger, player: str, scheme: str, typed: str,
     """Give ``player`` the pay id ``typed`` in ``scheme`` (replacing the scheme's old
     one).  A repeat with the same ``uuid`` writes nothing; the same uuid for another
     pay id is refused."""
+    from ledger.book.keys import refuse_held
     from ledger.book.players import find
 
     pay_id = check_pay_id(_scheme(scheme), typed)
     with ledger.writing():
         found = find(ledger, player)
         shown = ledger.players.names()[found.canon_id].name
+        refuse_held(ledger, uuid, "pay_ids")  # one uuid, one action, whatever its kind
         if uuid is not None and (done := ledger.pay_ids.by_uuid(uuid)) is not None:
             if (done.kind, done.scheme, done.value) != ("set", pay_id.scheme, pay_id.value):
                 raise KeyReused(_("the key {key} was used for another action").format(key=uuid))
@@ -74,12 +76,14 @@ def set_pay_id(ledger: Ledger, player: str, scheme: str, typed: str,
 def remove_pay_id(ledger: Ledger, player: str, scheme: str,
                   uuid: str | None = None) -> PayIdChange:
     """Take ``player``'s pay id in ``scheme`` away (a NotFound if there is none)."""
+    from ledger.book.keys import refuse_held
     from ledger.book.players import find
 
     scheme = _scheme(scheme)
     with ledger.writing():
         found = find(ledger, player)
         shown = ledger.players.names()[found.canon_id].name
+        refuse_held(ledger, uuid, "pay_ids")
         if uuid is not None and (done := ledger.pay_ids.by_uuid(uuid)) is not None:
             if (done.kind, done.scheme) != ("remove", scheme):
                 raise KeyReused(_("the key {key} was used for another action").format(key=uuid))

@@ -29,6 +29,10 @@ class PlayerChange:
     player: str  # the player's own name before
     target: str  # the new name, or the player merged into (after an undo: the same)
 
+    def to_dict(self) -> dict[str, str]:
+        """``{"action", "player", "target"}`` (``bigtwo undo --json`` after a rename or merge)."""
+        return {"action": self.kind, "player": self.player, "target": self.target}
+
 
 def find(ledger: Ledger, typed: str) -> PlayerName:
     """The player ``typed`` names (by name key, current names before the names first

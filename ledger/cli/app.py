@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Any
 
 import typer
 
@@ -125,6 +126,18 @@ def rules_show(
 
 # --- deals --------------------------------------------------------------------
 
+
+def echo_view(view: Any, json_out: bool, text: Callable[[], str]) -> None:
+    """Print a view record: its ``to_dict()`` with ``--json`` (what the hub's op answers),
+    else its text."""
+    if json_out:
+        from ledger.present.text import dumps
+
+        typer.echo(dumps(view.to_dict()))
+        return
+    typer.echo(text())
+
+
 # Every deal option with what it records: from the registry of deal facts.
 DEAL_HELP = deal_help()
 
@@ -135,7 +148,8 @@ WordsArg = Annotated[list[str] | None, typer.Argument(help="The deal: see below.
 
 
 @app.command("deal", context_settings=WORDS_SETTINGS, epilog=DEAL_HELP)
-def deal_cmd(ctx: typer.Context, words: WordsArg = None, session: SessionOpt = None) -> None:
+def deal_cmd(ctx: typer.Context, words: WordsArg = None, session: SessionOpt = None,
+             json_out: JsonOpt = False) -> None:
     """Record a deal: bigtwo deal Ann=0 Ben=3 Cat=11 Dan=8"""
     from ledger.book import actions as book
     from ledger.book.views import after_deal
@@ -147,7 +161,7 @@ def deal_cmd(ctx: typer.Context, words: WordsArg = None, session: SessionOpt = N
         s = book.current_session(ledger, session)
         deal = build_deal(args, s.seats, book.session_rules(s))
         view = after_deal(ledger, s, book.record_deal(ledger, s, deal))
-    typer.echo(after_deal_text(view, "deal"))
+    echo_view(view, json_out, lambda: after_deal_text(view, "deal"))
 
 
 @app.command("amend", context_settings=WORDS_SETTINGS, epilog=DEAL_HELP)
@@ -157,6 +171,7 @@ def amend_cmd(
                                           help="The deal number to correct.")],
     words: WordsArg = None,
     session: SessionOpt = None,
+    json_out: JsonOpt = False,
 ) -> None:
     """Replace a deal's facts with corrected ones (a new entry; the old stays in the log)."""
     from ledger.book import actions as book
@@ -169,7 +184,7 @@ def amend_cmd(
         s = book.current_session(ledger, session)
         deal = build_deal(args, s.seats, book.session_rules(s))
         view = after_deal(ledger, s, book.amend_deal(ledger, s, number, deal))
-    typer.echo(after_deal_text(view, "amended deal"))
+    echo_view(view, json_out, lambda: after_deal_text(view, "amended deal"))
 
 
 # "-1" is a (bad) deal number, not an unknown option: the book answers which numbers exist.
@@ -179,6 +194,7 @@ def void_cmd(
     number: Annotated[int, typer.Argument(parser=DEAL_NUMBER,
                                           help="The deal number to void.")],
     session: SessionOpt = None,
+    json_out: JsonOpt = False,
 ) -> None:
     """Void a deal (a new entry; the deal stays in the log)."""
     from ledger.book import actions as book
@@ -188,11 +204,11 @@ def void_cmd(
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
         view = after_deal(ledger, s, book.void_deal(ledger, s, number))
-    typer.echo(after_deal_text(view, "void"))
+    echo_view(view, json_out, lambda: after_deal_text(view, "void"))
 
 
 @app.command("undo")
-def undo_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
+def undo_cmd(ctx: typer.Context, session: SessionOpt = None, json_out: JsonOpt = False) -> None:
     """Take back the last action: a deal, amend or void, a session end, the start of a
     session with no deals, or a player rename or merge.  Undo again to walk further back;
     it is itself an entry."""
@@ -205,11 +221,12 @@ def undo_cmd(ctx: typer.Context, session: SessionOpt = None) -> None:
 
         sid = session if session is not None else book.current_session_id(ledger)
         if players.undo_comes_first(ledger, sid):
-            typer.echo(players.undo_text(players.undo_last(ledger)))
+            change = players.undo_last(ledger)
+            echo_view(change, json_out, lambda: players.undo_text(change))
             return
         s = book.current_session(ledger, session)
         view = undone_view(ledger, book.undo(ledger, s))
-    typer.echo(undo_text(view.undone, view.after, said=True))
+    echo_view(view, json_out, lambda: undo_text(view.undone, view.after, said=True))
 
 
 @app.command("log")

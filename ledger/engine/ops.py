@@ -1,242 +1,149 @@
-"""The engine's ops (ledger/engine/dispatch.py runs them): each reads its arguments from a
-JSON object and answers a JSON-ready dict built by ``ledger.book``.  Pure Python, like
-the engine: it runs in Pyodide too.
+"""The engine's ops, each declared once (:func:`ledger.engine.declare.op`): a function of
+the open ledger and its JSON arguments, typed, whose answer is a view record's
+``to_dict()`` from ``ledger.book.views`` — the same dict the command line's ``--json``
+prints.  Pure Python, like the engine: it runs in Pyodide too.
+
+Each op's docstring is its answer as docs/serve.md shows it (``scripts/make_ops.py``
+writes the tables from them).  A new op is a function here and its test; the hub's
+route, the phone's worker, the JavaScript op list and the docs follow.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
-from decimal import Decimal
-from typing import Any
+from typing import Annotated, Any
 
 from ledger.book import actions as book
 from ledger.book import reports
-from ledger.core import i18n
 from ledger.core.errors import InputError, NotFound
 from ledger.core.i18n import _
-from ledger.storage.rows import EntryRow, SessionRow
+from ledger.engine.declare import MAX_KEY, Limit, op
+from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
 
-MAX_TEXT = 2000  # characters of a deal line, a name list
-MAX_KEY = 100
-KEY_RE = re.compile(r"[A-Za-z0-9-]{8,100}")
-
-Args = Mapping[str, Any]
-
-
-# --- arguments ----------------------------------------------------------------------
-
-
-def _text(args: Args, key: str, required: bool = True, limit: int = MAX_TEXT) -> str | None:
-    value = args.get(key)
-    if value is None:
-        if required:
-            raise InputError(_('missing "{key}" in the request').format(key=key))
-        return None
-    if not isinstance(value, str):
-        raise InputError(_('"{key}" must be a string').format(key=key))
-    if len(value) > limit:
-        raise InputError(_('"{key}" is longer than {limit} characters').format(key=key, limit=limit))
-    return value
+Line = str  # a deal line, in the command line's grammar (at most 2000 characters)
+Name = Annotated[str, Limit(200)]
+Preset = Annotated[str, Limit(100)]
+Uuid = Annotated[str, Limit(MAX_KEY)]
+Word = Annotated[str, Limit(20)]
+Amount = Annotated[str, Limit(40)]
+File = Annotated[str, Limit(None)]  # a file's text: the request's size caps it
 
 
-def _int(args: Args, key: str) -> int:
-    value = args.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(_('"{key}" must be a whole number, e.g. {example}').format(
-            key=key, example=f'{{"{key}": 3}}'))
-    return value
-
-
-def _bool(args: Args, key: str) -> bool:
-    value = args.get(key, False)
-    if value in ("true", "false"):
-        return bool(value == "true")
-    if not isinstance(value, bool):
-        raise InputError(_('"{key}" must be true or false').format(key=key))
-    return value
-
-
-def session_of(ledger: Ledger, args: Args) -> SessionRow:
-    """The session the op names (``session``: its number); every session op names one."""
-    if args.get("session") is None:
-        raise InputError(_('missing "session" in the request: every table is named by its '
-                           'session number'))
-    return book.current_session(ledger, _int(args, "session"))
-
-
-def key_of(args: Args) -> str:
-    """The write's idempotency key: the entry's uuid made where the action was taken."""
-    key = _text(args, "key", limit=MAX_KEY)
-    assert key is not None
-    if not KEY_RE.fullmatch(key):
-        raise InputError(_("the idempotency key must be 8 to 100 letters, digits and dashes "
-                           "(a uuid such as 0f8b…-…)"))
-    return key.lower()
-
-
-def parse_line(args: Args, s: SessionRow) -> Any:
+def parse_line(s: SessionRow, line: str) -> Any:
     from ledger.core.deal_line import parse_deal_line
 
-    return parse_deal_line(_text(args, "line") or "", s.seats, book.session_rules(s))
+    return parse_deal_line(line, s.seats, book.session_rules(s))
 
 
-def deal_no_of(ledger: Ledger, s: SessionRow, args: Args) -> int:
+def deal_no_of(ledger: Ledger, s: SessionRow, deal: int | None, deal_uuid: str | None) -> int:
     """The deal an op names: ``deal`` (its number) or ``deal_uuid`` (an entry of it)."""
-    uuid = _text(args, "deal_uuid", required=False, limit=MAX_KEY)
-    if uuid is None:
-        return _int(args, "deal")
+    if deal_uuid is None:
+        if deal is None:
+            raise InputError(_('"{key}" must be a whole number, e.g. {example}').format(
+                key="deal", example='{"deal": 3}'))
+        return deal
     for e in ledger.journal.entries(s.id):
-        if e.uuid == uuid:
+        if e.uuid == deal_uuid:
             return e.deal_no
-    raise NotFound(_("no entry {uuid} in session {id}").format(uuid=uuid, id=s.id))
+    raise NotFound(_("no entry {uuid} in session {id}").format(uuid=deal_uuid, id=s.id))
 
 
-# --- pieces of the answers ------------------------------------------------------------
+def card(s: SessionRow) -> dict[str, Any]:
+    from ledger.book.views import session_card
 
-
-def score_dict(seats: list[str], score: Any) -> list[dict[str, Any]]:
-    return [{"name": n, "cards": score.cards[n], "win": score.wins[n], "fried": score.fried[n],
-             "penalty": score.penalty[n], "net": score.net[n]} for n in seats]
-
-
-def turn_dict(turn: Any) -> dict[str, Any]:
-    """Who deals and leads next; ``text`` in English in every language, like every value
-    of the answers (the page says it in its own words from ``dealers`` and ``leader``)."""
-    with i18n.using("en"):
-        text = turn.describe()
-    return {"dealers": list(turn.dealers), "leader": turn.leader, "text": text}
-
-
-def session_dict(ledger: Ledger, s: SessionRow) -> dict[str, Any]:
-    rules = book.session_rules(s)
-    return {**s.to_dict(), "rule_set": s.rules, "hand_size": rules.hand_size,
-            "mode": rules.mode, "settlement": rules.settlement, "open": s.ended_at is None}
-
-
-def deal_facts(s: SessionRow) -> list[dict[str, Any]]:
-    """The deal facts these rules score, as the registry offers them (``{name, word,
-    kind, values, label}``): the phone builds its keypad and the deal line from these."""
-    from ledger.core.registry import offered_facts
-
-    return [o.to_dict() for o in offered_facts(book.session_rules(s), bool(s.teams))]
-
-
-def entry_answer(ledger: Ledger, s: SessionRow, entry: EntryRow, score: Any) -> dict[str, Any]:
-    """What a deal, amend or void wrote, the standings after it and who is next."""
-    s = ledger.journal.session(s.id)
-    out: dict[str, Any] = {
-        "session": s.id, "deal": entry.deal_no, "uuid": entry.uuid, "kind": entry.kind,
-        "facts": entry.facts, "players": None if score is None else score_dict(list(s.seats), score),
-        "next": turn_dict(book.next_turn(ledger, s)),
-        "standings": reports.standings(ledger, [s]).to_dict(),
-    }
-    return out
-
-
-def undo_preview_dict(ledger: Ledger, s: SessionRow) -> dict[str, Any] | None:
-    """What ``undo`` would take back now (None: nothing), as :func:`op_undo` says it:
-    the book's :class:`~ledger.book.undo.UndoPreview` with its facts as deal lines."""
-    from ledger.core.deal_line import facts_text
-
-    s = ledger.journal.session(s.id)
-    preview = book.undo_preview(ledger, s, session_start=False)
-    if preview is None:
-        return None
-    return {**preview.to_dict(), "uuid": preview.target,
-            "line": facts_text(preview.facts, s.seats) if preview.facts else None,
-            "back": facts_text(preview.restored, s.seats) if preview.restored else None}
+    return session_card(s).to_dict()
 
 
 # --- reads ------------------------------------------------------------------------------
 
 
-def op_sessions(ledger: Ledger, args: Args) -> dict[str, Any]:
-    return {"sessions": [session_dict(ledger, s) for s in reversed(ledger.journal.sessions())]}
+@op()
+def sessions(ledger: Ledger) -> Any:
+    """`[SESSION, …]`, newest first: the table picker."""
+    return [card(s) for s in reversed(ledger.journal.sessions())]
 
 
-def op_session(ledger: Ledger, args: Args) -> dict[str, Any]:
-    s = session_of(ledger, args)
-    return {**session_dict(ledger, s), "next": turn_dict(book.next_turn(ledger, s)),
-            "last_entry_id": ledger.derived.last_entry_id()}
+@op()
+def session(ledger: Ledger, session: SessionRow) -> Any:
+    """SESSION: the session's card (`SessionCard`)."""
+    return card(session)
 
 
-BOARD_DEALS = 10  # the board's last deals; the log op has them all
-
-
-def deals_list(ledger: Ledger, s: SessionRow, last: int | None = BOARD_DEALS) -> list[dict[str, Any]]:
-    """The last live deals, newest first: number, the uuid of its live entry, facts, net."""
-    from ledger.core.deal_line import facts_text
-
-    live = ledger.journal.live_deals(s.id)
-    out = []
-    for e in reversed(live if last is None else live[-last:]):
-        net: dict[str, int] = {}
-        for p in ledger.journal.deal_points(s.id, e.deal_no):
-            net[p.player] = net.get(p.player, 0) + p.net
-        out.append({"deal": e.deal_no, "uuid": e.uuid, "kind": e.kind,
-                    "line": facts_text(e.facts or {}, s.seats), "facts": e.facts, "net": net})
-    return out
-
-
-def op_board(ledger: Ledger, args: Args) -> dict[str, Any]:
-    s = session_of(ledger, args)
-    return {
-        "session": session_dict(ledger, s),
-        "standings": reports.standings(ledger, [s]).to_dict(),
-        "next": turn_dict(book.next_turn(ledger, s)),
-        "next_deal": ledger.journal.next_deal_no(s.id),
-        "facts": deal_facts(s),
-        "deals": deals_list(ledger, s),
-        "undo": undo_preview_dict(ledger, s),
-    }
-
-
-def op_standings(ledger: Ledger, args: Args) -> dict[str, Any]:
-    return reports.standings(ledger, [session_of(ledger, args)]).to_dict()
-
-
-def op_log(ledger: Ledger, args: Args) -> dict[str, Any]:
-    s = session_of(ledger, args)
+@op()
+def board(ledger: Ledger, session: SessionRow) -> Any:
+    """BOARD (`Board`): everything the main screen shows — the session's card, its rules,
+    standings and money, who deals and leads next, the next deal's number, the deal facts
+    these rules score (FACT: the registry's offers), the last 10 live deals, newest first
+    (`deals` has them all), and what `undo` would take back now."""
     from ledger.book import views
 
-    return {"session": s.id, "entries": views.log(ledger, s).to_dict(),
-            "deals": deals_list(ledger, s, last=None)}
+    return views.board(ledger, session).to_dict()
 
 
-def op_settle(ledger: Ledger, args: Args) -> dict[str, Any]:
+@op()
+def standings(ledger: Ledger, session: SessionRow) -> Any:
+    """STANDINGS, exactly `bigtwo standings --json --session ID`."""
+    return reports.standings(ledger, [session]).to_dict()
+
+
+@op()
+def log(ledger: Ledger, session: SessionRow) -> Any:
+    """Every entry, then the players' renames and merges (`Log`), exactly `bigtwo log
+    --json --session ID`."""
+    from ledger.book import views
+
+    return views.log(ledger, session).to_dict()
+
+
+@op()
+def deals(ledger: Ledger, session: SessionRow) -> Any:
+    """`[DEAL, …]` (`Deals`): every live deal, newest first, as the board gives the last 10
+    (the Deals screen lists them all, to fix or void any)."""
+    from ledger.book import views
+
+    return views.deal_lines(ledger, session).to_dict()
+
+
+@op()
+def settle(ledger: Ledger, session: SessionRow, round: Word | None = None,
+           pay_codes: bool = False) -> Any:
+    """`SettleView`, exactly `bigtwo settle --json --session ID [--round COIN]` (`round`: a
+    coin, `"1"`, `"0.5"`), with what is paid: `"progress"` (each of the fewest payments,
+    how much of it is paid), `"recorded"` (the session's payments), and once the ledger
+    holds payments `"paid"`, `"outstanding"`, `"still_to_pay"` (money.md); with
+    `pay_codes` (the hub sets it from the token: the scorekeeper's alone, never a
+    viewer's) each payment's `pay_code`."""
+    from ledger.book import views
     from ledger.book.owed import recorded_for, with_payments
     from ledger.book.pay_ids import pay_ids
     from ledger.book.scope import Scope
 
-    s = session_of(ledger, args)
-    st = with_payments(ledger, reports.settle(ledger, [s]), Scope([s], False))
-    coin = _text(args, "round", required=False, limit=20)
-    if coin:
+    st = with_payments(ledger, reports.settle(ledger, [session]), Scope([session], False))
+    if round:
         from ledger.core.settlement import parse_coin
 
-        st = st.rounded(parse_coin(coin))
+        st = st.rounded(parse_coin(round))
+    ids = pay_ids(ledger) if pay_codes else None
+    return views.settle_view(st, recorded_for(ledger, [session]), ids).to_dict()
+
+
+@op()
+def history(ledger: Ledger, player: Name | None = None) -> Any:
+    """`History`, oldest first, exactly `bigtwo history --json [--player NAME]`."""
     from ledger.book import views
-
-    # The SettleView, as settle --json --session ID prints it: with what is paid, and
-    # for the scorekeeper (pay_codes: true, set by the hub from the token) pay codes.
-    ids = pay_ids(ledger) if args.get("pay_codes") is True else None
-    return views.settle_view(st, recorded_for(ledger, [s]), ids).to_dict()
-
-
-def op_history(ledger: Ledger, args: Args) -> dict[str, Any]:
-    from ledger.book import stats
     from ledger.book.scope import select
 
-    player = _text(args, "player", required=False, limit=200)
     if not ledger.journal.session_ids():
-        return {"sessions": []}
+        return []
     scope = select(ledger, None, True, player=player, default_all=True)
-    return {"sessions": [r.to_dict() for r in reversed(stats.history(ledger, scope))]}
+    return views.history(ledger, scope).to_dict()
 
 
-def op_presets(ledger: Ledger, args: Args) -> dict[str, Any]:
+@op()
+def presets(ledger: Ledger) -> Any:
+    """`[{"name": "classic", "description": "…in the request's language…", "hand_size": 13,
+    "mode": "cards", "settlement": "pairwise", "extras": ["assist", "missed call"],
+    "rule_set": {…}}, …]`: the presets a new session may start with."""
     from ledger.core.registry import extras
     from ledger.core.rules import load_preset, preset_names
     from ledger.present.rules_text import description
@@ -247,198 +154,189 @@ def op_presets(ledger: Ledger, args: Args) -> dict[str, Any]:
         out.append({"name": name, "description": description(r.description),
                     "hand_size": r.hand_size, "mode": r.mode, "settlement": r.settlement,
                     "extras": extras(r), "rule_set": r.to_dict()})
-    return {"presets": out}
-
-
-def op_last_setup(ledger: Ledger, args: Args) -> dict[str, Any]:
-    """The last session's players and rules, to start "the same as last time"."""
-    sessions = ledger.journal.sessions()
-    if not sessions:
-        return {"last": None}
-    s = max(sessions, key=lambda x: (x.started_at, x.id))
-    rules = book.session_rules(s)
-    stake = Decimal(s.stake) * rules.points_per_unit
-    from ledger.core.settlement import format_amount
-
-    return {"last": {"session": s.id, "players": list(s.seats), "rules": s.rules_name,
-                     "rule_set": s.rules, "stake": format_amount(stake.normalize()),
-                     "currency": s.currency or "PTS", "teams": s.teams, "name": s.name}}
-
-
-def op_preview(ledger: Ledger, args: Args) -> dict[str, Any]:
-    s = session_of(ledger, args)
-    deal = parse_line(args, s)
-    score = book.score(s, deal)
-    return {"session": s.id, "facts": deal.to_dict(), "players": score_dict(list(s.seats), score)}
-
-
-def op_undo_preview(ledger: Ledger, args: Args) -> dict[str, Any]:
-    s = session_of(ledger, args)
-    return {"session": s.id, "undo": undo_preview_dict(ledger, s)}
-
-
-# --- writes -----------------------------------------------------------------------------
-
-
-def op_record(ledger: Ledger, args: Args) -> dict[str, Any]:
-    s = session_of(ledger, args)
-    recorded = book.record_deal(ledger, s, parse_line(args, s), entry_uuid=key_of(args))
-    return entry_answer(ledger, s, recorded.entry, recorded.score)
-
-
-def op_amend(ledger: Ledger, args: Args) -> dict[str, Any]:
-    s = session_of(ledger, args)
-    recorded = book.amend_deal(ledger, s, deal_no_of(ledger, s, args), parse_line(args, s),
-                                entry_uuid=key_of(args))
-    return entry_answer(ledger, s, recorded.entry, recorded.score)
-
-
-def op_void(ledger: Ledger, args: Args) -> dict[str, Any]:
-    s = session_of(ledger, args)
-    recorded = book.void_deal(ledger, s, deal_no_of(ledger, s, args), entry_uuid=key_of(args))
-    return entry_answer(ledger, s, recorded.entry, None)
-
-
-def op_undo(ledger: Ledger, args: Args) -> dict[str, Any]:
-    """Take back the session's last action (never the session's start)."""
-    from ledger.core.deal_line import facts_text
-
-    s = session_of(ledger, args)
-    undone = book.undo(ledger, s, session_start=False, entry_uuid=key_of(args))
-    out: dict[str, Any] = (
-        {"session": s.id, "kind": undone.action} if undone.recorded is None
-        else entry_answer(ledger, s, undone.recorded.entry, undone.recorded.score))
-    out["undo"] = {
-        "action": undone.action, "session": undone.session.id, "deal": undone.deal_no,
-        "line": facts_text(undone.facts, s.seats) if undone.facts else None,
-        "back": facts_text(undone.restored, s.seats) if undone.restored else None,
-    }
     return out
 
 
-def _rules(args: Args) -> Any:
-    from ledger.core.rules import load_preset, preset_names, rules_from_mapping
+@op()
+def last_setup(ledger: Ledger) -> Any:
+    """`LastSetup`, `{"session": 1, "players": […], "rules": "classic", "rule_set": {…},
+    "stake": "0.5", "currency": "HKD", "teams": false, "name": "Friday"}`, or `null`: the last session's
+    players and rules, to pass back to `start` for "the same as last time"."""
+    from ledger.book import views
 
-    stored = args.get("rule_set")
-    if stored is not None:  # "the same rules as last time": a frozen rule set
-        if not isinstance(stored, dict):
-            raise InputError(_('"rule_set" must be an object (a session\'s rule_set)'))
-        return rules_from_mapping(stored, origin="rule_set")
-    name = _text(args, "rules", required=False, limit=100) or "classic"
-    if name not in preset_names():
-        raise InputError(_("unknown rules {name!r}; the page offers the presets: {presets}").format(
-            name=name, presets=", ".join(preset_names())))
-    house = args.get("house")
-    if house is None:
-        return load_preset(name)
-    if not isinstance(house, dict):
-        raise InputError(_('"house" must be an object of rule options, e.g. {example}').format(
-            example='{"assist": true}'))
-    return rules_from_mapping({k: v for k, v in house.items() if k != "base"},
-                              base=load_preset(name), origin="house")
+    found = views.last_setup(ledger)
+    return None if found is None else found.to_dict()
 
 
-def op_start(ledger: Ledger, args: Args) -> dict[str, Any]:
-    from ledger.core.settlement import parse_currency, parse_stake
+@op()
+def preview(ledger: Ledger, session: SessionRow, line: Line) -> Any:
+    """PREVIEW (`DealPreview`): the deal scored, nothing written."""
+    from ledger.book import views
 
-    players = args.get("players")
-    if isinstance(players, str):
-        if len(players) > MAX_TEXT:
-            raise InputError(_('"{key}" is longer than {limit} characters').format(
-                key="players", limit=MAX_TEXT))
-        players = players.replace("，", ",").split(",")
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise InputError(_('"players" must be a list of names, e.g. {example}').format(
-            example='["陳大文", "Ben", "Cat", "Dan"]'))
-    rules = _rules(args)
-    stake = parse_stake(_text(args, "stake", required=False, limit=40) or "1")
-    currency = parse_currency(_text(args, "currency", required=False, limit=20) or "PTS")
-    name = _text(args, "name", required=False)
-    # The key is the session's uuid; its start entry's uuid is made from it (storage).
-    s = book.start_session(ledger, players, rules, stake, currency, name or None,
-                           _bool(args, "teams"), session_uuid=key_of(args))
-    return op_session(ledger, {"session": s.id})
+    return views.deal_preview(session, parse_line(session, line)).to_dict()
 
 
-def op_end(ledger: Ledger, args: Args) -> dict[str, Any]:
-    s = book.end_session(ledger, session_of(ledger, args), entry_uuid=key_of(args))
-    return op_session(ledger, {"session": s.id})
+@op()
+def undo_preview(ledger: Ledger, session: SessionRow) -> Any:
+    """UNDO or `null`: what `undo` would take back now (as the board's `undo`)."""
+    from ledger.book import views
+
+    found = views.undo_preview(ledger, ledger.journal.session(session.id), session_start=False)
+    return None if found is None else found.to_dict()
 
 
-def op_reopen(ledger: Ledger, args: Args) -> dict[str, Any]:
-    """An ended session takes deals again."""
-    s = book.reopen_session(ledger, session_of(ledger, args), entry_uuid=key_of(args))
-    return op_session(ledger, {"session": s.id})
-
-
-def op_export(ledger: Ledger, args: Args) -> dict[str, Any]:
-    """``{"name", "text", "sessions"}``: the CLI's JSON export (``bigtwo export``) of one
-    session (``session``) or of every session in the ledger: the phone's download or share
-    sheet, and the hub's half of a sync; ``bigtwo import`` reads it (merged by uuid)."""
+@op()
+def export(ledger: Ledger, session: SessionRow | None = None) -> Any:
+    """`{"name": "bigtwo-all.json", "text": "…", "sessions": 3}`: `text` is exactly
+    `bigtwo export --format json` of the session, or of every session without one (the
+    phone's download or share sheet, and the hub's half of a sync; `bigtwo import` reads
+    it, merged by uuid)."""
     import io
 
     from ledger.formats import exchange
     from ledger.formats.payments_io import exported_rows
 
-    one = args.get("session") is not None
-    sessions = [session_of(ledger, args)] if one else list(ledger.journal.sessions())
+    chosen = [session] if session is not None else list(ledger.journal.sessions())
     out = io.StringIO()  # the payments too, as bigtwo export writes them: a sync carries them
-    exchange.export_json(ledger, sessions, out, exported_rows(ledger, sessions, everything=not one))
-    stamp = "all" if args.get("session") is None else f"session-{args['session']}"
-    return {"name": f"bigtwo-{stamp}.json", "text": out.getvalue(), "sessions": len(sessions)}
+    exchange.export_json(ledger, chosen, out, exported_rows(ledger, chosen, everything=session is None))
+    stamp = "all" if session is None else f"session-{session.id}"
+    return {"name": f"bigtwo-{stamp}.json", "text": out.getvalue(), "sessions": len(chosen)}
 
 
-def op_import(ledger: Ledger, args: Args) -> dict[str, Any]:
-    """Import ``text`` — a JSON export or a big-two-scorer score sheet, as ``bigtwo
-    import`` does (merged by uuid: importing it twice writes nothing new); ``name`` is
-    the file's name, shown in the report.  A phone's sync pushes its export here and
-    imports the hub's ``export`` answer: each half writes once however often it is sent."""
+# --- writes -----------------------------------------------------------------------------
+
+
+@op(write=True)
+def record(ledger: Ledger, session: SessionRow, line: Line, key: str) -> Any:
+    """AFTER (`AfterDeal`): the deal written, exactly `bigtwo deal LINE --json`."""
+    from ledger.book import views
+
+    done = book.record_deal(ledger, session, parse_line(session, line), entry_uuid=key)
+    return views.after_deal(ledger, session, done).to_dict()
+
+
+@op(write=True)
+def amend(ledger: Ledger, session: SessionRow, line: Line, key: str, deal: int | None = None,
+          deal_uuid: Uuid | None = None) -> Any:
+    """AFTER, `kind` `"amend"`, exactly `bigtwo amend N LINE --json`: the deal named by
+    `deal` (its number) or `deal_uuid` (the uuid of any entry of it) corrected."""
+    from ledger.book import views
+
+    number = deal_no_of(ledger, session, deal, deal_uuid)
+    done = book.amend_deal(ledger, session, number, parse_line(session, line), entry_uuid=key)
+    return views.after_deal(ledger, session, done).to_dict()
+
+
+@op(write=True)
+def void(ledger: Ledger, session: SessionRow, key: str, deal: int | None = None,
+         deal_uuid: Uuid | None = None) -> Any:
+    """AFTER, `kind` `"void"`, `players` null, exactly `bigtwo void N --json`."""
+    from ledger.book import views
+
+    number = deal_no_of(ledger, session, deal, deal_uuid)
+    done = book.void_deal(ledger, session, number, entry_uuid=key)
+    return views.after_deal(ledger, session, done).to_dict()
+
+
+@op(write=True)
+def undo(ledger: Ledger, session: SessionRow, key: str) -> Any:
+    """UNDONE (`UndoneView`), exactly `bigtwo undo --json`: what it took back and the AFTER
+    of the correction entry it wrote (`after`; null for a session's end or reopening).
+    Never takes back a session's start."""
+    from ledger.book import views
+
+    done = book.undo(ledger, session, session_start=False, entry_uuid=key)
+    return views.undone_view(ledger, done).to_dict()
+
+
+@op(write=True)
+def start(ledger: Ledger, players: list[str] | str, key: str, rules: Preset = "classic",
+          house: dict[str, Any] | None = None, rule_set: dict[str, Any] | None = None,
+          stake: Amount = "1", currency: Word = "PTS", name: str | None = None,
+          teams: bool = False) -> Any:
+    """SESSION, the new session. `players`: a list of names, or `"Ann,Ben,Cat"`; `rules`:
+    a preset (default `classic`) with optional `house` (rule options over it, e.g.
+    `{"assist": false}`), or `rule_set` (a whole rule set, as `last_setup` gives it);
+    `stake` (`"0.5"`), `currency` (`"HKD"`), `name`, `teams`."""
+    from ledger.core.settlement import parse_currency, parse_stake
+
+    chosen = _rules(rules, house, rule_set)
+    # The key is the session's uuid; its start entry's uuid is made from it (storage).
+    s = book.start_session(ledger, players, chosen, parse_stake(stake or "1"),
+                           parse_currency(currency or "PTS"), name or None, teams,
+                           session_uuid=key)
+    return card(ledger.journal.session(s.id))
+
+
+def _rules(name: str, house: dict[str, Any] | None, stored: dict[str, Any] | None) -> Any:
+    from ledger.core.rules import load_preset, preset_names, rules_from_mapping
+
+    if stored is not None:  # "the same rules as last time": a frozen rule set
+        return rules_from_mapping(stored, origin="rule_set")
+    name = name or "classic"
+    if name not in preset_names():
+        raise InputError(_("unknown rules {name!r}; the page offers the presets: {presets}").format(
+            name=name, presets=", ".join(preset_names())))
+    if house is None:
+        return load_preset(name)
+    return rules_from_mapping({k: v for k, v in house.items() if k != "base"},
+                              base=load_preset(name), origin="house")
+
+
+@op(write=True)
+def end(ledger: Ledger, session: SessionRow, key: str) -> Any:
+    """SESSION, `ended_at` set."""
+    s = book.end_session(ledger, session, entry_uuid=key)
+    return card(ledger.journal.session(s.id))
+
+
+@op(write=True)
+def reopen(ledger: Ledger, session: SessionRow, key: str) -> Any:
+    """SESSION, `ended_at` null again: an ended session takes deals again."""
+    s = book.reopen_session(ledger, session, entry_uuid=key)
+    return card(ledger.journal.session(s.id))
+
+
+@op(write=True)
+def import_(ledger: Ledger, text: File, key: str, name: Name | None = None) -> Any:
+    """The import's report as `bigtwo import --json` gives it, with `summary` (one line in
+    the request's language) and, where something conflicts, `conflict_text`. `text`: a
+    JSON export or a score sheet; `name`: the file's name, for the report. Merged by
+    uuid, so sending it again writes nothing; its body may be 8 MiB (every other write:
+    16 KB)."""
     import os
 
     from ledger.formats.keyed_import import import_keyed
 
-    text = args.get("text")
-    if not isinstance(text, str):
-        raise InputError(_('missing "{key}" in the request').format(key="text"))
-    name = os.path.basename(str(args.get("name") or "import.json")) or "import.json"
-    report = import_keyed(ledger, text, name, key_of(args))  # one key, one import
+    file = os.path.basename(name or "import.json") or "import.json"
+    report = import_keyed(ledger, text, file, key)  # one key, one import
     answer = {**report.to_dict(), "summary": report.summary()}
     if report.conflicts:
         answer["conflict_text"] = report.conflict_text()
     return answer
 
 
-def op_pay(ledger: Ledger, args: Args) -> dict[str, Any]:
-    """A payment between two players (``bigtwo paid FROM TO AMOUNT --session ID``):
-    ``amount`` as text (``"12.50"``: money is never a float); the currency is the
-    session's.  The answer is ``bigtwo paid --json``'s."""
-    from ledger.book.owed import owed
+@op(write=True)
+def pay(ledger: Ledger, session: SessionRow, from_: Name, to: Name, amount: Amount, key: str,
+        currency: Word | None = None, note: Annotated[str, Limit(400)] | None = None) -> Any:
+    """`AfterPayment`, `{"payment": PAYMENT, "owed": {…}}`, exactly `bigtwo paid FROM TO AMOUNT --session ID
+    --json`: a payment between two players of the session; `amount` as text (`"12.50"`:
+    money is never a JSON number; no finer than the currency's smallest unit), the
+    currency the session's (money.md)."""
+    from ledger.book import views
     from ledger.book.payments import record_payment
-    from ledger.book.scope import Range
 
-    s = session_of(ledger, args)
-    payer = _text(args, "from", limit=200)
-    payee = _text(args, "to", limit=200)
-    amount = _text(args, "amount", limit=40)
-    assert payer is not None and payee is not None and amount is not None
-    done = record_payment(ledger, payer, payee, amount, _text(args, "currency", required=False,
-                                                              limit=20),
-                          s.id, _text(args, "note", required=False, limit=400),
-                          entry_uuid=key_of(args))
-    after = owed(ledger, ledger.journal.sessions(), Range())
-    block = next(b for b in after.blocks if b.currency == done.currency)
-    return {"payment": done.to_dict(), "owed": block.to_dict()}
+    done = record_payment(ledger, from_, to, amount, currency, session.id, note, entry_uuid=key)
+    return views.after_payment(ledger, done).to_dict()
 
 
-def op_unpay(ledger: Ledger, args: Args) -> dict[str, Any]:
-    """Take back a payment of the session (``bigtwo payments undo UUID``): ``payment``
-    its uuid.  The answer is the payment taken back."""
+@op(write=True)
+def unpay(ledger: Ledger, session: SessionRow, payment: Uuid, key: str) -> Any:
+    """`{"undone": PAYMENT}`: the payment of the session with that uuid taken back
+    (`bigtwo payments undo UUID`); 404 for a payment already taken back."""
     from ledger.book.payments import undo_payment
 
-    s = session_of(ledger, args)
-    uuid = _text(args, "payment", limit=MAX_KEY)
-    assert uuid is not None
-    found = ledger.payments.by_uuid(uuid.strip().lower())
-    if found is None or found.kind != "payment" or found.session_id != s.id:
-        raise NotFound(_("no payment {uuid} to take back").format(uuid=uuid))
-    return {"undone": undo_payment(ledger, found.uuid, entry_uuid=key_of(args)).to_dict()}
+    found = ledger.payments.by_uuid(payment.strip().lower())
+    if found is None or found.kind != "payment" or found.session_id != session.id:
+        raise NotFound(_("no payment {uuid} to take back").format(uuid=payment))
+    return {"undone": undo_payment(ledger, found.uuid, entry_uuid=key).to_dict()}

@@ -3,7 +3,8 @@
 The worker (``static/app/engine-worker-thread.js``) keeps the ledger file in
 Pyodide's in-memory file system and copies every change to the browser's origin
 private file system (OPFS) before it answers; this module opens the ledger there
-and answers the same ops as the hub, through the same :func:`ledger.engine.dispatch.call`
+and answers the same ops as the hub (every op declared in ``ledger/engine/ops.py``),
+through the same :func:`ledger.engine.dispatch.call`
 — no second scoring path.  It imports only the pure engine (runs in Pyodide), never
 starlette, uvicorn, jinja2, segno or matplotlib.
 
@@ -12,7 +13,7 @@ Answers are JSON text both ways, so nothing but strings crosses into JavaScript:
 >>> import json, tempfile, os
 >>> phone = Phone(os.path.join(tempfile.mkdtemp(), "bigtwo.db"))
 >>> json.loads(phone.answer("sessions", "{}", "en"))
-{'ok': {'sessions': []}}
+{'ok': []}
 """
 
 from __future__ import annotations

@@ -75,7 +75,10 @@ def read_pay_ids(raw: object, origin: str) -> list[PayIdSpec]:
 def check_pay_ids(ledger: Ledger, specs: Sequence[PayIdSpec], file_players: set[str]) -> None:
     """Refuse, before anything is written, a row whose uuid the ledger holds with other
     facts, or one whose player is in neither the ledger nor the file."""
+    from ledger.book.keys import refuse_held
+
     for spec in specs:
+        refuse_held(ledger, spec.uuid, "pay_ids")  # a uuid another kind of action holds
         found = ledger.pay_ids.by_uuid(spec.uuid)
         if found is not None and (found.kind, found.scheme, found.value) != (
                 spec.kind, spec.scheme, spec.value):

@@ -29,46 +29,53 @@ from ledger.web.site import Refused, body, need_read, need_write, session_number
 NOT_ARGS = ("lang", "t")  # the page's language and link token travel in the query too
 
 
-def op_args(request: Request) -> dict[str, Any]:
-    """A read's arguments from its query; numbers (``session=3``) as numbers."""
+def op_args(request: Request, op: engine.Op | None = None) -> dict[str, Any]:
+    """A read's arguments from its query, as the op declares them: a number
+    (``session=3``, full-width digits too) as a number; anything else as typed."""
+    numbers = {"session"} if op is None else {
+        p.name for p in op.params if p.kind in ("int", "session")}
     out: dict[str, Any] = {}
     for k, v in request.query_params.items():
         if k not in NOT_ARGS:
             if k == "session":  # read as typed (full-width digits too); else a 400
                 out[k] = session_number(v)
+            elif k in numbers and v.isascii() and v.isdigit() and len(v) < 19:
+                out[k] = int(v)
             else:
-                out[k] = int(v) if k == "deal" and v.isascii() and v.isdigit() and len(v) < 19 else v
+                out[k] = v
     return out
 
 
 async def api_op(request: Request) -> Response:
     """``GET /api/<op>?session=ID…`` for the engine's reads, ``POST /api/<op>`` with a
-    JSON body and an ``Idempotency-Key`` header for its writes (docs/serve.md)."""
-    op = request.path_params["op"]
-    if not engine.known(op):
+    JSON body and an ``Idempotency-Key`` header for its writes (docs/serve.md): every op
+    declared in ledger/engine/ops.py, read or write as it is declared."""
+    name = request.path_params["op"]
+    if name not in engine.OPS:
         raise Refused(404, _("no op {op!r}; the ops are: {ops}").format(
-            op=op, ops=", ".join([*engine.READS, *engine.WRITES])))
+            op=name, ops=", ".join(engine.OPS)))
+    op = engine.OPS[name]
     site = site_of(request)
-    if not engine.is_write(op):
+    if not op.write:
         if request.method != "GET":
-            raise Refused(405, _("{op} is a read: GET /api/{op}?session=ID").format(op=op))
+            raise Refused(405, _("{op} is a read: GET /api/{op}?session=ID").format(op=name))
         level = need_read(request)
-        args = op_args(request)
-        if op == "settle":  # pay ids are the scorekeeper's alone, never a viewer's
+        args = op_args(request, op)
+        if name == "settle":  # pay ids are the scorekeeper's alone, never a viewer's
             args["pay_codes"] = level == KEEPER
 
         def read() -> bytes:  # the answer's bytes, as JSONResponse writes them, made once
             with site.reading() as ledger:
-                answer = engine.call(ledger, op, args)
+                answer = op.call(ledger, args)
             return json.dumps(answer, ensure_ascii=False, allow_nan=False, indent=None,
                               separators=(",", ":")).encode("utf-8")
 
         feed: Feed = request.app.state.feed
-        question = ("read", op, json.dumps(args, sort_keys=True, default=str), i18n.language())
+        question = ("read", name, json.dumps(args, sort_keys=True, default=str), i18n.language())
         return Response(await feed.current(question, read, site.run_read), media_type="application/json")
     if request.method != "POST":
         raise Refused(405, _("{op} is a write: POST /api/{op} with an Idempotency-Key header").format(
-            op=op))
+            op=name))
     need_write(request)
     values = await body(request)
     key = request.headers.get("idempotency-key")
@@ -82,7 +89,7 @@ async def api_op(request: Request) -> Response:
 
     def write() -> Any:
         with site.writing() as ledger:
-            return engine.call(ledger, op, values)
+            return op.call(ledger, values)
 
     result = await run_in_threadpool(write)
     request.app.state.feed.poke()
@@ -104,7 +111,10 @@ async def api_events(request: Request) -> Response:
     site.check_file()
     feed: Feed = request.app.state.feed
     args = op_args(request)
-    engine.check_args("events", args)  # session only
+    extra = sorted(set(args) - {"session"})
+    if extra:
+        raise InputError(_("{op} does not take {names}; it takes: {allowed}").format(
+            op="events", names=", ".join(extra), allowed="session"))
     session = args.get("session")
     if session is not None:
         if isinstance(session, str):

@@ -59,8 +59,15 @@ def test_the_board_carries_the_phones_main_screen(tmp_path: Path) -> None:
         data = views.board(ledger, s).to_dict()
         assert json.loads(json.dumps(data)) == data
         assert set(data) == {"session", "rules", "hand_size", "points_per_unit", "standings",
-                             "money", "next", "facts", "undo"}
+                             "money", "next", "facts", "undo", "next_deal", "deals"}
         assert data["session"]["players"] == FOUR and data["session"]["deals"] == 1
+        assert data["session"] == views.session_card(ledger.journal.session(s.id)).to_dict()
+        assert data["session"]["open"] is True and data["session"]["mode"] == "cards"
+        assert data["next_deal"] == 2
+        assert data["deals"] == [{"deal": 1, "uuid": ledger.journal.live_deals(s.id)[-1].uuid,
+                                  "kind": "deal", "line": "陳大文=0 Ben=3 Cat=11 Dan=8",
+                                  "facts": data["deals"][0]["facts"],
+                                  "net": {"陳大文": 33, "Ben": 21, "Cat": -55, "Dan": 1}}]
         assert data["session"]["uuid"] == s.uuid and data["session"]["stake"] == "0.5"
         assert data["hand_size"] == 13 and data["rules"]["name"] == "hong-kong"
         money = reports.settle(ledger, [s]).to_dict()

@@ -288,3 +288,17 @@ def test_every_kind_of_action_has_its_gate(ledger_path):
         for path in checks:
             module, name = path.rsplit(".", 1)
             assert callable(getattr(importlib.import_module(module), name)), path
+
+
+def test_a_pay_id_under_another_actions_uuid_is_refused(cli, two, tmp_path):
+    """One uuid, one action: a file's pay id row may not take a deal's uuid."""
+    cli.ok("player", "pay-id", "Ann", "fps", "1234567")
+    data = export(cli, tmp_path / "e.json")
+    cli.ok("export", "--all", "--with-pay-ids", "--out", str(tmp_path / "p.json"))
+    data = json.loads((tmp_path / "p.json").read_text(encoding="utf-8"))
+    deal_uuid = data["sessions"][0]["entries"][0]["uuid"]
+    data["pay_ids"][0]["uuid"] = deal_uuid
+    before = ledger_rows(two)
+    err = cli.fails("import", str(write(tmp_path / "bad.json", data)))
+    assert deal_uuid in err and "error:" in err
+    assert ledger_rows(two) == before

@@ -8,10 +8,13 @@ import subprocess
 import sys
 import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
 from web.webhelpers import KEY, bearer, cli_json, keyed, ledger_bytes
 
+from ledger.storage.rows import SessionRow
+from ledger.storage.store import Ledger
 from ledger.web.auth import viewer_token
 
 KEEP = bearer(KEY)
@@ -99,7 +102,7 @@ def test_two_keepers_two_tables(client, db: Path) -> None:
     assert first["session"]["players"] == ["陳大文", "Ben", "Cat", "Dan"] and first["next_deal"] == 3
     assert second["session"]["rules"] == "hong-kong" and second["next_deal"] == 2
     assert [d["deal"] for d in first["deals"]] == [2, 1]
-    tables = client.get("/api/sessions", headers=VIEW).json()["sessions"]
+    tables = client.get("/api/sessions", headers=VIEW).json()
     assert [(t["id"], t["open"]) for t in tables] == [(2, True), (1, True)]
 
 
@@ -107,12 +110,12 @@ def test_board_presets_and_last_setup(client, db: Path) -> None:
     client.post("/api/record", json={"session": 1, "line": LINE}, headers=keyed(KEEP))
     board = client.get("/api/board?session=1", headers=VIEW).json()
     assert board["session"]["hand_size"] == 13 and board["undo"]["action"] == "deal"
-    assert board["undo"]["uuid"] == board["deals"][0]["uuid"]
+    assert board["undo"]["target"] == board["deals"][0]["uuid"]
     presets = client.get("/api/presets", headers={**VIEW, "accept-language": "zh-HK"}).json()
-    names = [p["name"] for p in presets["presets"]]
+    names = [p["name"] for p in presets]
     assert names[0] == "classic" and "taiwan" in names
-    assert all(p["description"] for p in presets["presets"])
-    last = client.get("/api/last_setup", headers=VIEW).json()["last"]
+    assert all(p["description"] for p in presets)
+    last = client.get("/api/last_setup", headers=VIEW).json()
     assert last["players"] == ["陳大文", "Ben", "Cat", "Dan"] and last["stake"] == "0.5"
     again = client.post("/api/start", json={k: last[k] for k in (
         "players", "rule_set", "stake", "currency", "teams")}, headers=keyed(KEEP))
@@ -122,9 +125,9 @@ def test_board_presets_and_last_setup(client, db: Path) -> None:
 
 def test_amend_and_void_name_a_deal_by_its_uuid(client, db: Path) -> None:
     made = client.post("/api/record", json={"session": 1, "line": LINE}, headers=keyed(KEEP)).json()
-    void = client.post("/api/void", json={"session": 1, "deal_uuid": made["uuid"]}, headers=keyed(KEEP))
+    void = client.post("/api/void", json={"session": 1, "deal_uuid": made["entry"]}, headers=keyed(KEEP))
     assert void.status_code == 200 and void.json()["kind"] == "void" and void.json()["deal"] == 1
-    fixed = client.post("/api/amend", json={"session": 1, "deal_uuid": made["uuid"],
+    fixed = client.post("/api/amend", json={"session": 1, "deal_uuid": made["entry"],
                                             "line": "陳大文=0 Ben=3 Cat=10 Dan=8"}, headers=keyed(KEEP))
     assert fixed.status_code == 200 and fixed.json()["deal"] == 1
     settle = client.get("/api/settle?session=1&round=1", headers=VIEW).json()
@@ -145,3 +148,42 @@ def test_the_engine_without_http(db: Path) -> None:
         with pytest.raises(LedgerError) as caught:
             engine.call(ledger, "board", {"session": 999})
         assert engine.error_dict(caught.value)["status"] == 404
+
+
+@pytest.fixture
+def a_new_op() -> Any:
+    """``deal_count``, an op declared here and nowhere else (taken away after the test)."""
+    from ledger.engine.declare import OPS, op
+
+    def deal_count(ledger: Ledger, session: SessionRow) -> Any:
+        """`{"deals": 3}`: how many deals the session counts."""
+        return {"deals": ledger.journal.session(session.id).deals}
+
+    op()(deal_count)
+    try:
+        yield deal_count
+    finally:
+        del OPS["deal_count"]
+
+
+def test_adding_an_op_is_one_function(a_new_op: Any, client, db: Path, tmp_path: Path) -> None:
+    """One declared function: the hub serves it, the phone's worker answers it, and the
+    JavaScript op list and the docs' table (scripts/make_ops.py) have it — no other edit."""
+    import importlib.util
+
+    from ledger.engine.phone import Phone
+
+    client.post("/api/record", json={"session": 1, "line": LINE}, headers=keyed(KEEP))
+    assert client.get("/api/deal_count?session=1", headers=VIEW).json() == {"deals": 1}
+    assert client.post("/api/deal_count", json={"session": 1}, headers=keyed(KEEP)).status_code == 405
+    assert client.get("/api/deal_count?session=1&x=2", headers=VIEW).status_code == 400
+    phone = Phone(str(tmp_path / "phone" / "bigtwo.db"))
+    assert json.loads(phone.answer("deal_count", '{"session": 7}', "en"))["error"]["status"] == 404
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("make_ops", root / "scripts" / "make_ops.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    assert '{"name": "deal_count", "method": "GET", "write": false, "args": [{"name": "session"' in tool.js()
+    assert ("| `deal_count` | `session` | `{\"deals\": 3}`: how many deals the session counts. |"
+            in tool.table(False))

@@ -262,12 +262,13 @@ def test_the_api_json_is_the_same_in_every_language(tmp_path: Path, client_for) 
     text = json.dumps(answers["zh_Hant"], ensure_ascii=False)
     assert not re.search(r"[\u4e00-\u9fff]", text.replace("陳大文", ""))
     # Undo says what it took back, of any kind: a fix, a void, the end of the session.
-    undos = [a for a in answers["en"] if "undo" in a and "kind" in a]  # the undo op's answers
-    assert [u["undo"]["action"] for u in undos] == ["amend", "void", "session end"]
-    assert undos[0]["undo"] == {"action": "amend", "session": 1, "deal": 2,
-                                "line": "陳大文=10 Ben=12 Cat=0 Dan=1",
-                                "back": "陳大文=10 Ben=13 Cat=0 Dan=1"}
-    assert undos[1]["undo"]["back"] == "陳大文=0 Ben=3 Cat=11 Dan=8"
+    undos = [a for a in answers["en"] if "action" in a and "after" in a]  # the undo op's answers
+    assert [u["action"] for u in undos] == ["amend", "void", "session end"]
+    assert {k: undos[0][k] for k in ("action", "session", "deal", "line", "back")} == {
+        "action": "amend", "session": 1, "deal": 2, "line": "陳大文=10 Ben=12 Cat=0 Dan=1",
+        "back": "陳大文=10 Ben=13 Cat=0 Dan=1"}
+    assert undos[0]["after"]["kind"] == "amend" and undos[2]["after"] is None
+    assert undos[1]["back"] == "陳大文=0 Ben=3 Cat=11 Dan=8"
 
 
 def test_concurrent_requests_keep_their_own_language(db: Path) -> None:

@@ -73,7 +73,7 @@ def test_a_phone_and_the_hub_that_recorded_apart_sync_to_the_same_standings(clie
     assert record("陳大文=0 Ben=3 Cat=11 Dan=8").status_code == 200
     phone = Phone(str(tmp_path / "phone" / "bigtwo.db"))
     assert pull(client, phone)["sessions_new"] == 1
-    [mine] = phone_call(phone, "sessions")["sessions"]
+    [mine] = phone_call(phone, "sessions")
     # Apart: the hub records two deals, the phone (offline) two and a void of deal 1.
     assert record("陳大文=5 Ben=0 Cat=2 Dan=9").status_code == 200
     assert record("陳大文=1 Ben=1 Cat=0 Dan=13").status_code == 200
@@ -113,7 +113,7 @@ def test_a_phone_and_the_hub_that_recorded_apart_sync_to_the_same_standings(clie
     assert phone_call(phone, "board", session=mine["id"])["session"]["ended_at"] is None
     # The log on the hub shows what the merge did: every entry, the phone's among them.
     log = client.get("/api/log?session=1", headers=KEEP).json()
-    assert len(log["entries"]) >= 6
+    assert len(log) >= 6
 
 
 def test_a_viewer_cannot_push_and_a_push_may_be_larger_than_a_deal(client, db: Path,

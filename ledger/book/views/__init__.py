@@ -9,15 +9,21 @@ is the one thing said in the language).
 
 - :class:`AfterDeal` (``views/deal.py``) — what a recorded deal (or amend, void,
   undo) changed, the standings after it and who deals and leads next (``bigtwo deal``).
-- :class:`Board` (``views/scoreboard.py``) — a session's scoreboard: the session, its
-  standings and money, who is next, the hand size, the deal facts its rules score and
-  what ``undo`` would take back now (the phone's main screen).
+- :class:`Board` (``views/scoreboard.py``) — a session's scoreboard: the session's
+  card, its standings and money, who is next, the hand size, the next deal's number,
+  the deal facts its rules score, the last deals and what ``undo`` would take back now
+  (the phone's main screen); :class:`SessionCard` (a session in the table picker),
+  :class:`Deals` (every live deal, :class:`DealLine` each), :class:`LastSetup` (the
+  last session's players and rules, to start the same again).
+- :class:`DealPreview` (``views/deal.py``) — a deal scored and not written.
 - :class:`SettleView` (``views/settlement.py``) — a settlement with each session's own
   working (pairwise ``Σs − n·s``, pay-the-winner, ranked, teams), the coins of
   ``--round``, how much of each of the fewest payments is paid and what is
   outstanding (:class:`PaymentProgress`), and the payments recorded for its sessions.
 - :class:`UndoneView` (``views/undo.py``) — what an ``undo`` took back, with the
   :class:`AfterDeal` of the correction it wrote.
+- :class:`AfterPayment` (``views/payment.py``) — a payment recorded and what is
+  outstanding after it (``bigtwo paid``).
 - :class:`Log` (``views/entries.py``), :class:`History` (``views/periods.py``); the
   league table of ``standings --by month|year`` is :class:`ledger.book.league.League`.
 
@@ -31,8 +37,17 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ledger.book.views.deal import AfterDeal, PlayerPoints, after_deal, deal_points, turn_dict
+    from ledger.book.views.deal import (
+        AfterDeal,
+        DealPreview,
+        PlayerPoints,
+        after_deal,
+        deal_points,
+        deal_preview,
+        turn_dict,
+    )
     from ledger.book.views.entries import Log, LogLine, log
+    from ledger.book.views.payment import AfterPayment, after_payment
     from ledger.book.views.periods import (
         History,
         HistoryLine,
@@ -40,8 +55,15 @@ if TYPE_CHECKING:
     )
     from ledger.book.views.scoreboard import (
         Board,
+        DealLine,
+        Deals,
+        LastSetup,
+        SessionCard,
         UndoPreview,
         board,
+        deal_lines,
+        last_setup,
+        session_card,
         undo_preview,
     )
     from ledger.book.views.settlement import (
@@ -55,20 +77,25 @@ if TYPE_CHECKING:
     from ledger.book.views.undo import UndoneView, undone_view
 
 HOMES = {
-    "deal": ("AfterDeal", "PlayerPoints", "after_deal", "deal_points", "turn_dict"),
-    "scoreboard": ("Board", "UndoPreview", "board", "undo_preview"),
+    "deal": ("AfterDeal", "DealPreview", "PlayerPoints", "after_deal", "deal_points",
+             "deal_preview", "turn_dict"),
+    "scoreboard": ("Board", "DealLine", "Deals", "LastSetup", "SessionCard", "UndoPreview",
+                   "board", "deal_lines", "last_setup", "session_card", "undo_preview"),
     "settlement": ("PaymentProgress", "SessionWorking", "SettleView", "WorkingRow",
                    "session_working", "settle_view"),
     "entries": ("Log", "LogLine", "log"),
     "undo": ("UndoneView", "undone_view"),
     "periods": ("History", "HistoryLine", "history"),
+    "payment": ("AfterPayment", "after_payment"),
 }
 _HOME = {name: module for module, names in HOMES.items() for name in names}
-__all__ = ["AfterDeal", "Board", "History", "HistoryLine", "Log", "LogLine", "PaymentProgress",
-    "PlayerPoints", "SessionWorking",
-    "SettleView", "UndoPreview", "UndoneView", "WorkingRow", "after_deal", "board",
-    "deal_points", "history", "log", "session_working", "settle_view", "turn_dict",
-    "undo_preview", "undone_view"]  # every name of HOMES (a test checks)
+# every name of HOMES (a test checks)
+__all__ = ["AfterDeal", "AfterPayment", "Board", "DealLine", "DealPreview", "Deals", "History",
+           "HistoryLine", "LastSetup", "Log", "LogLine", "PaymentProgress", "PlayerPoints",
+           "SessionCard", "SessionWorking", "SettleView", "UndoPreview", "UndoneView",
+           "WorkingRow", "after_deal", "after_payment", "board", "deal_lines", "deal_points",
+           "deal_preview", "history", "last_setup", "log", "session_card", "session_working",
+           "settle_view", "turn_dict", "undo_preview", "undone_view"]
 
 
 def __getattr__(name: str) -> Any:

@@ -14,6 +14,7 @@ from ledger.storage.store import Ledger
 
 if TYPE_CHECKING:
     from ledger.book.actions import Recorded
+    from ledger.core.scoring import Deal
 
 
 class PlayerPoints(NamedTuple):
@@ -72,6 +73,26 @@ class AfterDeal(NamedTuple):
             "players": None if self.points is None else [p.to_dict() for p in self.points],
             "standings": self.standings.to_dict(), "next": turn_dict(self.turn),
         }
+
+
+class DealPreview(NamedTuple):
+    """A deal scored and not written: its facts and each player's points (the phone's
+    check before it records)."""
+
+    session: SessionRow
+    facts: dict[str, Any]
+    points: list[PlayerPoints]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"session": self.session.id, "facts": self.facts,
+                "players": [p.to_dict() for p in self.points]}
+
+
+def deal_preview(session: SessionRow, deal: "Deal") -> DealPreview:
+    """The :class:`DealPreview` of ``deal`` in ``session`` (nothing is written)."""
+    from ledger.book.actions import score
+
+    return DealPreview(session, deal.to_dict(), deal_points(session.seats, score(session, deal)))
 
 
 def after_deal(ledger: Ledger, session: SessionRow, recorded: "Recorded") -> AfterDeal:

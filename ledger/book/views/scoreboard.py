@@ -7,7 +7,7 @@ from ledger.book.reports import Settlement, Standings
 from ledger.book.views.deal import turn_dict
 from ledger.core.dealer import Turn
 from ledger.core.settlement import format_amount
-from ledger.storage.rows import SessionRow
+from ledger.storage.rows import EntryRow, SessionRow
 from ledger.storage.store import Ledger
 
 if TYPE_CHECKING:
@@ -50,8 +50,101 @@ def undo_preview(ledger: Ledger, session: SessionRow, session_start: bool = True
                        found.target)
 
 
+class SessionCard(NamedTuple):
+    """A session as the table picker and the board show it: ``session list --json``'s
+    item with its frozen rule set (``rule_set``), the hand size, the mode, the kind of
+    settlement and whether it still takes deals (``open``)."""
+
+    session: SessionRow
+    rules: "RuleSet"
+
+    def to_dict(self) -> dict[str, Any]:
+        s = self.session
+        return {**s.to_dict(), "rule_set": s.rules, "hand_size": self.rules.hand_size,
+                "mode": self.rules.mode, "settlement": self.rules.settlement,
+                "open": s.ended_at is None}
+
+
+def session_card(session: SessionRow) -> SessionCard:
+    """The :class:`SessionCard` of ``session`` (as read: no query)."""
+    from ledger.book.actions import session_rules
+
+    return SessionCard(session, session_rules(session))
+
+
+class LastSetup(NamedTuple):
+    """The last session's players and rules, to start "the same as last time": the
+    stake as typed (per point of a game that counts in half units, like the start's)."""
+
+    session: SessionRow
+    stake: str
+
+    def to_dict(self) -> dict[str, Any]:
+        s = self.session
+        return {"session": s.id, "players": list(s.seats), "rules": s.rules_name,
+                "rule_set": s.rules, "stake": self.stake, "currency": s.currency or "PTS",
+                "teams": s.teams, "name": s.name}
+
+
+def last_setup(ledger: Ledger) -> LastSetup | None:
+    """The :class:`LastSetup` of the session started last (None: no session yet)."""
+    from decimal import Decimal
+
+    from ledger.book.actions import session_rules
+
+    found = ledger.journal.sessions()
+    if not found:
+        return None
+    s = max(found, key=lambda x: (x.started_at, x.id))
+    stake = Decimal(s.stake) * session_rules(s).points_per_unit
+    return LastSetup(s, format_amount(stake.normalize()))
+
+
+class DealLine(NamedTuple):
+    """A deal as it counts now: its number, its live entry (``uuid``: amend or void it
+    by that), the facts as typed (``line``) and stored, and each player's net points."""
+
+    entry: EntryRow
+    line: str
+    net: dict[str, int]
+
+    def to_dict(self) -> dict[str, Any]:
+        e = self.entry
+        return {"deal": e.deal_no, "uuid": e.uuid, "kind": e.kind, "line": self.line,
+                "facts": e.facts, "net": self.net}
+
+
+class Deals(NamedTuple):
+    """A session's live deals, newest first (the Deals screen: fix or void any)."""
+
+    lines: list[DealLine]
+
+    def to_dict(self) -> list[dict[str, Any]]:  # a JSON array
+        return [d.to_dict() for d in self.lines]
+
+
+BOARD_DEALS = 10  # the board's last deals; the deals op has them all
+
+
+def deal_lines(ledger: Ledger, session: SessionRow, last: int | None = None) -> Deals:
+    """The ``last`` live deals of ``session`` (None: all), newest first."""
+    from ledger.core.deal_line import facts_text
+
+    live = ledger.journal.live_deals(session.id)
+    out = []
+    for e in reversed(live if last is None else live[-last:]):
+        net: dict[str, int] = {}
+        for p in ledger.journal.deal_points(session.id, e.deal_no):
+            net[p.player] = net.get(p.player, 0) + p.net
+        out.append(DealLine(e, facts_text(e.facts or {}, session.seats), net))
+    return Deals(out)
+
+
 class Board(NamedTuple):
-    """A session's scoreboard: everything the phone's main screen shows."""
+    """A session's scoreboard: everything the phone's main screen shows — the session's
+    card, its rules, standings and money, who deals and leads next, the next deal's
+    number, the deal facts these rules score (the registry's offers: name, option word,
+    kind, values, label), the last deals and what ``undo`` would take back now."""
 
     session: SessionRow
     rules: "RuleSet"
@@ -61,10 +154,12 @@ class Board(NamedTuple):
     facts: tuple["Offer", ...]  # the deal facts beyond the cards left these rules score
     undo: UndoPreview | None
     points_per_unit: int = 1
+    next_deal: int = 1
+    deals: Deals = Deals([])
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "session": self.session.to_dict(),
+            "session": SessionCard(self.session, self.rules).to_dict(),
             "rules": {"name": self.rules.name, "description": self.rules.description,
                       "mode": self.rules.mode, "settlement": self.rules.settlement},
             "hand_size": self.rules.hand_size,
@@ -75,6 +170,8 @@ class Board(NamedTuple):
             "next": turn_dict(self.turn),
             "facts": [f.to_dict() for f in self.facts],
             "undo": None if self.undo is None else self.undo.to_dict(),
+            "next_deal": self.next_deal,
+            "deals": self.deals.to_dict(),
         }
 
 
@@ -90,4 +187,5 @@ def board(ledger: Ledger, session: SessionRow, session_start: bool = False) -> B
     rules = session_rules(s)
     return Board(s, rules, standings(ledger, [s]), settle(ledger, [s]), next_turn(ledger, s),
                  offered_facts(rules, s.teams), undo_preview(ledger, s, session_start),
-                 rules.points_per_unit)
+                 rules.points_per_unit, ledger.journal.next_deal_no(s.id),
+                 deal_lines(ledger, s, BOARD_DEALS))

@@ -58,17 +58,16 @@ def paid_cmd(
 ) -> None:
     """Record a payment between two players: for one session (--session ID), or against
     what they owe overall, oldest debt first (undo with bigtwo payments undo)."""
-    from ledger.book.owed import owed
     from ledger.book.payments import record_payment
-    from ledger.book.scope import Range
+    from ledger.book.views import after_payment
     from ledger.present.text import dumps, signed
 
     with open_db(ctx) as ledger:
-        done = record_payment(ledger, payer, payee, amount, currency, session, note)
-        after = owed(ledger, ledger.journal.sessions(), Range())
-    block = next(b for b in after.blocks if b.currency == done.currency)
+        view = after_payment(ledger, record_payment(ledger, payer, payee, amount, currency,
+                                                    session, note))
+    done, block = view.payment, view.owed
     if json_out:
-        typer.echo(dumps({"payment": done.to_dict(), "owed": block.to_dict()}))
+        typer.echo(dumps(view.to_dict()))
         return
     where = (_("for session {id}").format(id=done.session_id) if done.session_id is not None
              else _("against the balance as a whole"))

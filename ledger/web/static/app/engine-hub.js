@@ -2,7 +2,7 @@
 // an Idempotency-Key, and the live change feed. The keeper's or viewer's token is kept
 // in this origin's localStorage and travels as an Authorization header.
 
-import { EngineError } from "./engine.js";
+import { EngineError, opMethods } from "./engine.js";
 
 const TOKEN = "bigtwo.token";
 const WRITE_TIMEOUT = 12000;
@@ -49,15 +49,15 @@ async function call(method, path, body, key) {
   } finally {
     clearTimeout(timer);
   }
-  let data = null;
-  try { data = await response.json(); } catch (e) { data = null; }
+  let data;
+  try { data = await response.json(); } catch (e) { data = undefined; } // null: an answer (last_setup)
   if (!response.ok) {
     // 5xx and 408/429: the server could not take it now; anything else is a refusal.
     const retry = response.status >= 500 || response.status === 408 || response.status === 429;
     const message = data && (data.message || data.error) ? (data.message || data.error) : "";
     throw new EngineError(message || String(response.status), { status: response.status, retry });
   }
-  if (data === null) throw new EngineError("unreadable", { retry: true });
+  if (data === undefined) throw new EngineError("unreadable", { retry: true });
   return data;
 }
 
@@ -78,26 +78,7 @@ export async function create() {
     useLanguage(code) { language = code || ""; },
     words: () => get("/api/words"),
     access: () => get("/api/access"),
-    sessions: async () => (await get("/api/sessions")).sessions,
-    board: (session) => get("/api/board", { session }),
-    log: async (session) => (await get("/api/log", { session })).entries,
-    deals: async (session) => (await get("/api/log", { session })).deals,
-    settle: (session, round) => get("/api/settle", { session, round }),
-    history: (player) => get("/api/history", { player }),
-    presets: async () => (await get("/api/presets")).presets,
-    lastSetup: async () => (await get("/api/last_setup")).last,
-    preview: (session, line) => get("/api/preview", { session, line }),
-    undoPreview: async (session) => (await get("/api/undo_preview", { session })).undo,
-
-    record: (key, a) => post("/api/record", a, key),
-    amend: (key, a) => post("/api/amend", a, key),
-    void: (key, a) => post("/api/void", a, key),
-    undo: (key, a) => post("/api/undo", a, key),
-    start: (key, a) => post("/api/start", a, key),
-    end: (key, a) => post("/api/end", a, key),
-    reopen: (key, a) => post("/api/reopen", a, key),
-    pay: (key, a) => post("/api/pay", a, key),
-    unpay: (key, a) => post("/api/unpay", a, key),
+    ...opMethods((op, args) => get("/api/" + op, args), (op, key, args) => post("/api/" + op, args, key)),
 
     watch(onChange, onLink) {
       let stopped = false;

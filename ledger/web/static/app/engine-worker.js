@@ -9,17 +9,20 @@
 //
 // <html data-engine="loading|ready|failed" data-persist="granted|refused|unknown">
 
-import { EngineError } from "./engine.js";
+import { EngineError, opMethods } from "./engine.js";
 import { phoneLedger } from "./engine-worker-ledger.js";
 
-const CACHE = "bigtwo.offline.answers";
-const CACHED = new Set(["words", "sessions", "board", "log", "settle", "history", "presets", "last_setup"]);
+// The kept answers, by the shape of the ops' answers: a new shape starts a new key, so an
+// answer kept by an older app is never read as a newer one (v2: every answer a view record).
+const CACHE = "bigtwo.offline.answers.v2";
+const CACHED = new Set(["words", "sessions", "board", "log", "deals", "settle", "history", "presets", "last_setup"]);
 const root = document.documentElement;
 // Why the worker could not open the ledger, by the error's name: a word of the page.
 const FAILURES = { NoModificationAllowedError: "other_tab", TimeoutError: "storage_stuck" };
 const SLOW_MS = 45000; // Pyodide starts in 5–15 s on a mid-range phone (docs/performance.md)
 
 function loadCache() {
+  try { localStorage.removeItem("bigtwo.offline.answers"); } catch (e) { /* the v1 answers: unread */ }
   try { return JSON.parse(localStorage.getItem(CACHE) || "{}") || {}; } catch (e) { return {}; }
 }
 
@@ -186,27 +189,8 @@ export async function create(options = {}) {
       return found;
     },
     access: async () => ({ level: "keeper" }), // this phone's own ledger
-    sessions: async () => (await read("sessions", {})).sessions,
-    board: (session) => read("board", { session }),
-    log: async (session) => (await read("log", { session })).entries,
-    deals: async (session) => (await read("log", { session })).deals,
-    settle: (session, round) => read("settle", clean({ session, round })),
-    history: (player) => read("history", clean({ player })),
-    presets: async () => (await read("presets", {})).presets,
-    lastSetup: async () => (await read("last_setup", {})).last,
-    preview: (session, line) => read("preview", { session, line }),
-    undoPreview: async (session) => (await read("undo_preview", { session })).undo,
-    call: (op, args) => send(op, args), // any op of ledger/engine/dispatch.py by its own name
-
-    record: write("record"),
-    amend: write("amend"),
-    void: write("void"),
-    undo: write("undo"),
-    start: write("start"),
-    end: write("end"),
-    reopen: write("reopen"),
-    pay: write("pay"),
-    unpay: write("unpay"),
+    ...opMethods(read, (op, key, args) => send(op, { ...args, key })),
+    call: (op, args) => send(op, args), // any op of ledger/engine/ops.py by its own name
     // History moves by file: the CLI's JSON export, and import of an export or a score sheet.
     exportLedger: (session) => send("export", clean({ session })),
     importFile: write("import"), // (key, {text, name})

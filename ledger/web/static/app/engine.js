@@ -5,25 +5,16 @@
 // Every method returns a Promise of plain JSON (the records ledger/book builds, as
 // the command line's --json prints them) or rejects with an EngineError.
 //
-// Reads
+// One method per op of ops.js (written from the engine's declarations in
+// ledger/engine/ops.py; docs/serve.md has each op's answer), named in camelCase
+// (undo_preview -> undoPreview):
+//   a read takes its arguments in the declared order: board(session), settle(session, round),
+//     history(player), preview(session, line), sessions(), lastSetup() ...
+//   a write takes (key, args), key the entry's uuid made on the phone (model-ids.js):
+//     record(key, {session, line}), amend(key, {session, deal, line}), undo(key, {session}) ...
+// Beside the ops
 //   words()                        -> {lang, html_lang, languages: {code: label}, words: {key: text}}
 //   access()                       -> {level: "keeper" | "viewer"}
-//   sessions()                     -> [session]            (bigtwo session list --json)
-//   board(session)                 -> {session, rules, standings, money, next, facts, deals, undo}
-//   log(session)                   -> [entry]              (bigtwo log --json)
-//   deals(session)                 -> [deal]               every live deal, newest first, as board's deals
-//   settle(session, round)         -> settlement            (bigtwo settle --json [--round])
-//   history(player)                -> {sessions: [...], player?}
-//   presets()                      -> [{name, description, ...}]
-//   lastSetup()                    -> {players, rules, stake, currency, teams} | null
-//   preview(session, line)         -> {players: [{name, cards, penalty, net, win, fried}]}
-//   undoPreview(session)           -> {action, deal, line, ...} | null
-// Writes: (key, args) with key the entry's uuid made on the phone (model-ids.js)
-//   record {session, line}  amend {session, deal, line}  void {session, deal}
-//   undo {session}  start {players, rules, stake, currency, name, teams}
-//   end {session}  reopen {session}
-//   pay {session, from, to, amount ("12.50": text, never a number)}  unpay {session, payment (its uuid)}
-// Live
 //   watch(onChange, onLink)        -> stop()   onChange({session}) when the ledger changes,
 //                                              onLink(true|false) as the live link comes and goes
 // The phone's own ledger (the worker engine only; null or absent on the hub)
@@ -32,9 +23,27 @@
 //
 // Screens use this interface and the model (model-*.js) only: never an engine's files.
 
-export const READS = ["words", "access", "sessions", "board", "log", "deals", "settle", "history", "presets",
-  "lastSetup", "preview", "undoPreview"];
-export const WRITES = ["record", "amend", "void", "undo", "start", "end", "reopen", "pay", "unpay"];
+import { OPS } from "./ops.js";
+
+export { OPS };
+
+export const camel = (name) => name.replace(/_(\w)/g, (_, c) => c.toUpperCase());
+export const READS = ["words", "access", ...OPS.filter((op) => !op.write).map((op) => camel(op.name))];
+export const WRITES = OPS.filter((op) => op.write).map((op) => camel(op.name));
+
+/** Every op as a method: `read(op, args)` and `write(op, key, args)` are the engine's own
+ * transport (HTTP to the hub, messages to the worker). Arguments left out are not sent. */
+export function opMethods(read, write) {
+  const out = {};
+  for (const op of OPS) {
+    const names = op.args.map((a) => a.name);
+    out[camel(op.name)] = op.write
+      ? (key, args) => write(op.name, key, args || {})
+      : (...values) => read(op.name, Object.fromEntries(names.map((n, i) => [n, values[i]])
+        .filter(([, v]) => v !== undefined && v !== null && v !== "")));
+  }
+  return out;
+}
 
 /** A refusal (retry: false; status 4xx, message in the page's language) or a write
  * that could not be sent or answered (retry: true: the outbox keeps it). */

@@ -67,14 +67,14 @@ function phoneLedgerCard(app, refresh) {
 
 export function historyScreen(app) {
   async function show(main) {
-    const found = await app.engine.history();
-    const items = found.sessions.map((r) => h("li", {},
+    const found = (await app.engine.history()).slice().reverse(); // newest first
+    const items = found.map((r) => h("li", {},
       h("a", { href: "#/t/" + r.id + "/settle", class: "table-link" },
         h("strong", {}, sessionTitle(r)),
         h("span", { class: "meta" }, when(r.started_at) + " · " + t("deals_count", { n: r.deals }) + " · " + r.rules),
         h("span", { class: "nets" }, ...r.players.map((n) => h("span", { class: tone(r.money[n]) },
           n + " " + signedMoney(r.money[n]) + " " + r.currency))))));
-    const players = [...new Set(found.sessions.flatMap((r) => r.players))];
+    const players = [...new Set(found.flatMap((r) => r.players))];
     clear(main,
       h("section", { class: "card" }, h("h1", {}, t("history")),
         items.length ? h("ul", { class: "tables" }, items) : h("p", { class: "meta" }, t("no_tables"))),
@@ -87,8 +87,7 @@ export function historyScreen(app) {
 
 export function playerScreen(app, name) {
   async function show(main) {
-    const found = await app.engine.history(name);
-    const rows = found.sessions.slice().reverse(); // oldest first, for the chart
+    const rows = await app.engine.history(name); // oldest first, for the chart
     const mine = rows.filter((r) => r.players.includes(name));
     const points = mine.map((r) => r.net[name] || 0);
     const total = points.reduce((a, b) => a + b, 0);
