@@ -15,6 +15,9 @@ import typer
 from ledger.cli.common import (
     DB_ENV,
     DEAL_NUMBER,
+    GIVEN_FILE,
+    GIVEN_LEDGER,
+    GIVEN_RULES,
     AllOpt,
     JsonOpt,
     SeasonOpt,
@@ -57,7 +60,8 @@ def root(
     ctx: typer.Context,
     db: Annotated[
         str | None,
-        typer.Option("--db", help=f"Ledger file (default: ${DB_ENV}, else your data folder)."),
+        typer.Option("--db", callback=GIVEN_LEDGER,
+                     help=f"Ledger file (default: ${DB_ENV}, else your data folder)."),
     ] = None,
     lang: Annotated[
         str | None,
@@ -103,7 +107,8 @@ def rules_list(json_out: Annotated[bool, typer.Option("--json", help="JSON outpu
 
 @rules_app.command("show")
 def rules_show(
-    name: Annotated[str, typer.Argument(help="A preset name or a rule file (.toml).")],
+    name: Annotated[str, typer.Argument(callback=GIVEN_RULES,
+                                       help="A preset name or a rule file (.toml).")],
     json_out: Annotated[bool, typer.Option("--json", help="JSON output.")] = False,
 ) -> None:
     """Show every option of a rule set, each explained in one line with its source."""
@@ -298,7 +303,8 @@ def settle_cmd(
         help="table (default), text (for a chat app), markdown, or png (a card to share).",
     )] = "table",
     out: Annotated[str | None, typer.Option(
-        "--out", help="With --format png: the file (default bigtwo-settle-SCOPE.png here).",
+        "--out", callback=GIVEN_FILE,
+        help="With --format png: the file (default bigtwo-settle-SCOPE.png here).",
     )] = None,
 ) -> None:
     """Who pays whom: nets, pair by pair, and the fewest payments."""
