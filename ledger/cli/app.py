@@ -144,10 +144,10 @@ def deal_cmd(ctx: typer.Context, words: WordsArg = None, session: SessionOpt = N
     """Record a deal: bigtwo deal Ann=0 Ben=3 Cat=11 Dan=8"""
     from ledger.book import actions as book
     from ledger.book.views import after_deal
-    from ledger.core.deal_line import build_deal, split_words
+    from ledger.core.deal_line import build_deal, shell_words, split_words
     from ledger.present.text import after_deal_text
 
-    args = split_words(words or [])
+    args = split_words(shell_words(words or []))  # "0　3　8　12": one word, four counts
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
         deal = build_deal(args, s.seats, book.session_rules(s))
@@ -166,10 +166,10 @@ def amend_cmd(
     """Replace a deal's facts with corrected ones (a new entry; the old stays in the log)."""
     from ledger.book import actions as book
     from ledger.book.views import after_deal
-    from ledger.core.deal_line import build_deal, split_words
+    from ledger.core.deal_line import build_deal, shell_words, split_words
     from ledger.present.text import after_deal_text
 
-    args = split_words(words or [])
+    args = split_words(shell_words(words or []))  # "0　3　8　12": one word, four counts
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
         deal = build_deal(args, s.seats, book.session_rules(s))
