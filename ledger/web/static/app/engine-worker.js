@@ -10,6 +10,7 @@
 // <html data-engine="loading|ready|failed" data-persist="granted|refused|unknown">
 
 import { EngineError } from "./engine.js";
+import { keep, kept } from "./scope.js";
 
 const CACHE = "bigtwo.offline.answers";
 const CACHED = new Set(["words", "sessions", "board", "log", "settle", "history", "presets", "last_setup"]);
@@ -19,11 +20,11 @@ const FAILURES = { NoModificationAllowedError: "other_tab", TimeoutError: "stora
 const SLOW_MS = 45000; // Pyodide starts in 5–15 s on a mid-range phone (docs/performance.md)
 
 function loadCache() {
-  try { return JSON.parse(localStorage.getItem(CACHE) || "{}") || {}; } catch (e) { return {}; }
+  try { return JSON.parse(kept(CACHE) || "{}") || {}; } catch (e) { return {}; }
 }
 
 function storeCache(cache) {
-  try { localStorage.setItem(CACHE, JSON.stringify(cache)); } catch (e) { /* full or private: no last state */ }
+  keep(CACHE, JSON.stringify(cache)); // refused (full, private): no last state
 }
 
 /** A line at the top of the page for what the engine must say itself (storage refused,

@@ -14,6 +14,7 @@ import { settleScreen } from "./settle.js";
 import { historyScreen, playerScreen } from "./history.js";
 import { startScreen, tablesScreen } from "./tables.js";
 import { ask } from "./ask.js";
+import { keep, kept } from "./scope.js";
 
 const root = document.documentElement;
 const LAST_TABLE = "bigtwo.table";
@@ -40,7 +41,7 @@ const app = {
   },
 
   rememberTable(sid) {
-    try { localStorage.setItem(LAST_TABLE, String(sid)); } catch (e) { /* private mode */ }
+    keep(LAST_TABLE, String(sid));
   },
 
   /** The action bar's buttons for this screen (Record deal, Cancel…), or none. */
@@ -159,13 +160,12 @@ async function route() {
   } else if (first === "tables") {
     screen = tablesScreen(app);
   } else {
-    let last = null;
-    try { last = localStorage.getItem(LAST_TABLE); } catch (e) { last = null; }
+    const last = kept(LAST_TABLE);
     const sessions = await app.engine.sessions().catch(() => []);
     const open = sessions.filter((s) => s.open !== false && !s.ended_at);
-    const kept = sessions.find((s) => String(s.id) === last && !s.ended_at);
+    const remembered = sessions.find((s) => String(s.id) === last && !s.ended_at);
     const only = open.length === 1 ? open[0] : null;
-    const to = kept || only;
+    const to = remembered || only;
     if (to) { window.location.replace("#/t/" + to.id); return; }
     window.location.replace(sessions.length || !app.keeper() ? "#/tables" : "#/start");
     return;
@@ -187,7 +187,7 @@ async function route() {
 }
 
 function markTabs(screen) {
-  const sid = screen.session || Number(localStorage.getItem(LAST_TABLE) || 0) || null;
+  const sid = screen.session || Number(kept(LAST_TABLE) || 0) || null;
   const tabs = [
     ["board", sid ? "#/t/" + sid : "#/tables", t("tab_table")],
     ["log", sid ? "#/t/" + sid + "/log" : null, t("tab_log")],
@@ -221,7 +221,7 @@ async function loadWords(lang) {
 }
 
 async function chooseLanguage(code) {
-  try { localStorage.setItem("bigtwo.lang", code); } catch (e) { /* private mode */ }
+  keep("bigtwo.lang", code);
   if (app.engine.useLanguage) app.engine.useLanguage(code);
   await loadWords(code);
   route();
@@ -235,8 +235,7 @@ function link(up) {
 async function boot() {
   try {
     app.engine = await openEngine();
-    let lang = "";
-    try { lang = localStorage.getItem("bigtwo.lang") || ""; } catch (e) { lang = ""; }
+    let lang = kept("bigtwo.lang") || "";
     const asked = new URL(window.location.href).searchParams.get("lang");
     if (asked) lang = asked;
     if (lang && app.engine.useLanguage) app.engine.useLanguage(lang);

@@ -1,9 +1,10 @@
-// The outbox: every write waits here, kept in localStorage across reloads, until the
-// engine has answered it. Writes go one at a time in the order they were made, each
-// with the id made when it was made, so a retry after a lost answer is the same
-// write (the engine keeps it at most once) and never a second deal.
+// The outbox: every write waits here, kept in this app's localStorage (scope.js) across
+// reloads, until the engine has answered it. Writes go one at a time in the order they
+// were made, each with the id made when it was made, so a retry after a lost answer is
+// the same write (the engine keeps it at most once) and never a second deal.
 
 import { newId } from "./ids.js";
+import { keep, kept } from "./scope.js";
 
 const KEY = "bigtwo.outbox";
 const WAITS = [1000, 2000, 4000, 8000, 15000];
@@ -22,15 +23,15 @@ export class Outbox {
 
   load() {
     try {
-      const kept = JSON.parse(localStorage.getItem(KEY) || "[]");
-      return Array.isArray(kept) ? kept.filter((i) => i && i.id && i.op) : [];
+      const items = JSON.parse(kept(KEY) || "[]");
+      return Array.isArray(items) ? items.filter((i) => i && i.id && i.op) : [];
     } catch (e) {
       return [];
     }
   }
 
   save() {
-    try { localStorage.setItem(KEY, JSON.stringify(this.items)); } catch (e) { /* full or private */ }
+    keep(KEY, JSON.stringify(this.items)); // refused (full, private): this page only
   }
 
   /** Queue a write; `what` is how the page names it ({kind, deal}). */
