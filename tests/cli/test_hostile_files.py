@@ -214,6 +214,19 @@ def test_every_path_option_refuses_what_is_not_a_file_at_once(
     assert file_digest(small_ledger) == before
 
 
+@pytest.mark.parametrize("command", [("doctor",), ("backup", "{tmp}/b.db"), ("standings",)])
+def test_bigtwo_db_naming_a_fifo_says_what_it_is(command: tuple[str, ...], tmp_path: Path) -> None:
+    """$BIGTWO_DB is checked as --db is: ``doctor`` and ``backup`` once said "no ledger at
+    … yet" of a FIFO."""
+    fifo = tmp_path / "ledger.db"
+    os.mkfifo(fifo)
+    done = bigtwo(*(word.format(tmp=tmp_path) for word in command), env=child_env(fifo))
+    assert done.returncode == 1
+    assert done.stderr == (f"error: cannot open the ledger {fifo}: it is a FIFO (named pipe), not a file; "
+                           "a ledger is a regular file (or a new name)\n")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
 @pytest.mark.parametrize("option", ["serve --cert", "serve --token-file", "restore FILE",
                                     "import FILE", "rules show NAME"])
 def test_dev_null_is_refused_where_a_file_is_read(option: str, tmp_path: Path,
