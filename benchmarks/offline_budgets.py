@@ -91,7 +91,7 @@ SPIN_WORKER = """self.onmessage = () => {
 """
 
 
-OPFS_BYTES = """navigator.storage.getDirectory().then((d) => d.getDirectoryHandle('bigtwo-ledger'))
+OPFS_BYTES = """navigator.storage.getDirectory().then((d) => d.getDirectoryHandle('bigtwo-ledger@%2F'))
   .then(async (d) => {
     let n = 0;
     for await (const [, h] of d.entries()) n += (await h.getFile()).size;
@@ -289,7 +289,7 @@ def run(deals: int, timed: int, opens: int) -> dict[str, object]:
                 files_after = page.evaluate(OPFS_BYTES)
                 out["opfs_file_growth_bytes_per_deal"] = round((files_after - files_before) / deals)
                 out["ledger_bytes"] = page.evaluate(
-                    "navigator.storage.getDirectory().then((d) => d.getDirectoryHandle('bigtwo-ledger'))"
+                    "navigator.storage.getDirectory().then((d) => d.getDirectoryHandle('bigtwo-ledger@%2F'))"
                     ".then((d) => d.getFileHandle('ledger.db')).then((f) => f.getFile()).then((f) => f.size)")
                 page.close()
                 kept_after = kept_estimate(context, server.url)

@@ -16,6 +16,9 @@ import typer
 from ledger.cli.common import (
     DB_ENV,
     DEAL_NUMBER,
+    GIVEN_FILE,
+    GIVEN_LEDGER,
+    GIVEN_RULES,
     AllOpt,
     JsonOpt,
     SeasonOpt,
@@ -58,7 +61,8 @@ def root(
     ctx: typer.Context,
     db: Annotated[
         str | None,
-        typer.Option("--db", help=f"Ledger file (default: ${DB_ENV}, else your data folder)."),
+        typer.Option("--db", callback=GIVEN_LEDGER,
+                     help=f"Ledger file (default: ${DB_ENV}, else your data folder)."),
     ] = None,
     lang: Annotated[
         str | None,
@@ -104,7 +108,8 @@ def rules_list(json_out: Annotated[bool, typer.Option("--json", help="JSON outpu
 
 @rules_app.command("show")
 def rules_show(
-    name: Annotated[str, typer.Argument(help="A preset name or a rule file (.toml).")],
+    name: Annotated[str, typer.Argument(callback=GIVEN_RULES,
+                                       help="A preset name or a rule file (.toml).")],
     json_out: Annotated[bool, typer.Option("--json", help="JSON output.")] = False,
 ) -> None:
     """Show every option of a rule set, each explained in one line with its source."""
@@ -153,10 +158,10 @@ def deal_cmd(ctx: typer.Context, words: WordsArg = None, session: SessionOpt = N
     """Record a deal: bigtwo deal Ann=0 Ben=3 Cat=11 Dan=8"""
     from ledger.book import actions as book
     from ledger.book.views import after_deal
-    from ledger.core.deal_line import build_deal, split_words
+    from ledger.core.deal_line import build_deal, shell_words, split_words
     from ledger.present.text import after_deal_text
 
-    args = split_words(words or [])
+    args = split_words(shell_words(words or []))  # "0　3　8　12": one word, four counts
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
         deal = build_deal(args, s.seats, book.session_rules(s))
@@ -176,10 +181,10 @@ def amend_cmd(
     """Replace a deal's facts with corrected ones (a new entry; the old stays in the log)."""
     from ledger.book import actions as book
     from ledger.book.views import after_deal
-    from ledger.core.deal_line import build_deal, split_words
+    from ledger.core.deal_line import build_deal, shell_words, split_words
     from ledger.present.text import after_deal_text
 
-    args = split_words(words or [])
+    args = split_words(shell_words(words or []))  # "0　3　8　12": one word, four counts
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
         deal = build_deal(args, s.seats, book.session_rules(s))
@@ -315,7 +320,8 @@ def settle_cmd(
         help="table (default), text (for a chat app), markdown, or png (a card to share).",
     )] = "table",
     out: Annotated[str | None, typer.Option(
-        "--out", help="With --format png: the file (default bigtwo-settle-SCOPE.png here).",
+        "--out", callback=GIVEN_FILE,
+        help="With --format png: the file (default bigtwo-settle-SCOPE.png here).",
     )] = None,
     qr: Annotated[bool, typer.Option(
         "--qr", help="Draw each payment's code (FPS, PayNow, PromptPay or the payee's own "

@@ -160,7 +160,11 @@ class LedgerGroup(TyperGroup):
                 typer.echo(error_line(exc), err=True)
                 ctx.exit(exc.exit_code)
         localize(self)
-        return super().parse_args(ctx, args)
+        try:  # a parameter's callback refused its value (--db naming a FIFO)
+            return super().parse_args(ctx, args)
+        except LedgerError as exc:
+            typer.echo(error_line(exc), err=True)
+            ctx.exit(exc.exit_code)
 
     def main(self, args: Any = None, prog_name: str | None = None,  # type: ignore[override]
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
@@ -304,6 +308,48 @@ def root_group(help_text: str) -> LazyTyper:
                      pretty_exceptions_enable=False, rich_markup_mode=None, add_completion=True)
 
 
+def _path_check(kind: str) -> Callable[..., Any]:
+    """A parameter callback that refuses, while the command line is read and before the
+    command runs, a path naming something that is not a file (a FIFO would make the
+    command wait for ever, a device would be read or replaced): one ``error:`` line.
+    ``kind``: ``file`` (read or written), ``folder``, ``ledger`` (``--db``, exit 1 as
+    when the ledger cannot be opened) or ``rules`` (a preset name, or a ``.toml`` file)."""
+
+    def check(ctx: typer.Context, param: typer.CallbackParam, value: Any) -> Any:
+        if value is None or ctx.resilient_parsing:
+            return value
+        path = os.fspath(value)
+        if kind == "ledger":
+            from ledger.storage.store import refuse_not_a_ledger
+
+            refuse_not_a_ledger(path)
+        elif kind != "rules" or path.endswith(".toml"):
+            from ledger.core.limits import refuse_not_a_file
+
+            name = param.opts[0] if param.param_type_name == "option" else None
+            if kind == "rules":
+                from ledger.core.i18n import _
+
+                what = _("rule file {spec}").format(spec=path)
+            else:
+                what = f"{name} {path}" if name else path
+            refuse_not_a_file(path, what, folder=kind == "folder")
+        return value
+
+    return check
+
+
+GIVEN_FILE = _path_check("file")
+"""The callback of every option or argument naming a file to read or write."""
+GIVEN_FOLDER = _path_check("folder")
+"""The callback of every option or argument naming a folder to write into."""
+GIVEN_LEDGER = _path_check("ledger")
+"""The callback of ``--db``."""
+GIVEN_RULES = _path_check("rules")
+"""The callback of every option or argument naming a preset or a rule file."""
+PATH_CHECKS = (GIVEN_FILE, GIVEN_FOLDER, GIVEN_LEDGER, GIVEN_RULES)
+
+
 def default_db_path() -> Path:
     from platformdirs import user_data_dir
 
@@ -317,6 +363,9 @@ def db_path(ctx: typer.Context) -> tuple[str, bool]:
         return given, False
     env = os.environ.get(DB_ENV)
     if env:
+        from ledger.storage.store import refuse_not_a_ledger
+
+        refuse_not_a_ledger(env)  # as --db is checked when it is read
         return env, False
     return str(default_db_path()), True
 

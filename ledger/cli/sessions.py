@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from ledger.cli.common import (
+    GIVEN_RULES,
     NUMBER,
     SessionOpt,
     group,
@@ -21,7 +22,8 @@ session_app = group("Start, list, show, pick, end and reopen sessions.")
 def session_start(
     ctx: typer.Context,
     players: Annotated[str, typer.Option("--players", help="Names in seat order: Ann,Ben,Cat,Dan")],
-    rules: Annotated[str, typer.Option("--rules", help="Preset name or rule file .toml.")] = "classic",
+    rules: Annotated[str, typer.Option("--rules", callback=GIVEN_RULES,
+                                         help="Preset name or rule file .toml.")] = "classic",
     stake: Annotated[str, typer.Option("--stake", help="Money per point, e.g. 0.25.")] = "1",
     currency: Annotated[str, typer.Option("--currency", help="Currency code, e.g. USD.")] = "PTS",
     name: Annotated[str | None, typer.Option("--name", help="A name for the evening.")] = None,

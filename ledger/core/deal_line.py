@@ -244,17 +244,36 @@ def _read_hands(
             bombs[player] = reading.bombs
 
 
+IDEOGRAPHIC_SPACE = "\u3000"
+"""The space a Chinese keyboard types between words (full-width): a break between words."""
+
+
 def line_words(line: str) -> list[str]:
     """The words of a typed line, as a shell splits them (quotes, ``#`` comments), with
     the ideographic space of a Chinese keyboard (U+3000) between words too."""
     lexer = shlex.shlex(line, posix=True)
-    lexer.whitespace += "\u3000"
+    lexer.whitespace += IDEOGRAPHIC_SPACE
     lexer.whitespace_split = True
     lexer.commenters = "#"
     try:
         return list(lexer)
     except ValueError as exc:
         raise InputError(_("cannot read the line: {reason}").format(reason=exc)) from None
+
+
+def shell_words(words: Sequence[str]) -> list[str]:
+    """The words of a deal as the shell gave them (``bigtwo deal …``), where a word holds
+    an ideographic space read as ``table`` reads a typed line (:func:`line_words`): a
+    full-width keyboard types ``0　3　8　12`` as one shell word, four counts.  A word
+    without one stays as it is (``"Mary Ann=3"``, quoted for the shell).
+
+    >>> shell_words(["0\u30003\u30008\u300012", "--twos", "Ben=1"])
+    ['0', '3', '8', '12', '--twos', 'Ben=1']
+    >>> shell_words(['"陳\u3000大文"=3\u3000Ben=0', "Mary Ann=5"])
+    ['陳\u3000大文=3', 'Ben=0', 'Mary Ann=5']
+    """
+    return [piece for word in words
+            for piece in (line_words(word) if IDEOGRAPHIC_SPACE in word else [word])]
 
 
 def split_line(line: str) -> DealArgs:

@@ -88,6 +88,27 @@ def path_kind(path: str | os.PathLike[str]) -> str | None:
     return not_a_file(mode)
 
 
+def refuse_not_a_file(path: str | os.PathLike[str], what: str, folder: bool = False) -> None:
+    """:class:`InputError` at once when ``path`` exists and is not a regular file (with
+    ``folder``: not a folder); symbolic links followed, nothing opened (``os.stat`` never
+    waits on a FIFO).  ``what`` names it in the message ("--cert x.pem").  A path that does
+    not exist passes: the caller says what a missing one means (a new file to write, or
+    "no such file").  Every path the command line is given goes through here."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return
+    if folder:
+        if not stat.S_ISDIR(mode):
+            raise InputError(_("{what}: it is {kind}, not a folder; give a folder").format(
+                what=what, kind=not_a_file(mode) or _("a file")))
+        return
+    kind = not_a_file(mode)
+    if kind is not None:
+        raise InputError(_("{what}: it is {kind}, not a file; give a regular file").format(
+            what=what, kind=kind))
+
+
 def read_limited(path: str | os.PathLike[str], what: str, limit: int = MAX_RULE_FILE) -> bytes:
     """The bytes of the regular file ``path``, at most ``limit`` of them.
 

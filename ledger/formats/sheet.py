@@ -209,17 +209,12 @@ def _fail(origin: str, number: int, problem: str, explain: str = EXPLAIN,
 
 
 def _date(text: str, origin: str, number: int) -> str:
+    """A big-two-scorer date line, YYYY-MM-DD."""
     try:
         day = Date.fromisoformat(text)
     except ValueError:
         raise _fail(origin, number, N_("{text} is not a date (YYYY-MM-DD)"), text=text) from None
-    from ledger.core.times import check_day
-
-    try:
-        return check_day(day, text).isoformat()
-    except InputError as exc:
-        raise SheetError(_("{origin} line {number}: {problem}").format(
-            origin=origin, number=number, problem=exc)) from None
+    return _kept_day(day, text, origin, number)
 
 
 def _yyyymmdd(digits: str, origin: str, number: int) -> str:
@@ -227,10 +222,24 @@ def _yyyymmdd(digits: str, origin: str, number: int) -> str:
     try:
         if len(digits) < 8:
             raise ValueError
-        return Date(int(digits[:4]), int(digits[4:6]), int(digits[6:8])).isoformat()
+        day = Date(int(digits[:4]), int(digits[4:6]), int(digits[6:8]))
     except ValueError:
         raise _fail(origin, number, N_("{text} is not a date (yyyymmdd)"), EXPLAIN_OLDER,
                     text=digits) from None
+    return _kept_day(day, digits, origin, number)
+
+
+def _kept_day(day: Date, text: str, origin: str, number: int) -> str:
+    """The date line of either format, as YYYY-MM-DD, when it is inside the dates the
+    ledger keeps (ledger.core.times), else a :class:`SheetError` naming its line: one
+    check for both formats."""
+    from ledger.core.times import check_day
+
+    try:
+        return check_day(day, text).isoformat()
+    except InputError as exc:
+        raise SheetError(_("{origin} line {number}: {problem}").format(
+            origin=origin, number=number, problem=exc)) from None
 
 
 def older_fry(value: int) -> int:

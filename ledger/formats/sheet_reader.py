@@ -10,8 +10,12 @@ parent's to trust, as a function's result is.
 
 The child's first message says it is ready; a child that cannot start (no processes, as
 in Pyodide, or none that can run this package) leaves the reading to the import's own
-process, as before.  An error reading the sheet is sent where it comes, with its line:
-the import raises it there, and its transaction writes nothing.
+process, as before.  The child's standard input is a pipe the import never writes to:
+when the import dies, however (``kill -9``), the pipe ends and the child exits at once
+(:mod:`ledger.formats.lifetime`), not at its next message, a whole session later.
+
+An error reading the sheet is sent where it comes, with its line: the import raises it
+there, and its transaction writes nothing.
 """
 
 from __future__ import annotations
@@ -89,7 +93,7 @@ def read_elsewhere(path: Path, origin: str, dialect: str, fry: int, read: list[i
         child = subprocess.Popen(
             [sys.executable, "-m", "ledger.formats.sheet_reader", str(path), origin, dialect,
              str(fry), language()],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors)
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors)
     except OSError:
         errors.close()
         return here()
@@ -144,8 +148,9 @@ def _stop(child: subprocess.Popen[bytes], errors: IO[bytes]) -> None:
     if child.poll() is None:
         child.kill()
     child.wait()
-    if child.stdout is not None:
-        child.stdout.close()
+    for stream in (child.stdin, child.stdout):
+        if stream is not None:
+            stream.close()
     errors.close()
 
 
@@ -199,6 +204,9 @@ def serve(path: Path, origin: str, dialect: str, fry: int, out: IO[bytes]) -> No
 
 
 def main(argv: Sequence[str]) -> None:
+    from ledger.formats.lifetime import exit_with_parent
+
+    exit_with_parent(sys.stdin.buffer.read)  # the import never writes: its end is its exit
     path, origin, dialect, fry, lang = argv
     choose(lang)
     out = sys.stdout.buffer

@@ -303,6 +303,25 @@ def moved_problem(path: str, identity: tuple[int, int]) -> str | None:
     return _("another file was put in its place (renamed or replaced)")
 
 
+def refuse_not_a_ledger(path: str) -> None:
+    """:class:`StoreError` when ``path`` exists and is not a regular file (a folder, a FIFO,
+    a device; symbolic links followed): never given to SQLite, which would wait on a FIFO
+    or write ``NAME-journal`` beside a device (``/dev/null-journal``).  A new name passes."""
+    if Path(path).is_dir():
+        from ledger.core.i18n import _
+
+        raise StoreError(_("cannot open the ledger {path}: it is a folder, not a file").format(
+            path=path))
+    from ledger.core.limits import path_kind
+
+    kind = None if path == ":memory:" or path.startswith("file:") else path_kind(path)
+    if kind is not None:
+        from ledger.core.i18n import _
+
+        raise StoreError(_("cannot open the ledger {path}: it is {kind}, not a file; a ledger "
+                           "is a regular file (or a new name)").format(path=path, kind=kind))
+
+
 def open_ledger(path: str | os.PathLike[str], *, create_folder: bool = False,
                 create: bool = True) -> Ledger:
     """Open (creating and migrating if new) the ledger at ``path``.
@@ -318,19 +337,7 @@ def open_ledger(path: str | os.PathLike[str], *, create_folder: bool = False,
 
         raise StoreError(_("cannot open the ledger {path}: the folder {folder} does not exist")
                          .format(path=path, folder=folder))
-    if Path(path).is_dir():
-        from ledger.core.i18n import _
-
-        raise StoreError(_("cannot open the ledger {path}: it is a folder, not a file").format(
-            path=path))
-    from ledger.core.limits import path_kind
-
-    kind = None if path == ":memory:" or path.startswith("file:") else path_kind(path)
-    if kind is not None:  # SQLite would write NAME-journal beside a device (/dev/null-journal)
-        from ledger.core.i18n import _
-
-        raise StoreError(_("cannot open the ledger {path}: it is {kind}, not a file; a ledger "
-                           "is a regular file (or a new name)").format(path=path, kind=kind))
+    refuse_not_a_ledger(path)
     try:
         if create or path == ":memory:" or path.startswith("file:"):
             conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)

@@ -2,7 +2,8 @@
 process: matplotlib holds the interpreter while it draws, so in the server's own
 process a few viewers asking for charts would make the scorekeeper's next write wait.
 One drawing process, started on the first picture asked for; at most
-:data:`QUEUE` pictures waiting, the next is told to try again (503).
+:data:`QUEUE` pictures waiting, the next is told to try again (503).  It ends with the
+server however the server ends (:func:`watch_server`).
 
 The phone app draws its own charts from the engine's JSON; these are for the
 command-line-like uses (a link to a PNG, the share card).
@@ -39,7 +40,8 @@ class Drawer:
     def _started(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # spawn: a fresh interpreter, not a fork of this one with its threads and locks
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=watch_server)
         return self._pool
 
     def warm(self) -> None:
@@ -73,6 +75,21 @@ class Drawn(LedgerError):
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
+
+
+def watch_server() -> None:
+    """In the drawing process, first: exit when the server has gone, however it went
+    (``kill -9``, the out-of-memory killer).  The pool's own pipes never say so (the
+    worker holds both ends of its call queue): it waited for ever, about 75 MB each.
+    :mod:`multiprocessing` gives a spawned child a pipe from its parent for this."""
+    from multiprocessing import parent_process
+    from multiprocessing.connection import wait
+
+    from ledger.formats.lifetime import exit_with_parent
+
+    server = parent_process()
+    if server is not None:
+        exit_with_parent(lambda: wait([server.sentinel]))
 
 
 def warm_job() -> None:

@@ -5,9 +5,12 @@ Each gets one `error:` line naming what the file is, and nothing is written."""
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -121,3 +124,156 @@ def test_a_sample_file_nested_deep_is_one_error_line(tmp_path: Path, ledger_path
     with pytest.raises(InputError, match="nested 1000 levels deep"):
         read_sample(deep)
     assert file_digest(ledger_path) == "absent"
+
+
+# --- every path option (issue 30) --------------------------------------------------------
+# Each option or argument that names a file, with a command line around it: the target's
+# name (its ending chosen so today's code would go on to read or write it) and whether it
+# should be a folder.  A FIFO given to any of them once made the command wait for ever
+# (`serve --cert`), and `backup --force` or `export --out` replaced a device node with a
+# regular file.
+
+PATH_OPTIONS: dict[str, tuple[str, Callable[[str], list[str]]]] = {
+    "--db": ("l.db", lambda p: ["--db", p, "standings"]),
+    "serve --cert": ("cert.pem", lambda p: ["serve", "--port", "0", "--cert", p, "--key", KEYFILE]),
+    "serve --key": ("key.pem", lambda p: ["serve", "--port", "0", "--cert", KEYFILE, "--key", p]),
+    "serve --token-file": ("token.txt", lambda p: ["serve", "--port", "0", "--token-file", p]),
+    "backup FILE": ("b.db", lambda p: ["backup", p, "--force"]),
+    "restore FILE": ("b.db", lambda p: ["restore", p]),
+    "import FILE": ("e.json", lambda p: ["import", p]),
+    "export --out": ("e.json", lambda p: ["export", "--all", "--out", p]),
+    "plot --out": ("p.png", lambda p: ["plot", "--out", p]),
+    "settle --out": ("s.png", lambda p: ["settle", "--format", "png", "--out", p]),
+    "rules show NAME": ("r.toml", lambda p: ["rules", "show", p]),
+    "session start --rules": ("r.toml", lambda p: ["session", "start", "--players", "A,B,C,D",
+                                                   "--rules", p]),
+    "compare --rules": ("r.toml", lambda p: ["compare", "3S", "4S", "--rules", p]),
+    "redeal-check --rules": ("r.toml", lambda p: ["redeal-check", "3D", "--rules", p]),
+    "app build FOLDER": ("site", lambda p: ["app", "build", p]),
+}
+KEYFILE = str(ROOT / "pyproject.toml")  # a regular file: the other of --cert and --key
+
+
+@pytest.fixture(scope="module")
+def small_ledger(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("ledger") / "ledger.db"
+    for args in (("session", "start", "--players", "Ann,Ben,Cat,Dan"), ("deal", "0", "3", "8", "12")):
+        assert bigtwo(*args, env=child_env(path)).returncode == 0
+    return path
+
+
+def _make(target: Path, kind: str) -> None:
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "folder":
+        target.mkdir()
+        (target / "kept.txt").write_text("kept", "utf-8")
+    elif kind == "file":
+        target.write_text("kept", "utf-8")
+    else:  # a character device of the test's own (the null device's numbers), never /dev/null
+        try:
+            os.mknod(target, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        except PermissionError:
+            pytest.skip("making a device node needs root (CI runs as root)")
+
+
+def _same(target: Path, kind: str) -> bool:
+    mode = os.lstat(target).st_mode
+    return {"fifo": stat.S_ISFIFO, "folder": stat.S_ISDIR, "file": stat.S_ISREG,
+            "device": stat.S_ISCHR}[kind](mode) and (
+        kind != "folder" or sorted(p.name for p in target.iterdir()) == ["kept.txt"])
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "device"])
+@pytest.mark.parametrize("option", list(PATH_OPTIONS))
+def test_every_path_option_refuses_what_is_not_a_file_at_once(
+        option: str, kind: str, tmp_path: Path, small_ledger: Path) -> None:
+    name, argv = PATH_OPTIONS[option]
+    wants_folder = option.endswith("FOLDER")
+    if wants_folder and kind == "folder":
+        kind = "file"  # a folder is what it wants: a plain file is what is not one
+    target = tmp_path / name
+    _make(target, kind)
+    before = file_digest(small_ledger)
+    try:
+        done = bigtwo(*argv(str(target)), env=child_env(small_ledger), timeout=20)
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"{option} naming a {kind} made bigtwo wait") from None
+    lines = done.stderr.splitlines()
+    assert done.returncode != 0 and len(lines) == 1, done.stderr
+    if option == "--db":
+        assert lines[0].startswith(f"error: cannot open the ledger {target}: it is a ")
+    elif option.endswith(("--rules", "NAME")):
+        assert lines[0].startswith(f"error: rule file {target}: it is a ")
+    else:
+        shown = f"{option.split()[-1]} {target}" if option.split()[-1].startswith("--") else str(target)
+        assert lines[0].startswith(f"error: {shown}: it is a ")
+        assert lines[0].endswith("not a folder; give a folder" if wants_folder
+                                 else "not a file; give a regular file"), lines[0]
+    assert _same(target, kind), f"{option} changed the {kind}"
+    assert file_digest(small_ledger) == before
+
+
+@pytest.mark.parametrize("command", [("doctor",), ("backup", "{tmp}/b.db"), ("standings",)])
+def test_bigtwo_db_naming_a_fifo_says_what_it_is(command: tuple[str, ...], tmp_path: Path) -> None:
+    """$BIGTWO_DB is checked as --db is: ``doctor`` and ``backup`` once said "no ledger at
+    … yet" of a FIFO."""
+    fifo = tmp_path / "ledger.db"
+    os.mkfifo(fifo)
+    done = bigtwo(*(word.format(tmp=tmp_path) for word in command), env=child_env(fifo))
+    assert done.returncode == 1
+    assert done.stderr == (f"error: cannot open the ledger {fifo}: it is a FIFO (named pipe), not a file; "
+                           "a ledger is a regular file (or a new name)\n")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+@pytest.mark.parametrize("option", ["serve --cert", "serve --token-file", "restore FILE",
+                                    "import FILE", "rules show NAME"])
+def test_dev_null_is_refused_where_a_file_is_read(option: str, tmp_path: Path,
+                                                  small_ledger: Path) -> None:
+    name, argv = PATH_OPTIONS[option]
+    link = tmp_path / name  # named as the option expects (a rule file ends in .toml)
+    link.symlink_to("/dev/null")
+    done = bigtwo(*argv(str(link)), env=child_env(small_ledger), timeout=20)
+    assert done.returncode != 0
+    assert done.stderr.startswith("error: ") and "it is a character device, not a file" in done.stderr
+
+
+def _commands(group: Any, ctx: Any = None) -> Iterator[tuple[str, Any]]:
+    """Every command under ``group`` (the feature commands loaded), with its words."""
+    import typer
+
+    ctx = typer.Context(group, parent=ctx)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        if getattr(command, "commands", None):
+            for sub, found in _commands(command, ctx):
+                yield f"{name} {sub}", found
+        else:
+            yield name, command
+
+
+def test_every_option_that_names_a_path_is_checked_and_tested() -> None:
+    """A new path option cannot forget the check: a parameter named like a path (a file,
+    a folder, ``--out``, ``--rules``…) without one of the checks fails here, and so does a
+    checked one missing from the table the tests above run."""
+    import typer
+
+    from ledger.cli.app import app
+    from ledger.cli.common import PATH_CHECKS
+
+    root = typer.main.get_command(app)
+    checked, unchecked = set(), set()
+    for where, command in [("", root), *_commands(root)]:
+        for param in command.params:
+            option = param.opts[0] if param.opts[0].startswith("-") else None
+            label = f"{where} {option or (param.metavar or param.name).upper()}".strip()
+            if getattr(param.callback, "__wrapped__", param.callback) in PATH_CHECKS:
+                checked.add(label)
+            elif param.metavar in ("FILE", "FOLDER") or param.name in PATHLIKE:
+                unchecked.add(label)
+    assert not unchecked, f"path options without a check: {sorted(unchecked)}"
+    assert checked == set(PATH_OPTIONS)
+
+
+PATHLIKE = {"db", "file", "folder", "out", "rules", "rules_name", "cert", "key", "token_file"}

@@ -147,7 +147,7 @@ CASES: dict[str, Case] = {
         "error: cannot import {t}/nothere.json: no such file"),
     "a folder": (
         lambda t: ["import", str(t)],
-        "error: cannot import {t}: it is a folder"),
+        "error: {t}: it is a folder, not a file; give a regular file"),
     "an empty file": (
         lambda t: ["import", _file(t, "empty.txt", "  \n")],
         "error: empty.txt is empty: not a bigtwo export or score sheet"),
@@ -171,7 +171,7 @@ CASES: dict[str, Case] = {
         "error: {t}/b.db already exists; give a new file name (or --force to replace it)"),
     "backup into a folder": (
         lambda t: ["backup", str(t)],
-        "error: {t} is a folder; give a file name for the backup"),
+        "error: {t}: it is a folder, not a file; give a regular file"),
     "backup into a missing folder": (
         lambda t: ["backup", str(t / "no" / "b.db")],
         "error: cannot write the backup {t}/no/b.db: the folder {t}/no does not exist"),

@@ -37,6 +37,23 @@ def test_counts_as_a_chinese_keyboard_types_them_in_deal(cli, session) -> None:
     assert [d["facts"]["cards"]["Dan"] for d in deals(cli)] == [12, 12]
 
 
+@pytest.mark.parametrize("line", ["0\u30003\u30008\u300012", "０\u3000３\u3000８\u3000１２",
+                                  "Ann=0\u3000Ben=3\u3000Cat=8\u3000Dan=12"])
+def test_ideographic_spaces_in_one_argument_of_deal_and_amend(cli, session, line: str) -> None:
+    """``bigtwo deal "0　3　8　12"``: the whole line in one shell argument, as a full-width
+    keyboard types it, once "1 numbers for 4 players" (issue 30)."""
+    cli.ok("deal", line)
+    cli.ok("deal", "1", "2", "3", "0")
+    cli.ok("amend", "2", line)
+    log = json.loads(cli.ok("log", "--json"))
+    cards = {"Ann": 0, "Ben": 3, "Cat": 8, "Dan": 12}
+    assert [(e["kind"], e["facts"]["cards"]) for e in log if e["kind"] in ("deal", "amend")] == [
+        ("deal", cards), ("deal", {"Ann": 1, "Ben": 2, "Cat": 3, "Dan": 0}), ("amend", cards)]
+    result = cli("table", input=f"{line}\nquit\n")  # and table reads the same line the same way
+    assert result.exit_code == 0, result.output
+    assert deals(cli)[-1]["facts"]["cards"] == {"Ann": 0, "Ben": 3, "Cat": 8, "Dan": 12}
+
+
 @pytest.mark.parametrize("word, shows", [
     ("撤回", "undone: deal 1"), ("撤銷", "undone: deal 1"), ("撤销", "undone: deal 1"),
     ("記錄", "entry"), ("记录", "entry"), ("計分", "penalty"), ("计分", "penalty"),

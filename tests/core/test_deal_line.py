@@ -8,7 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ledger.core.cards import RANKS, SUITS, Card, format_card, read_hand
-from ledger.core.deal_line import facts_text, format_deal, parse_deal_line, split_line
+from ledger.core.deal_line import (
+    build_deal,
+    facts_text,
+    format_deal,
+    parse_deal_line,
+    shell_words,
+    split_line,
+    split_words,
+)
 from ledger.core.scoring import FINISHES, IMMEDIATE, Deal
 from ledger.core.text import name_key
 
@@ -95,3 +103,19 @@ def test_order_splits_on_commas_and_on_spaces_without_them() -> None:
     assert parse_deal_line("Ben=0 Cat=2 Mary=4 --order Ben,cat,mary", seats).order == (
         "Ben", "Cat", "Mary Ann")
     assert parse_deal_line('0 3 5 --order "Ben Cat Mary"', seats).order == ("Ben", "Cat", "Mary Ann")
+
+
+FULL_WIDTH_LINES = ["0\u30003\u30008\u300012", "０\u3000３\u3000８\u3000１２",
+                    "Ann=0\u3000Ben=3\u3000Cat=8\u3000Dan=12",
+                    "0\u30003\u30008\u300012\u3000--twos\u3000Ben=1",
+                    '"陳\u3000大文"=3\u3000Ben=0\u3000Cat=8\u3000Dan=12']
+
+
+def test_one_shell_word_with_ideographic_spaces_reads_as_table_reads_the_line() -> None:
+    """``bigtwo deal "0　3　8　12"``: a full-width keyboard's line is one shell word; it is
+    the deal ``table`` reads from the same line (issue 30), for every kind of word."""
+    for line in FULL_WIDTH_LINES:
+        seats = ["陳\u3000大文" if "陳" in line else "Ann", "Ben", "Cat", "Dan"]
+        assert build_deal(split_words(shell_words([line])), seats) == parse_deal_line(line, seats)
+    as_words = shell_words(["Ann=0", "Mary Ann=3"])  # words without one stay as the shell gave them
+    assert as_words == ["Ann=0", "Mary Ann=3"]

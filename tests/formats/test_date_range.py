@@ -51,12 +51,28 @@ def test_import_keeps_dates_inside_the_range(cli, tmp_path, monkeypatch) -> None
     cli.ok("import", str(crafted))
 
 
-def test_a_score_sheet_date_outside_the_range_is_refused(cli, tmp_path, ledger_path) -> None:
+@pytest.mark.parametrize("first", ["9999-12-31", "99991231", "9000-01-01", "90000101",
+                                   "1969-12-31", "19691231", "0001-01-01", "00010101"])
+def test_a_score_sheet_date_outside_the_range_is_refused(cli, tmp_path, ledger_path, first) -> None:
+    """In both formats: a big-two-stats sheet (dates yyyymmdd) dated 99991231 was imported
+    while a big-two-scorer sheet with that date was refused (issue 30)."""
     sheet = tmp_path / "sheet.txt"
-    sheet.write_text("9999-12-31\nAnn Ben Cat Dan\n0 3 11 8\n", "utf-8")
-    err = cli.fails("import", str(sheet))
-    assert "line 1" in err and "outside the dates the ledger keeps" in err
+    sheet.write_text(f"2019-01-05\nAnn Ben Cat Dan\n0 3 11 8\n{first}\n0 1 2 3\n"
+                     if "-" in first else
+                     f"20190105\nAnn Ben Cat Dan\n0 3 11 8\n{first}\n0 1 2 3\n", "utf-8")
+    err = cli.fails("import", str(sheet), code=2)
+    day = first if "-" in first else f"{first[:4]}-{first[4:6]}-{first[6:]}"
+    assert err == (f"error: sheet.txt line 4: {first}: {day} is outside the dates the ledger keeps "
+                   "(1970-01-01 to 8999-12-31, UTC)\n"), err
     assert no_sessions(cli)
+
+
+@pytest.mark.parametrize("first", ["1970-01-01", "19700101", "8999-12-31", "89991231"])
+def test_a_score_sheet_keeps_the_first_and_last_day_of_the_range(cli, tmp_path, first) -> None:
+    sheet = tmp_path / "sheet.txt"
+    sheet.write_text(f"{first}\nAnn Ben Cat Dan\n0 3 11 8\n", "utf-8")
+    cli.ok("import", str(sheet))
+    assert not no_sessions(cli)
 
 
 def stored_long_ago(monkeypatch, stamp: str) -> None:

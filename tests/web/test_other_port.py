@@ -43,7 +43,7 @@ async function attempt(name, path, init) {
 }
 (async () => {
   const out = [];
-  out.push(["storage", localStorage.getItem("bigtwo.token")]);
+  out.push(["storage", localStorage.getItem("bigtwo.token@/")]);
   // A simple request (no preflight): it reaches the hub, with the cookies.
   out.push(await attempt("plain post", "/api/record", {method: "POST", credentials: "include",
     headers: {"content-type": "text/plain"}, body}));
@@ -120,8 +120,8 @@ def test_a_page_on_another_port_cannot_write_or_read(browser, hub: LiveServer, o
         # hub's origin storage), and a cookie for the host holding the keeper token.
         app = context.new_page()
         app.goto(hub.keeper())
-        app.wait_for_function("() => localStorage.getItem('bigtwo.token') !== null")
-        assert app.evaluate("() => localStorage.getItem('bigtwo.token')") == KEY
+        app.wait_for_function("() => localStorage.getItem('bigtwo.token@/') !== null")
+        assert app.evaluate("() => localStorage.getItem('bigtwo.token@/')") == KEY  # the app at /
         context.add_cookies([{"name": cookie, "value": KEY, "domain": "127.0.0.1", "path": "/"}])
         before = ledger_bytes(db)
 

@@ -234,13 +234,13 @@ def test_offline_taps_wait_in_the_outbox_across_a_reload(browser: Any, hub: Live
                                                              what=phone.w("Deal {n}", n=1)))
         assert "Failed to fetch" not in page.locator("body").inner_text()
         assert phone.state("outbox") == "waiting"
-        assert len(json.loads(page.evaluate("localStorage.getItem('bigtwo.outbox')"))) == 1
+        assert len(json.loads(page.evaluate("localStorage.getItem('bigtwo.outbox@/')"))) == 1
         # Still no network to the ledger, but the page reloads: the deal is still waiting.
         page.route("**/api/record", lambda route: route.abort("internetdisconnected"))
         phone.context.set_offline(False)
         page.reload()
         phone.ready()
-        assert len(json.loads(page.evaluate("localStorage.getItem('bigtwo.outbox')"))) == 1
+        assert len(json.loads(page.evaluate("localStorage.getItem('bigtwo.outbox@/')"))) == 1
         assert cli_json(hub.db, "log", "--session", str(sid)) == []
         page.unroute("**/api/record")
         phone.wait_saved(1)

@@ -4,9 +4,11 @@ with a self-signed certificate made in the test."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import ssl
 import subprocess
+import sys
 import uuid
 from pathlib import Path
 from typing import Any
@@ -75,6 +77,25 @@ def test_bad_tls_and_origin_options(db: Path, certificate: tuple[Path, Path]) ->
     assert "Traceback" not in bad.stderr
     bad = bigtwo(db, "serve", "--allow-origin", "https://app.example.org/path", check=False)
     assert bad.returncode == 2 and "--allow-origin" in bad.stderr
+
+
+@pytest.mark.parametrize("which", ["--cert", "--key"])
+def test_a_fifo_as_certificate_or_key_is_refused_at_once(db: Path, certificate: tuple[Path, Path],
+                                                         tmp_path: Path, which: str) -> None:
+    """Once ``serve --cert FIFO`` waited for ever for a writer, silently (issue 30)."""
+    cert, key = certificate
+    fifo = tmp_path / "fifo.pem"
+    os.mkfifo(fifo)
+    files = {"--cert": str(cert), "--key": str(key), which: str(fifo)}
+    try:
+        bad = subprocess.run([sys.executable, "-m", "ledger", "--db", str(db), "serve", "--port", "0",
+                              *(w for pair in files.items() for w in pair)],
+                             capture_output=True, text=True, timeout=20)
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"serve {which} FIFO waited") from None
+    assert bad.returncode == 2
+    assert bad.stderr == (f"error: {which} {fifo}: it is a FIFO (named pipe), not a file; "
+                          "give a regular file\n")
 
 
 def test_cors_only_for_the_named_origin(db: Path) -> None:

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from ledger.cli.common import group
+from ledger.cli.common import GIVEN_FOLDER, group
 from ledger.core.i18n import _
 
 
@@ -22,7 +22,8 @@ def register(app: typer.Typer) -> None:
 
 
 def build_cmd(
-    folder: Annotated[Path, typer.Argument(help="The folder to write the site into (made if missing).")],
+    folder: Annotated[Path, typer.Argument(
+        callback=GIVEN_FOLDER, help="The folder to write the site into (made if missing).")],
 ) -> None:
     """Write the offline phone app into FOLDER: the app, this engine for Pyodide, a manifest
     per language and a service worker, for any HTTPS host (GitHub Pages, a NAS).

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from ledger.cli.common import JsonOpt, db_path, open_db
+from ledger.cli.common import GIVEN_FILE, JsonOpt, db_path, open_db
 from ledger.core.i18n import _, ngettext
 
 
@@ -59,7 +59,8 @@ def doctor_cmd(
 
 def backup_cmd(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(help="The backup file to write, e.g. ledger-2025-06-01.db.")],
+    file: Annotated[Path, typer.Argument(
+        callback=GIVEN_FILE, help="The backup file to write, e.g. ledger-2025-06-01.db.")],
     force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
 ) -> None:
     """Save a consistent copy of the ledger (SQLite's online backup API; safe while others write)."""
@@ -84,7 +85,7 @@ def _entries(n: int) -> str:
 
 def restore_cmd(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(help="A backup made by bigtwo backup.")],
+    file: Annotated[Path, typer.Argument(callback=GIVEN_FILE, help="A backup made by bigtwo backup.")],
 ) -> None:
     """Replace the ledger with a backup that passes the self-check.
 

@@ -11,13 +11,13 @@ from typing import Annotated, Any
 
 import typer
 
-from ledger.cli.common import JsonOpt, SessionOpt, db_path, open_db
+from ledger.cli.common import GIVEN_RULES, JsonOpt, SessionOpt, db_path, open_db
 from ledger.core.i18n import _
 
 RulesOpt = Annotated[
     str | None,
     typer.Option(
-        "--rules",
+        "--rules", callback=GIVEN_RULES,
         help="Preset name or rule file .toml (default: the current session's rules, else classic).",
     ),
 ]

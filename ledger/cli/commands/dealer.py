@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ledger.cli.common import JsonOpt, SessionOpt, open_db
+from ledger.cli.common import GIVEN_RULES, JsonOpt, SessionOpt, open_db
 from ledger.core.i18n import _
 
 
@@ -109,7 +109,8 @@ def _seating(
 def redeal_check_cmd(
     cards: Annotated[str, typer.Argument(help='The hand as dealt, e.g. "3D 4S 7H JC QD ...".')],
     rules_name: Annotated[str, typer.Option(
-        "--rules", help="A preset or rule file (.toml): may four twos ask too.")] = "classic",
+        "--rules", callback=GIVEN_RULES,
+        help="A preset or rule file (.toml): may four twos ask too.")] = "classic",
     json_out: JsonOpt = False,
 ) -> None:
     """May this hand ask for a redeal?  J=1 Q=2 K=3 A=4 2=5; 3 points or fewer may."""

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from ledger.cli.common import (
+    GIVEN_FILE,
     AllOpt,
     JsonOpt,
     SeasonOpt,
@@ -31,7 +32,7 @@ KindOpt = Annotated[
 ]
 OutOpt = Annotated[
     Path | None,
-    typer.Option("--out", help="File to write: .png, .svg or .pdf "
+    typer.Option("--out", callback=GIVEN_FILE, help="File to write: .png, .svg or .pdf "
                                "(default: bigtwo-KIND-SCOPE.png in the current folder)."),
 ]
 

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from ledger.cli.common import SessionOpt, db_path, open_db
+from ledger.cli.common import GIVEN_FILE, SessionOpt, db_path, open_db
 
 
 def register(app: typer.Typer) -> None:
@@ -30,16 +30,18 @@ def serve_cmd(
     token: Annotated[str | None, typer.Option(
         "--token", help="The scorekeeper token (default: the one kept beside the ledger).")] = None,
     token_file: Annotated[str | None, typer.Option(
-        "--token-file", metavar="FILE",
+        "--token-file", metavar="FILE", callback=GIVEN_FILE,
         help="Read the scorekeeper token from FILE (owner-only; not shown by ps, unlike --token).",
     )] = None,
     new_token: Annotated[bool, typer.Option(
         "--new-token", help="Make a new scorekeeper token and keep it (the old links stop working).",
     )] = False,
     cert: Annotated[str | None, typer.Option(
-        "--cert", metavar="FILE", help="Serve HTTPS with this certificate (PEM; with --key).")] = None,
+        "--cert", metavar="FILE", callback=GIVEN_FILE,
+        help="Serve HTTPS with this certificate (PEM; with --key).")] = None,
     key: Annotated[str | None, typer.Option(
-        "--key", metavar="FILE", help="The certificate's private key (PEM; with --cert).")] = None,
+        "--key", metavar="FILE", callback=GIVEN_FILE,
+        help="The certificate's private key (PEM; with --cert).")] = None,
     allow_origin: Annotated[list[str] | None, typer.Option(
         "--allow-origin", metavar="ORIGIN",
         help="Let the installed app at ORIGIN (e.g. https://club.example.org) call the API; repeatable.",

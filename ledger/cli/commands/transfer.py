@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from ledger.cli.common import (
+    GIVEN_FILE,
     NUMBER,
     AllOpt,
     JsonOpt,
@@ -56,7 +57,8 @@ def export_cmd(
                                       "player per deal, for spreadsheets."),
     ] = ExportFormat.json,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Write to this file (default: standard output).")
+        Path | None, typer.Option("--out", callback=GIVEN_FILE,
+                                  help="Write to this file (default: standard output).")
     ] = None,
     with_pay_ids: Annotated[bool, typer.Option(
         "--with-pay-ids", help="JSON only: also the players' pay ids (personal data: "
@@ -98,7 +100,8 @@ def export_cmd(
 
 def import_cmd(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(help="A JSON export, a backup (bigtwo backup), or a score "
+    file: Annotated[Path, typer.Argument(callback=GIVEN_FILE,
+                                         help="A JSON export, a backup (bigtwo backup), or a score "
                                               "sheet of big-two-scorer or big-two-stats.",
                                          metavar="FILE")],
     fmt: Annotated[

@@ -1,14 +1,15 @@
 // The engine interface over HTTP to `bigtwo serve` (the hub): JSON reads, writes with
 // an Idempotency-Key, and the live change feed. The keeper's or viewer's token is kept
-// in this origin's localStorage and travels as an Authorization header.
+// in this app's localStorage (scope.js) and travels as an Authorization header.
 
 import { EngineError, opMethods } from "./engine.js";
+import { keep, kept } from "./scope.js";
 
 const TOKEN = "bigtwo.token";
 const WRITE_TIMEOUT = 12000;
 
 export function token() {
-  try { return localStorage.getItem(TOKEN) || ""; } catch (e) { return ""; }
+  return kept(TOKEN) || "";
 }
 
 /** Keep the token of the link this page was opened with (?t= or #t=), then take it
@@ -17,7 +18,7 @@ export function keepToken() {
   const url = new URL(window.location.href);
   const given = url.searchParams.get("t");
   if (!given) return;
-  try { localStorage.setItem(TOKEN, given); } catch (e) { /* private mode: this page only */ }
+  keep(TOKEN, given); // refused (private mode): this page only
   window.bigtwoToken = given;
   url.searchParams.delete("t");
   history.replaceState(history.state, "", url.pathname + url.search + url.hash);

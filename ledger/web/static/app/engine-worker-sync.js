@@ -5,6 +5,7 @@
 // file only carries the texts; it never reads a score.
 
 import { newId } from "./model-ids.js";
+import { keep, kept } from "./scope.js";
 
 const LINK = "bigtwo.offline.hub";
 const TIMEOUT = 60000;
@@ -17,7 +18,7 @@ export class SyncError extends Error {
 }
 
 export function keptLink() {
-  try { return localStorage.getItem(LINK) || ""; } catch (e) { return ""; }
+  return kept(LINK) || "";
 }
 
 /** The hub's origin and keeper token from the scorekeeper link `bigtwo serve` prints. */
@@ -57,7 +58,7 @@ async function hub(method, url, token, body) {
 /** Push, then pull: `{pushed, pulled}`, each the import's report (summary, renumbered…). */
 export async function syncWithHub(engine, link, lang) {
   const { origin, token } = parseLink(link);
-  try { localStorage.setItem(LINK, link.trim()); } catch (e) { /* private mode: ask again */ }
+  keep(LINK, link.trim()); // refused (private mode): asked again
   const q = lang ? "?lang=" + encodeURIComponent(lang) : "";
   const mine = await engine.exportLedger();
   const pushed = await hub("POST", origin + "/api/import" + q, token, { text: mine.text, name: "phone.json" });

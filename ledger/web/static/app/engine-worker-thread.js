@@ -10,9 +10,9 @@
 
 import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
 import { Store } from "./engine-worker-store.js";
+import { LEDGER_FOLDER, OLD_LEDGER_FOLDER } from "./scope.js";
 
 const STATIC = new URL("../", import.meta.url);
-const FOLDER = "bigtwo-ledger";
 const PATH = "/ledger/bigtwo.db";
 const timings = {};
 const mark = (name, since) => { timings[name] = Math.round(performance.now() - since); };
@@ -46,8 +46,9 @@ async function boot() {
   // the browser leaves unanswered, by the clock, and Pyodide's start (seconds of this
   // thread's time, during which no answer can be taken in) must not count; and the page
   // this one replaced has long let go of them.
-  store = await Store.open(FOLDER);
-  const image = store.read();
+  store = await Store.open(LEDGER_FOLDER);
+  let image = store.read();
+  if (!image.length) image = await takeOver(store);
   pyodide.FS.mkdirTree("/ledger");
   if (image.length) pyodide.FS.writeFile(PATH, image);
   const t1 = performance.now();
@@ -62,6 +63,37 @@ Phone(${JSON.stringify(PATH)})
   store.apply();
   mark("ready", t0);
   timings.bytes = image.length;
+}
+
+/** A new ledger here (this app's folder, scope.js, is empty): the ledger this browser kept
+ * before ledgers were named by their app, in the one folder of the origin, becomes this
+ * app's, once. Copied through the store's journal (a browser killed meanwhile leaves this
+ * ledger empty, and the next start takes it over again), then the old folder is removed;
+ * a page of an older build holding it open leaves it, for that build. */
+async function takeOver(store) {
+  const root = await navigator.storage.getDirectory();
+  try {
+    await root.getDirectoryHandle(OLD_LEDGER_FOLDER);
+  } catch (error) {
+    if (error.name === "NotFoundError") return store.read();
+    throw error;
+  }
+  const old = await Store.open(OLD_LEDGER_FOLDER);
+  let bytes;
+  try {
+    bytes = old.read();
+  } finally {
+    old.close();
+  }
+  if (bytes.length) {
+    store.save(bytes);
+    store.apply();
+  }
+  try {
+    await root.removeEntry(OLD_LEDGER_FOLDER, { recursive: true });
+  } catch (error) { /* held open by an older build's page: left to it */ }
+  timings.took_over = bytes.length;
+  return store.read();
 }
 
 const ready = boot();

@@ -11,6 +11,7 @@
 
 import { EngineError, opMethods } from "./engine.js";
 import { phoneLedger } from "./engine-worker-ledger.js";
+import { keep, kept } from "./scope.js";
 
 // The kept answers, by the shape of the ops' answers: a new shape starts a new key, so an
 // answer kept by an older app is never read as a newer one (v2: every answer a view record).
@@ -22,12 +23,11 @@ const FAILURES = { NoModificationAllowedError: "other_tab", TimeoutError: "stora
 const SLOW_MS = 45000; // Pyodide starts in 5–15 s on a mid-range phone (docs/performance.md)
 
 function loadCache() {
-  try { localStorage.removeItem("bigtwo.offline.answers"); } catch (e) { /* the v1 answers: unread */ }
-  try { return JSON.parse(localStorage.getItem(CACHE) || "{}") || {}; } catch (e) { return {}; }
+  try { return JSON.parse(kept(CACHE) || "{}") || {}; } catch (e) { return {}; }
 }
 
 function storeCache(cache) {
-  try { localStorage.setItem(CACHE, JSON.stringify(cache)); } catch (e) { /* full or private: no last state */ }
+  keep(CACHE, JSON.stringify(cache)); // refused (full, private): no last state
 }
 
 /** A line at the top of the page for what the engine must say itself (storage refused,

@@ -6,7 +6,7 @@
 
 import { h, clear } from "./dom.js";
 import { openEngine } from "./engine.js";
-import { Outbox, localKeep } from "./model-outbox.js";
+import { KEY as OUTBOX, Outbox } from "./model-outbox.js";
 import { setWords, t } from "./words.js";
 import { boardScreen } from "./board.js";
 import { logScreen } from "./log.js";
@@ -16,6 +16,7 @@ import { startScreen, tablesScreen } from "./tables.js";
 import { ask } from "./ask.js";
 import { whatText } from "./names.js";
 import { addressFromQuery, addressNumber, parseHash, problemScreen } from "./route.js";
+import { keep, kept } from "./scope.js";
 
 const root = document.documentElement;
 const LAST_TABLE = "bigtwo.table";
@@ -42,7 +43,7 @@ const app = {
   },
 
   rememberTable(sid) {
-    try { localStorage.setItem(LAST_TABLE, String(sid)); } catch (e) { /* private mode */ }
+    keep(LAST_TABLE, String(sid));
   },
 
   /** The action bar's buttons for this screen (Record deal, Cancel…), or none. */
@@ -107,13 +108,12 @@ async function route() {
   } else if (first === "tables") {
     screen = tablesScreen(app);
   } else {
-    let last = null;
-    try { last = localStorage.getItem(LAST_TABLE); } catch (e) { last = null; }
+    const last = kept(LAST_TABLE);
     const sessions = await app.engine.sessions().catch(() => []);
     const open = sessions.filter((s) => s.open !== false && !s.ended_at);
-    const kept = sessions.find((s) => String(s.id) === last && !s.ended_at);
+    const remembered = sessions.find((s) => String(s.id) === last && !s.ended_at);
     const only = open.length === 1 ? open[0] : null;
-    const to = kept || only;
+    const to = remembered || only;
     if (to) { window.location.replace("#/t/" + to.id); return; }
     window.location.replace(sessions.length || !app.keeper() ? "#/tables" : "#/start");
     return;
@@ -135,7 +135,7 @@ async function route() {
 }
 
 function markTabs(screen) {
-  const sid = screen.session || Number(localStorage.getItem(LAST_TABLE) || 0) || null;
+  const sid = screen.session || Number(kept(LAST_TABLE) || 0) || null;
   const tabs = [
     ["board", sid ? "#/t/" + sid : "#/tables", t("tab_table")],
     ["log", sid ? "#/t/" + sid + "/log" : null, t("tab_log")],
@@ -169,7 +169,7 @@ async function loadWords(lang) {
 }
 
 async function chooseLanguage(code) {
-  try { localStorage.setItem("bigtwo.lang", code); } catch (e) { /* private mode */ }
+  keep("bigtwo.lang", code);
   if (app.engine.useLanguage) app.engine.useLanguage(code);
   await loadWords(code);
   route();
@@ -183,8 +183,7 @@ function link(up) {
 async function boot() {
   try {
     app.engine = await openEngine();
-    let lang = "";
-    try { lang = localStorage.getItem("bigtwo.lang") || ""; } catch (e) { lang = ""; }
+    let lang = kept("bigtwo.lang") || "";
     const asked = new URL(window.location.href).searchParams.get("lang");
     if (asked) lang = asked;
     if (lang && app.engine.useLanguage) app.engine.useLanguage(lang);
@@ -199,9 +198,9 @@ async function boot() {
     return;
   }
   root.dataset.level = app.level;
-  let storage = null;
-  try { storage = window.localStorage; } catch (e) { storage = null; } // a private window may refuse it
-  app.outbox = new Outbox(app.engine, onOutbox, { keep: storage && localKeep(storage) });
+  // This app's key (scope.js); a private window that refuses storage keeps items in memory.
+  const place = { read: () => kept(OUTBOX), write: (text) => keep(OUTBOX, text) };
+  app.outbox = new Outbox(app.engine, onOutbox, { keep: place });
   window.addEventListener("online", () => app.outbox.kick(true));
   document.addEventListener("visibilitychange", () => { if (!document.hidden) app.outbox.kick(true); });
   root.dataset.outbox = app.outbox.state();

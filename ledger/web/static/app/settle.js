@@ -11,6 +11,7 @@ import { t } from "./words.js";
 import { sessionTitle, when } from "./names.js";
 import { drawCard, paidNote } from "./card.js";
 import { pays, progressItem, recordedItem, working } from "./settle-parts.js";
+import { keep, kept } from "./scope.js";
 
 const COINS = ["", "0.1", "0.5", "1", "5", "10"];
 
@@ -33,8 +34,7 @@ export function shareText(s, st) {
 }
 
 export function settleScreen(app, sid) {
-  let coin = "";
-  try { coin = localStorage.getItem("bigtwo.coin") || ""; } catch (e) { coin = ""; }
+  let coin = kept("bigtwo.coin") || "";
 
   async function show(main) {
     const [board, st] = await Promise.all([app.engine.board(sid), app.engine.settle(sid, coin || undefined)]);
@@ -47,7 +47,7 @@ export function settleScreen(app, sid) {
       ...COINS.map((c) => h("option", { value: c, selected: c === coin }, c ? c + " " + currency : t("exact"))));
     coinSelect.addEventListener("change", () => {
       coin = coinSelect.value;
-      try { localStorage.setItem("bigtwo.coin", coin); } catch (e) { /* private mode */ }
+      keep("bigtwo.coin", coin);
       show(main);
     });
     const rounded = !!st.round;

@@ -2,11 +2,12 @@
 // the service worker that keeps every file for opening with no network, and the web
 // manifest in the page's language (one per language: names in en / zh_Hant / zh_Hans).
 
+import { kept } from "../app/scope.js";
+
 const LANGS = ["en", "zh_Hant", "zh_Hans"];
 
 function pageLanguage() {
-  let chosen = "";
-  try { chosen = localStorage.getItem("bigtwo.lang") || ""; } catch (e) { chosen = ""; }
+  const chosen = kept("bigtwo.lang") || "";
   const asked = new URL(window.location.href).searchParams.get("lang");
   const tag = (asked || chosen || navigator.language || "en").replace("-", "_");
   if (LANGS.includes(tag)) return tag;
