@@ -136,7 +136,7 @@ def _parse_token(token: str) -> list[Card]:
 STRAIGHT_STYLES = (
     "pagat", "hong-kong", "no-wrap", "ace-low-excluded", "twos-high", "descending", "indonesian",
     "no-ace-five", "ace-five-low-two-six-high", "two-six-over-ace-five", "ace-five-high",
-    "ace-five-below-ace", "wrap-around", "ace-low-king-high",
+    "ace-five-below-ace", "wrap-around", "ace-low-king-high", "three-to-ace",
 )
 
 
@@ -182,7 +182,9 @@ _STRAIGHT_RUNS: dict[str, tuple[Run, ...]] = {
     "hong-kong": _levelled((*_MIDDLE, Run(_2_TO_6, 15), Run(_A_TO_5, 15))),
     # twos high and never next to a three: J-Q-K-A-2 (top 2) is the highest
     "no-wrap": _levelled((*_MIDDLE, Run(_J_TO_2, 15))),
-    "ace-low-excluded": _levelled(_MIDDLE),
+    # pagat: "Some do not allow A-2-3-4-5 as a valid straight or straight flush at all":
+    # that one run goes, 2-3-4-5-6 stays (the lowest); no-ace-five is the same order
+    "ace-low-excluded": _levelled((Run(_2_TO_6, 6), *_MIDDLE)),
     # pagat: twos may rank high, "2-A-K-Q-J is ... the highest ... and 6-5-4-3-2 is lowest"
     "twos-high": _levelled((Run(_2_TO_6, 6), *_MIDDLE, Run(_J_TO_2, 15))),
     # pagat: "compare the cards in descending order of their normal rank", so
@@ -211,6 +213,9 @@ _STRAIGHT_RUNS: dict[str, tuple[Run, ...]] = {
     # 3, etc., et le plus ancien est roi"): five consecutive values run from A-2-3-4-5 to
     # 9-10-J-Q-K; 10-J-Q-K-A is no run (only with plays.rank_order = "ace-low-king-high")
     "ace-low-king-high": _levelled((Run(_A_TO_5, 5), Run(_2_TO_6, 6), *_MIDDLE[:-1])),
+    # no run holding an ace low or a two: 3-4-5-6-7 ... 10-J-Q-K-A only (what
+    # ace-low-excluded meant before it followed pagat's sentence)
+    "three-to-ace": _levelled(_MIDDLE),
 }
 
 
@@ -220,7 +225,8 @@ def straight_runs(straights: str = "pagat") -> tuple[Run, ...]:
     pagat: A-2-3-4-5 (top 5), 2-3-4-5-6 (top 6), 3-4-5-6-7 ... 10-J-Q-K-A (top = last).
     hong-kong: 3-4-5-6-7 ... 10-J-Q-K-A, then 2-3-4-5-6, then A-2-3-4-5 (both: top 2).
     no-wrap: 3-4-5-6-7 ... 10-J-Q-K-A, then J-Q-K-A-2 (top 2).
-    ace-low-excluded: 3-4-5-6-7 ... 10-J-Q-K-A only.
+    ace-low-excluded: 2-3-4-5-6 (top 6), 3-4-5-6-7 ... 10-J-Q-K-A (pagat's, as no-ace-five).
+    three-to-ace: 3-4-5-6-7 ... 10-J-Q-K-A only.
     twos-high: 2-3-4-5-6 (top 6), 3-4-5-6-7 ... 10-J-Q-K-A, J-Q-K-A-2 (top 2).
     descending: 3-4-5-6-7 ... 10-J-Q-K-A, 2-3-4-5-6, J-Q-K-A-2 (both: top 2).
     indonesian: 3-4-5-6-7 ... 10-J-Q-K-A, then 2-3-4-5-6 and A-2-3-4-5 on one level

@@ -164,7 +164,9 @@ OPTION_CASES = [
     ("straights", "no-wrap", "J♠Q♥K♠A♠2♠", "10♠J♥Q♠K♠A♠", INVALID, True),
     ("straights", "no-wrap", "3♦4♣5♣6♣7♣", "A♠2♥3♠4♠5♠", True, INVALID),
     ("straights", "ace-low-excluded", "3♦4♣5♣6♣7♣", "A♠2♥3♠4♠5♠", True, INVALID),
+    # pagat: "Some do not allow A-2-3-4-5 as a valid straight": 2-3-4-5-6 stays
     ("straights", "ace-low-excluded", "2♦3♣4♣5♣6♣", "A♠2♥3♠4♠5♠", True, INVALID),
+    ("straights", "three-to-ace", "2♦3♣4♣5♣6♣", "A♠2♥3♠4♠5♠", True, INVALID),
     ("flushes", "top-card-first", "2♥A♥K♥Q♥9♥", "3♠5♠7♠9♠J♠", False, True),
     ("flushes", "poker", "A♥K♥J♥9♥8♥", "A♠J♠10♠7♠6♠", False, True),
     ("four_of_a_kind", "alone", "4♠4♥4♣4♦", "3♠3♥3♣3♦", INVALID, True),
