@@ -30,11 +30,13 @@ from ledger.core.rule_set import (
     IMMEDIATE_WINS,
     MAX_HAND,
     MAX_LOSERS,
+    MAX_SEATS,
     MODES,
     NEXT_DEALS,
     NEXT_LEADS,
     OPENERS,
     SETTLEMENTS,
+    TIERS_BY_HAND,
     RuleSet,
 )
 from ledger.core.rule_values import tiers_value, want_bool, want_choice, want_int
@@ -122,9 +124,9 @@ def _immediate_wins(value: object, c: Checking) -> tuple[str, ...]:
 
 
 def _place_points(value: object, c: Checking) -> tuple[int, ...]:
-    if not isinstance(value, (list, tuple)) or not 2 <= len(value) <= 4:
+    if not isinstance(value, (list, tuple)) or not 2 <= len(value) <= MAX_SEATS:
         raise RuleError(_(
-            "rule 'place_points' must be a list of 2 to 4 whole numbers, first place first, "
+            "rule 'place_points' must be a list of 2 to 8 whole numbers, first place first, "
             "e.g. [0, 1, 2, 3]; got {value!r}"
         ).format(value=value))
     return tuple(want_int("place_points", p, 0, 10_000) for p in value)
@@ -236,6 +238,19 @@ _OPTIONS = (
            N_("three players"), "switch"),
     Option("redeal_four_twos", "bool", N_("a hand with all four twos may ask for a reshuffle"),
            N_("the Russian rule text"), N_("bigtwo redeal-check"), "switch"),
+    Option("decks", "int", N_("packs of 52 cards shuffled together: two seat up to eight"),
+           N_("the Russian rule text: two decks, up to eight players"),
+           N_("how many may sit, the hand size under deal_all, how many twos there are"),
+           "number", (1, 2)),
+    Option("deal_all", "bool",
+           N_("deal the pack(s) out evenly; the leftover cards go to the 3♦'s holder"),
+           N_("Wikipedia: as far as they can go, keeping equal hands"),
+           N_("the hand size: 5 players 10 each (+2), 6 players 8 each (+4)"), "switch"),
+    Option("tiers_by_hand", "choice",
+           N_("hands of another size: tiers by the count as written, or the top tier "
+              "only for all your cards"),
+           N_("pagat; Wikipedia: the top tier is all your cards left"),
+           N_("hands other than the tiers' own size"), "select", TIERS_BY_HAND),
 )
 OPTIONS: dict[str, Option] = {o.name: o for o in _OPTIONS}
 # The text fields of a rule set: not options (they decide nothing), checked as text.

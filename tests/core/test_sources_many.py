@@ -1,0 +1,110 @@
+"""More than four at the table, worked from the texts (docs/scoring.md, "More than four
+players"): two decks seat up to eight (the Russian article), one deck is dealt out as
+far as it goes with the leftovers to the 3♦'s holder (Wikipedia)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ledger.core.cards import parse_card
+from ledger.core.dealer import cut
+from ledger.core.errors import InputError, RuleError
+from ledger.core.rules import RuleSet, rules_from_mapping
+from ledger.core.scoring import Deal, score_deal
+from ledger.core.seating import Hands, check_table, hands
+
+SIX = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
+EIGHT = [*SIX, "Gus", "Hal"]
+
+
+def rules(**options: object) -> RuleSet:
+    return rules_from_mapping(options)
+
+
+def test_eight_players_two_decks_pairwise() -> None:
+    """The Russian article: "Игра двумя колодами: это позволяет участвовать до восьми
+    игроков" — 104 cards, 13 each.  Penalties 0, 3, 9, 20, 24, 39, 1, 5 (Σs = 101):
+    nets Σs − 8s = +101, +77, +29, −59, −91, −211, +93, +61."""
+    two_decks = rules(base="classic", decks=2)
+    assert hands(two_decks, 8) == Hands(13, 0)
+    score = score_deal(two_decks, EIGHT, Deal(cards=dict(zip(EIGHT, [0, 3, 9, 10, 12, 13, 1, 5],
+                                                            strict=True))))
+    assert list(score.penalty.values()) == [0, 3, 9, 20, 24, 39, 1, 5]
+    assert list(score.net.values()) == [101, 77, 29, -59, -91, -211, 93, 61]
+    check_table(two_decks, 8)
+    with pytest.raises(InputError, match="104 in 2 pack"):
+        check_table(rules(base="classic", decks=2, hand_size=14), 8)
+
+
+def test_one_deck_seats_eight_only_when_dealt_out() -> None:
+    """Thirteen each for five needs 65 cards; Wikipedia's "as far as they can go while
+    retaining an equal number of cards for each player" seats five to eight."""
+    with pytest.raises(InputError, match="65 cards"):
+        check_table(rules(base="classic"), 5)
+    dealt_out = rules(base="classic", deal_all=True)
+    assert [hands(dealt_out, n) for n in (4, 5, 6, 7, 8)] == [
+        Hands(13, 0), Hands(10, 2), Hands(8, 4), Hands(7, 3), Hands(6, 4)]
+    with pytest.raises(InputError, match="2 to 8 players, not 9"):
+        check_table(dealt_out, 9)
+    with pytest.raises(RuleError):
+        rules(base="classic", decks=3)
+
+
+def test_six_players_paying_the_winner() -> None:
+    """Wikipedia: one deck among six, 8 each, the 4 "leftover cards … given to the player
+    holding the 3♦" (Ben, 12).  Each loser pays the winner: tiers as written, Ben's 12 is
+    x2; read as "all your cards", Ben's 12 and Cat's 8 are x3."""
+    base = {"base": "pay-the-winner", "deal_all": True}
+    deal = Deal(cards={"Ann": 0, "Ben": 12, "Cat": 8, "Dan": 5, "Eve": 1, "Fay": 3})
+    score = score_deal(rules(**base), SIX, deal)
+    assert score.penalty == {"Ann": 0, "Ben": 24, "Cat": 8, "Dan": 5, "Eve": 1, "Fay": 3}
+    assert score.net == {"Ann": 41, "Ben": -24, "Cat": -8, "Dan": -5, "Eve": -1, "Fay": -3}
+    assert score.payee["Ben"] == "Ann"
+    mine = score_deal(rules(**base, tiers_by_hand="all-your-cards"), SIX, deal)
+    assert mine.penalty == {"Ann": 0, "Ben": 36, "Cat": 24, "Dan": 5, "Eve": 1, "Fay": 3}
+    assert mine.net["Ann"] == 69
+    with pytest.raises(InputError, match="only one player takes the leftover cards"):
+        score_deal(rules(**base), SIX, deal._replace(cards={**deal.cards, "Cat": 9}))
+    with pytest.raises(InputError, match="from 0 to 12"):
+        score_deal(rules(**base), SIX, deal._replace(cards={**deal.cards, "Ben": 13}))
+
+
+def test_six_players_two_decks_a_19_card_hand() -> None:
+    """The Russian article's two decks among six: 17 each, the 2 left over to the 3♦'s
+    holder, who may end holding 19."""
+    base = {"base": "classic", "decks": 2, "deal_all": True}
+    assert hands(rules(**base), 6) == Hands(17, 2)
+    deal = Deal(cards={"Ann": 0, "Ben": 19, "Cat": 17, "Dan": 13, "Eve": 9, "Fay": 2})
+    score = score_deal(rules(**base), SIX, deal)
+    assert score.penalty == {"Ann": 0, "Ben": 57, "Cat": 51, "Dan": 39, "Eve": 9, "Fay": 2}
+    assert score.net == {"Ann": 158, "Ben": -184, "Cat": -148, "Dan": -76, "Eve": 104, "Fay": 146}
+    assert sum(score.net.values()) == 0
+    mine = score_deal(rules(**base, tiers_by_hand="all-your-cards"), SIX, deal)
+    assert mine.penalty["Dan"] == 26  # 13 of 17 is not all your cards: x2
+    assert mine.penalty["Ben"] == 57 and mine.penalty["Cat"] == 51
+    with pytest.raises(InputError, match="from 0 to 19"):
+        score_deal(rules(**base), SIX, deal._replace(cards={**deal.cards, "Ben": 20}))
+
+
+def test_two_decks_hold_eight_twos() -> None:
+    """Two packs hold eight twos: two players may each hold four; one pack refuses it."""
+    eight = Deal(cards=dict(zip(EIGHT, [0, 5, 6, 1, 1, 1, 1, 1], strict=True)),
+                 twos={"Ben": 4, "Cat": 4})
+    score = score_deal(rules(base="doubling", decks=2), EIGHT, eight)
+    assert score.penalty["Ben"] == 5 * 2**4 and score.penalty["Cat"] == 6 * 2**4
+    four = Deal(cards={"Ann": 0, "Ben": 5, "Cat": 6, "Dan": 1}, twos={"Ben": 4, "Cat": 4})
+    with pytest.raises(InputError, match="at most 4"):
+        score_deal(rules(base="doubling"), ["Ann", "Ben", "Cat", "Dan"], four)
+
+
+@pytest.mark.parametrize(("card", "receiver"), [("AH", "Ann"), ("6H", "Fay"), ("7H", "Ann"),
+                                                ("QH", "Fay"), ("KH", "Ann")])
+def test_cut_counts_round_six(card: str, receiver: str) -> None:
+    """pagat and the French text count from the dealer round the table to the card's
+    rank; with six the count reaches the sixth seat at 6 and wraps at 7."""
+    assert cut(parse_card(card), SIX, "Ann").receiver == receiver
+
+
+def test_cut_counts_round_eight() -> None:
+    assert cut(parse_card("8S"), EIGHT, "Cat").receiver == "Ben"
+    assert cut(parse_card("9S"), EIGHT, "Cat").receiver == "Cat"
