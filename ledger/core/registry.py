@@ -36,6 +36,7 @@ from ledger.core.rule_set import (
     NEXT_LEADS,
     OPENERS,
     SETTLEMENTS,
+    STOCK_SCORINGS,
     TIERS_BY_HAND,
     RuleSet,
 )
@@ -251,6 +252,15 @@ _OPTIONS = (
               "only for all your cards"),
            N_("pagat; Wikipedia: the top tier is all your cards left"),
            N_("hands other than the tiers' own size"), "select", TIERS_BY_HAND),
+    Option("draw_from_stock", "bool",
+           N_("two players: who passes draws a card from the undealt stock (up to 39 held)"),
+           N_("Wikipedia: two players, taken from Go Fish"),
+           N_("two-player sessions: cards left up to 39"), "switch"),
+    Option("stock_scoring", "choice",
+           N_("drawing from the stock: every card held counts, or the penalty stops at a "
+              "full hand"),
+           N_("Wikipedia says nothing on it (our reading)"),
+           N_("draw_from_stock, a loser holding more than hand_size"), "select", STOCK_SCORINGS),
 )
 OPTIONS: dict[str, Option] = {o.name: o for o in _OPTIONS}
 # The text fields of a rule set: not options (they decide nothing), checked as text.

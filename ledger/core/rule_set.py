@@ -37,6 +37,9 @@ FinishTwo = Literal["double", "plain", "forbidden"]  # going out on a two
 # The tiers for a hand of another size than they were written for: by the count as
 # written, or with the top tier read as "all your cards" (docs/scoring.md).
 TiersByHand = Literal["as-written", "all-your-cards"]
+# Two players drawing from the stock (Wikipedia) may end holding 14-39 cards: each card
+# counts, or the penalty stops at a full hand (the text says nothing on it).
+StockScoring = Literal["every-card", "full-hand"]
 
 FACTOR_CHOICES: tuple[Factor, ...] = get_args(Factor)
 SETTLEMENTS: tuple[Settlement, ...] = get_args(Settlement)
@@ -49,6 +52,7 @@ FINISH_TWO: tuple[FinishTwo, ...] = get_args(FinishTwo)
 OPENERS: tuple[Opener, ...] = get_args(Opener)
 FINISH_SIDES: tuple[FinishSide, ...] = get_args(FinishSide)
 TIERS_BY_HAND: tuple[TiersByHand, ...] = get_args(TiersByHand)
+STOCK_SCORINGS: tuple[StockScoring, ...] = get_args(StockScoring)
 MAX_HAND = 26  # two players splitting a whole pack
 MAX_SEATS = 8  # two decks seat up to eight
 MAX_LOSERS = MAX_SEATS - 1
@@ -101,6 +105,10 @@ class RuleSet(NamedTuple):
     decks: int = 1
     deal_all: bool = False
     tiers_by_hand: TiersByHand = "as-written"
+    # Wikipedia, two players: "When one player passes he is forced to pick up one card
+    # from the remaining deck and add it to his hand."
+    draw_from_stock: bool = False
+    stock_scoring: StockScoring = "every-card"
 
     def tier_for(self, cards: int, own_hand: int) -> int:
         """The multiplier of ``cards`` left from a hand of ``own_hand`` cards: the tiers as

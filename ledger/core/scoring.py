@@ -384,6 +384,8 @@ def base_penalties(
     out = {}
     for name in seats:
         c = cards[name]
+        if rules.draw_from_stock and rules.stock_scoring == "full-hand":
+            c = min(c, rules.hand_size)  # Wikipedia is silent above a full hand
         out[name] = (
             c
             * rules.tier_for(c, own[name])

@@ -44,7 +44,10 @@ def hands(rules: RuleSet, players: int) -> Hands:
 
 
 def largest_hand(rules: RuleSet, players: int) -> int:
-    """The most cards one player can hold at the end of a deal."""
+    """The most cards one player can hold at the end of a deal: with two players
+    drawing from the stock, every card but the winner's hand (39 of one pack)."""
+    if rules.draw_from_stock and players == 2:
+        return cards_in_play(rules) - rules.hand_size
     dealt = hands(rules, players)
     return dealt.hand + dealt.leftovers
 
@@ -54,6 +57,8 @@ def own_hands(rules: RuleSet, cards: Mapping[str, int]) -> dict[str, int]:
     them, known when they hold more than a hand (otherwise every player reads as dealt a
     plain hand: a leftovers' holder who played exactly the leftovers is not told apart)."""
     dealt = hands(rules, len(cards))
+    if rules.draw_from_stock:
+        return {n: max(c, dealt.hand) for n, c in cards.items()}  # what was drawn is theirs
     return {n: dealt.hand + (dealt.leftovers if c > dealt.hand else 0) for n, c in cards.items()}
 
 
@@ -67,6 +72,10 @@ def check_table(rules: RuleSet, players: int) -> None:
     if not MIN_SEATS <= players <= MAX_SEATS:
         raise InputError(_("a session seats {least} to {most} players, not {count}").format(
             least=MIN_SEATS, most=MAX_SEATS, count=players))
+    if rules.draw_from_stock and players != 2:
+        raise InputError(_(
+            "rules {rules!r} draw from the stock, a game for two players (Wikipedia), not "
+            "{count}").format(rules=rules.name, count=players))
     dealt = hands(rules, players)
     needed = players * dealt.hand + dealt.leftovers
     if needed > cards_in_play(rules):

@@ -108,3 +108,27 @@ def test_cut_counts_round_six(card: str, receiver: str) -> None:
 def test_cut_counts_round_eight() -> None:
     assert cut(parse_card("8S"), EIGHT, "Cat").receiver == "Ben"
     assert cut(parse_card("9S"), EIGHT, "Cat").receiver == "Cat"
+
+
+# --- two players drawing from the stock (Wikipedia) ------------------------------------
+
+
+def test_two_players_drawing_may_end_with_39_cards() -> None:
+    """Wikipedia: "If only two players are available, deal 13 cards each and play as
+    normal. When one player passes he is forced to pick up one card from the remaining
+    deck" — the loser may hold all 26 of the stock besides a full hand: 39 cards.  How
+    to score above 13 the text does not say: each card counts (39 x3), or a full hand."""
+    two = ["Ann", "Ben"]
+    deal = Deal(cards={"Ann": 0, "Ben": 39})
+    with pytest.raises(InputError, match="from 0 to 13"):
+        score_deal(rules(base="classic"), two, deal)
+    every = score_deal(rules(base="classic", draw_from_stock=True), two, deal)
+    assert every.penalty == {"Ann": 0, "Ben": 117} and every.net == {"Ann": 117, "Ben": -117}
+    full = score_deal(rules(base="classic", draw_from_stock=True, stock_scoring="full-hand"),
+                      two, deal)
+    assert full.penalty == {"Ann": 0, "Ben": 39}
+    with pytest.raises(InputError, match="from 0 to 39"):
+        score_deal(rules(base="classic", draw_from_stock=True), two,
+                   deal._replace(cards={"Ann": 0, "Ben": 40}))
+    with pytest.raises(InputError, match="two players"):
+        check_table(rules(base="classic", draw_from_stock=True), 3)
