@@ -68,8 +68,9 @@ def parse_card(text: str) -> Card:
     raise InputError(_("unknown card {card!r}: {help}").format(card=text.strip(), help=_(_CARD_HELP)))
 
 
-def parse_cards(text: str) -> tuple[Card, ...]:
-    """Read cards separated by spaces or commas; a repeated card is an error.
+def parse_cards(text: str, copies: int = 1) -> tuple[Card, ...]:
+    """Read cards separated by spaces or commas; a card named more than ``copies`` times
+    (once with one deck, twice with two) is an error.
 
     Cards written back to back (``9♠9♦``, ``H10S9``) are also read when each token is
     entirely rank-first or entirely suit-first, so examples can be typed as printed.
@@ -78,18 +79,22 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     for token in re.split(r"[\s,]+", text.strip()):
         if token:
             cards.extend(_parse_token(token))
-    ensure_distinct(cards)
+    ensure_distinct(cards, copies)
     return tuple(cards)
 
 
-def ensure_distinct(cards: Iterable[Card]) -> None:
-    """Reject a card named twice: with one deck it cannot be in two places."""
-    seen: set[Card] = set()
+def ensure_distinct(cards: Iterable[Card], copies: int = 1) -> None:
+    """Reject a card named twice: with one deck it cannot be in two places.  With two
+    decks (``copies`` 2) a card may be named twice, never three times."""
+    seen: dict[Card, int] = {}
     for card in cards:
-        if card in seen:
+        seen[card] = seen.get(card, 0) + 1
+        if seen[card] > copies and copies == 1:
             raise InputError(_("card {card} is named twice: each card may be named only once").format(
                 card=format_card(card)))
-        seen.add(card)
+        if seen[card] > copies:
+            raise InputError(_("card {card} is named three times: with two decks each card may "
+                               "be named at most twice").format(card=format_card(card)))
 
 
 NO_SUIT_ORDER = "none"  # suits never break a tie (Wikipedia, Russian Wikipedia)
@@ -254,13 +259,15 @@ class HandReading:
     bombs: int
 
 
-def read_hand(cards: Iterable[Card], straights: str = "pagat") -> HandReading:
+def read_hand(cards: Iterable[Card], straights: str = "pagat", copies: int = 1) -> HandReading:
     """Count cards, twos and the most disjoint bombs (fours, straight flushes) they hold.
 
-    ``straights`` is the play option deciding which runs make a straight flush.
+    ``straights`` is the play option deciding which runs make a straight flush.  With
+    two decks (``copies`` 2) a card's second copy counts and its twos, but bombs are
+    read from one copy of each card.
     """
     hand = tuple(cards)
-    ensure_distinct(hand)
+    ensure_distinct(hand, copies)
     twos = sum(card.rank == TWO for card in hand)
     return HandReading(len(hand), twos, _most_disjoint(find_bombs(hand, straights)))
 

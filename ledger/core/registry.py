@@ -296,6 +296,12 @@ _PLAY_HELP: dict[str, tuple[str, str, str]] = {
                    N_("the French text: \"la carte d'as plus jeune, puis aller à 2, 3, etc., et "
                       "le plus ancien est roi\""),
                    N_("every play: which rank is higher")),
+    "five_of_a_kind": (N_("two decks: five of a kind is a play, above four of a kind and "
+                          "below or above a straight flush; a card may be named twice"),
+                       N_("the Russian rule text: two decks"),
+                       N_("five cards of one rank, a card named twice")),
+    "identical_beats": (N_("an identical play (3♦ on 3♦, two decks) beats the one before it"),
+                        N_("the Russian rule text: two decks"), N_("the same cards on the same cards")),
 }
 
 

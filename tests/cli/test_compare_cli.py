@@ -215,13 +215,19 @@ OPTION_CASES = [
     # the French text: "la carte d'as plus jeune, puis aller à 2, 3, etc., et le plus ancien est roi"
     ("rank_order", "ace-low-king-high", "K♠", "2♠", False, True),
     ("straights", "ace-low-king-high", "A♠2♥3♠4♠5♠", "10♠J♥Q♠K♠A♥", False, INVALID),
+    # the Russian article's two decks: "пятерка побеждает каре, но может победить или не
+    # победить стрит-флеш"; "Игрокам может быть разрешено или не разрешено сыграть руку,
+    # эквивалентную предыдущей руке"
+    ("five_of_a_kind", "below-straight-flush", "5♠5♠5♥5♦5♣", "9♠9♥9♦9♣3♦", INVALID, True),
+    ("five_of_a_kind", "above-straight-flush", "5♠5♠5♥5♦5♣", "3♥4♥5♥6♥7♥", INVALID, True),
+    ("identical_beats", True, "3♦", "3♦", False, True),
 ]
 
 
 def answer(cli, a: str, b: str, *options: str) -> bool | str:
     result = cli("compare", a, b, *options, "--json")
     if result.exit_code == 2:
-        assert "is not a play" in result.stderr
+        assert "is not a play" in result.stderr or "named twice" in result.stderr
         assert "Traceback" not in result.output
         return INVALID
     assert result.exit_code == 0, result.output

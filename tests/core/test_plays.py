@@ -469,6 +469,8 @@ def test_defaults_and_presets() -> None:
         "no_triples": False,
         "five_card_order": "standard",
         "rank_order": "two-high",
+        "five_of_a_kind": "off",
+        "identical_beats": False,
     }
     assert PLAY_PRESETS["classic"] == PlayRules()
     assert PLAY_PRESETS["hong-kong"] == PlayRules(straights="hong-kong", flushes="top-card-first")
@@ -500,7 +502,8 @@ def test_from_mapping_accepts_dashes_and_suit_order_case() -> None:
         (
             {"wilds": "on"},
             "unknown play option 'wilds': the options are suit_order, straights, "
-            "flushes, four_of_a_kind, bombs, no_flushes, no_triples, five_card_order, rank_order",
+            "flushes, four_of_a_kind, bombs, no_flushes, no_triples, five_card_order, rank_order, "
+            "five_of_a_kind, identical_beats",
         ),
         (
             {"suit_order": "CDHS"},

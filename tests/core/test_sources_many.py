@@ -132,3 +132,69 @@ def test_two_players_drawing_may_end_with_39_cards() -> None:
                    deal._replace(cards={"Ann": 0, "Ben": 40}))
     with pytest.raises(InputError, match="two players"):
         check_table(rules(base="classic", draw_from_stock=True), 3)
+
+
+# --- two decks: five of a kind, identical plays (the Russian article) -------------------
+
+FIVE_FIVES = "5S 5S 5H 5D 5C"
+
+
+def judged(a: str, b: str, **options: object) -> bool:
+    from ledger.core.cards import parse_cards
+    from ledger.core.plays import PlayRules, classify, compare, copies
+
+    house = PlayRules(**options)  # type: ignore[arg-type]
+    one, other = (classify(parse_cards(t, copies(house)), house) for t in (a, b))
+    return compare(one, other, house).beats
+
+
+@pytest.mark.parametrize("reading", ["below-straight-flush", "above-straight-flush"])
+def test_five_of_a_kind_beats_quads_either_way(reading: str) -> None:
+    """"пятерка побеждает каре" (five of a kind beats four of a kind), in both readings."""
+    assert judged(FIVE_FIVES, "2S 2H 2D 2C 3D", five_of_a_kind=reading)
+    assert not judged("2S 2H 2D 2C 3D", FIVE_FIVES, five_of_a_kind=reading)
+    assert judged("6S 6S 6H 6D 6C", FIVE_FIVES, five_of_a_kind=reading)
+
+
+def test_five_of_a_kind_against_a_straight_flush_both_readings() -> None:
+    """"но может победить или не победить стрит-флеш" (it may or may not beat a straight
+    flush): both readings are options."""
+    flush = "3H 4H 5H 6H 7H"
+    assert not judged(FIVE_FIVES, flush, five_of_a_kind="below-straight-flush")
+    assert judged(flush, FIVE_FIVES, five_of_a_kind="below-straight-flush")
+    assert judged(FIVE_FIVES, flush, five_of_a_kind="above-straight-flush")
+    assert not judged(flush, FIVE_FIVES, five_of_a_kind="above-straight-flush")
+
+
+def test_three_of_diamonds_on_three_of_diamonds_both_readings() -> None:
+    """"Игрокам может быть разрешено или не разрешено сыграть руку, эквивалентную
+    предыдущей руке, например, «Бриллиант 3», за которой следует другая «Бриллиант 3»"."""
+    two_decks = {"five_of_a_kind": "below-straight-flush"}
+    assert not judged("3D", "3D", **two_decks)
+    assert judged("3D", "3D", **two_decks, identical_beats=True)
+    assert judged("3D 3D", "3D 3D", **two_decks, identical_beats=True)
+    assert not judged("3D 3D", "3S 3H", **two_decks, identical_beats=True)  # the ♠ is higher
+
+
+def test_two_decks_name_a_card_twice_never_thrice() -> None:
+    from ledger.core.cards import parse_cards
+
+    assert parse_cards("2S 2S", copies=2) == parse_cards("2S", copies=2) * 2
+    with pytest.raises(InputError, match="named twice"):
+        parse_cards("2S 2S")
+    with pytest.raises(InputError, match="three times"):
+        parse_cards("2S 2S 2S", copies=2)
+
+
+def test_a_two_deck_deal_reads_a_hand_with_two_of_a_card() -> None:
+    """Typed hands in a two-deck session: 2♠ twice is two twos; a third 2♠ is refused."""
+    from ledger.core.deal_line import parse_deal_line
+
+    four = ["Ann", "Ben", "Cat", "Dan"]
+    house = rules(base="doubling", decks=2)
+    deal = parse_deal_line('Ann=0 "Ben=2S 2S 5D" "Cat=2H 4C" Dan=1', four, house)
+    assert deal.cards["Ben"] == 3 and deal.twos == {"Ben": 2, "Cat": 1}
+    with pytest.raises(InputError, match="three times"):
+        parse_deal_line('Ann=0 "Ben=2S 2S" Cat=2S Dan=1', four, house)
+    with pytest.raises(InputError, match="held twice"):
+        parse_deal_line('Ann=0 "Ben=2S 5D" "Cat=2S 4C" Dan=1', four, rules(base="doubling"))
