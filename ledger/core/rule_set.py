@@ -32,7 +32,9 @@ Opener = Literal["lowest-card", "three-of-clubs"]
 # Teams: a finish doubles whoever went out (sessions before this option), or only when the
 # player who went out is on the winning side (the winner is the winning side).
 FinishSide = Literal["finisher", "winning-side"]
-FourTwos = Literal["tiers", "tripled"]  # a four-twos immediate win: by the tiers, or x3
+# A four-twos immediate win: by the tiers, x3, or (Wikipedia's "some variations")
+# "an automatic draw when 1 player has all 4 twos": every penalty 0.
+FourTwos = Literal["tiers", "tripled", "draw"]
 FinishTwo = Literal["double", "plain", "forbidden"]  # going out on a two
 # The tiers for a hand of another size than they were written for: by the count as
 # written, or with the top tier read as "all your cards" (docs/scoring.md).

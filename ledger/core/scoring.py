@@ -241,10 +241,7 @@ def _validate_cards(rules: RuleSet, seats: Sequence[str], deal: Deal) -> None:
 
 
 def largest_hand(rules: RuleSet, seats: Sequence[str]) -> int:
-    """The most cards one player can hold: the hand size, or one more under
-    ``odd_card`` with three players (Wikipedia: "whichever player possesses the two of
-    spades or three of diamonds receives that card"), or under ``deal_all`` the even
-    share plus the leftovers (:mod:`ledger.core.seating`)."""
+    """The most cards one player can hold (:func:`ledger.core.seating.largest_hand`)."""
     return _largest(rules, len(seats))
 
 
@@ -408,6 +405,8 @@ def immediate_multiplier(rules: RuleSet, deal: Deal, cards: int) -> int:
     (Wikipedia: "The score (card count) of the losing players is tripled")."""
     if deal.immediate == "four-twos" and rules.four_twos == "tripled" and cards:
         return 3
+    if deal.immediate == "four-twos" and rules.four_twos == "draw":
+        return 0  # Wikipedia: "an automatic draw when 1 player has all 4 twos"
     return rules.tier_for(cards, cards)  # a full hand: all your cards
 
 
@@ -464,7 +463,8 @@ def score_deal(
         net = {n: -penalty[n] for n in seats}
         net[winner] = sum(penalty.values())
         payee = {n: (winner if n != winner else None) for n in seats}
-    wins = {n: n == winner for n in seats}
+    drawn = deal.immediate == "four-twos" and rules.four_twos == "draw"
+    wins = {n: n == winner and not drawn for n in seats}
     return DealScore(cards, wins, fried, base, penalty, net, payee)
 
 

@@ -198,3 +198,28 @@ def test_a_two_deck_deal_reads_a_hand_with_two_of_a_card() -> None:
         parse_deal_line('Ann=0 "Ben=2S 2S" Cat=2S Dan=1', four, house)
     with pytest.raises(InputError, match="held twice"):
         parse_deal_line('Ann=0 "Ben=2S 5D" "Cat=2S 4C" Dan=1', four, rules(base="doubling"))
+
+
+def test_four_twos_as_an_automatic_draw() -> None:
+    """Wikipedia: "some variations said that it's an automatic draw when 1 player has all
+    4 twos": every penalty 0, and nobody wins the deal."""
+    four = ["Ann", "Ben", "Cat", "Dan"]
+    deal = Deal(immediate="four-twos", immediate_by="Cat")
+    score = score_deal(rules(base="classic", four_twos="draw"), four, deal)
+    assert score.penalty == dict.fromkeys(four, 0) and score.net == dict.fromkeys(four, 0)
+    assert not any(score.wins.values()) and not any(score.fried.values())
+    assert score_deal(rules(base="classic"), four, deal).penalty["Ann"] == 39
+
+
+def test_presets_keep_one_deck_and_say_when_their_text_seats_more() -> None:
+    """Every preset plays one deck dealt as it was; the two whose texts seat more than
+    four say how: the Russian article (doubling) with two decks, Wikipedia
+    (pay-the-winner) dealing one deck out."""
+    from ledger.core.rules import load_preset, preset_names
+
+    for name in preset_names():
+        preset = load_preset(name)
+        assert (preset.decks, preset.deal_all, preset.draw_from_stock) == (1, False, False), name
+        assert preset.play_rules().five_of_a_kind == "off", name
+    assert "decks = 2" in load_preset("doubling").description
+    assert "deal_all = true" in load_preset("pay-the-winner").description

@@ -318,7 +318,7 @@ def test_points_per_unit() -> None:
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"four_twos": "double"}, "rule 'four_twos' must be one of tiers, tripled; got 'double'"),
+        ({"four_twos": "double"}, "rule 'four_twos' must be one of tiers, tripled, draw; got 'double'"),
         ({"finish_two": "never"}, "rule 'finish_two' must be one of double, plain, forbidden; got 'never'"),
         ({"assist_single_only": "yes"}, "rule 'assist_single_only' must be true or false, not 'yes'"),
         ({"settlement": "taiwan"}, "rule 'settlement' must be one of pairwise, pay-the-winner, ranked"),
