@@ -64,7 +64,10 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 # identical_beats: the Russian article, "Игрокам может быть разрешено или не разрешено
 # сыграть руку, эквивалентную предыдущей руке" (3♦ on 3♦ may or may not be allowed)
-SWITCHES = ("no_flushes", "no_triples", "identical_beats")
+# butterfly: Wikipedia and the Russian article, "two pair-junk" or "Butterfly", "two pairs
+# (of different ranks) and one odd card ... Rank is determined by the highest pair. This
+# combination ranks below the straight."
+SWITCHES = ("no_flushes", "no_triples", "identical_beats", "butterfly")
 FIVE_CARD_KINDS = ("straight", "flush", "full-house", "four-of-a-kind", "straight-flush")
 # pagat: "only a Royal Flush (A-K-Q-J-10) can beat a four of a kind. Any four of a kind
 # beats any other straight flush."  Low to high; "royal-flush" is A-K-Q-J-10 suited.
@@ -98,6 +101,7 @@ class PlayRules:
     rank_order: str = "two-high"
     five_of_a_kind: str = "off"
     identical_beats: bool = False
+    butterfly: bool = False
 
     def __post_init__(self) -> None:
         for name, allowed in CHOICES.items():
@@ -176,6 +180,7 @@ KIND_NAMES = {
     "royal-flush": N_("royal flush"),  # kind_name's, where five_card_order sets it apart
     "two-pairs": N_("two pairs"),
     "five-of-a-kind": N_("five of a kind"),
+    "butterfly": N_("butterfly"),
 }
 
 
@@ -332,7 +337,7 @@ def _play(
     detail: str,
 ) -> Play:
     """Append the top card's suit to ``key`` for kinds where suits break ties."""
-    if kind in ("single", "pair", "triple", "straight", "straight-flush", "two-pairs"):
+    if kind in ("single", "pair", "triple", "straight", "straight-flush", "two-pairs", "butterfly"):
         key = (*key, suit_value(top.suit, rules.suit_order))
     return Play(kind, hand, key, top, detail)
 
@@ -346,6 +351,8 @@ def kind_order(rules: PlayRules) -> tuple[str, ...]:
     """The five-card kinds low to high under ``five_card_order``, with five of a kind
     just above four of a kind (below a straight flush) or above every kind."""
     order = KIND_ORDERS[rules.five_card_order]
+    if rules.butterfly:
+        order = ("butterfly", *order)  # "This combination ranks below the straight"
     if rules.five_of_a_kind == "off":
         return order
     if rules.five_of_a_kind == "above-straight-flush":
@@ -362,6 +369,13 @@ def _five(hand: tuple[Card, ...], counts: Counter[int], rules: PlayRules, shown:
         rank = hand[0].rank
         key = (_kind_level("five-of-a-kind", hand, rules), rank_value(rank, rules))
         return Play("five-of-a-kind", hand, key, hand[-1], _ranks(rank, 5))
+    if shape == [1, 2, 2] and rules.butterfly:
+        pairs = sorted((r for r in counts if counts[r] == 2), key=lambda r: rank_value(r, rules))
+        odd = next(c for c in hand if counts[c.rank] == 1)
+        top = max((c for c in hand if c.rank == pairs[1]), key=hand.index)
+        detail = f"{_ranks(pairs[1], 2)} + {_ranks(pairs[0], 2)} + {format_card(odd, True)}"
+        key = (_kind_level("butterfly", hand, rules), rank_value(pairs[1], rules))
+        return _play("butterfly", hand, rules, key, top, detail)
     if shape in ([1, 4], [2, 3]):
         big = max(counts, key=lambda rank: counts[rank])
         small = min(counts, key=lambda rank: counts[rank])
@@ -453,6 +467,6 @@ def _tie_labels(kind: str, rules: PlayRules) -> tuple[str, ...]:
         return (N_("sequence"), N_("suit of the top card"))
     if kind in ("full-house", "four-of-a-kind", "five-of-a-kind"):
         return (N_("rank"),)
-    if kind == "two-pairs":
+    if kind in ("two-pairs", "butterfly"):
         return (N_("rank of the higher pair"), N_("suit of its highest card"))
     return (N_("rank"), N_("suit") if kind == "single" else N_("suit of its highest card"))

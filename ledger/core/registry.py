@@ -301,6 +301,9 @@ _PLAY_HELP: dict[str, tuple[str, str, str]] = {
                           "below or above a straight flush; a card may be named twice"),
                        N_("the Russian rule text: two decks"),
                        N_("five cards of one rank, a card named twice")),
+    "butterfly": (N_("two pairs and an odd card are a five-card play, below the straight, "
+                     "ranked by the higher pair"),
+                  N_("Wikipedia; the Russian rule text"), N_("five cards: two pairs and one more")),
     "identical_beats": (N_("an identical play (3♦ on 3♦, two decks) beats the one before it"),
                         N_("the Russian rule text: two decks"), N_("the same cards on the same cards")),
 }

@@ -221,6 +221,8 @@ OPTION_CASES = [
     ("five_of_a_kind", "below-straight-flush", "5♠5♠5♥5♦5♣", "9♠9♥9♦9♣3♦", INVALID, True),
     ("five_of_a_kind", "above-straight-flush", "5♠5♠5♥5♦5♣", "3♥4♥5♥6♥7♥", INVALID, True),
     ("identical_beats", True, "3♦", "3♦", False, True),
+    # Wikipedia: "two pairs (of different ranks) and one odd card ... below the straight"
+    ("butterfly", True, "9♠9♥4♦4♣3♠", "8♠8♥7♦7♣A♠", INVALID, True),
 ]
 
 

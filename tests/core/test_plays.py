@@ -471,6 +471,7 @@ def test_defaults_and_presets() -> None:
         "rank_order": "two-high",
         "five_of_a_kind": "off",
         "identical_beats": False,
+        "butterfly": False,
     }
     assert PLAY_PRESETS["classic"] == PlayRules()
     assert PLAY_PRESETS["hong-kong"] == PlayRules(straights="hong-kong", flushes="top-card-first")
@@ -503,7 +504,7 @@ def test_from_mapping_accepts_dashes_and_suit_order_case() -> None:
             {"wilds": "on"},
             "unknown play option 'wilds': the options are suit_order, straights, "
             "flushes, four_of_a_kind, bombs, no_flushes, no_triples, five_card_order, rank_order, "
-            "five_of_a_kind, identical_beats",
+            "five_of_a_kind, identical_beats, butterfly",
         ),
         (
             {"suit_order": "CDHS"},

@@ -223,3 +223,14 @@ def test_presets_keep_one_deck_and_say_when_their_text_seats_more() -> None:
         assert preset.play_rules().five_of_a_kind == "off", name
     assert "decks = 2" in load_preset("doubling").description
     assert "deal_all = true" in load_preset("pay-the-winner").description
+
+
+def test_the_butterfly_ranks_below_the_straight_by_its_higher_pair() -> None:
+    """Wikipedia: "two pair-junk" or "Butterfly", "two pairs (of different ranks) and one
+    odd card ("junk"); Rank is determined by the highest pair. This combination ranks below
+    the straight."  Off, it is no play."""
+    assert judged("9S 9H 4D 4C 3S", "8S 8H 7D 7C AS", butterfly=True)  # 9s over 8s, junk aside
+    assert judged("3D 4C 5H 6S 7D", "2S 2H AD AC KS", butterfly=True)  # any straight beats it
+    assert not judged("2S 2H AD AC KS", "3D 4C 5H 6S 7D", butterfly=True)
+    with pytest.raises(InputError, match="not a play"):
+        judged("9S 9H 4D 4C 3S", "8S 8H 7D 7C AS")
