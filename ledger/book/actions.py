@@ -24,6 +24,7 @@ from ledger.core.errors import Conflict, InputError, NotFound
 from ledger.core.i18n import N_, _
 from ledger.core.rules import RuleSet
 from ledger.core.scoring import Deal
+from ledger.core.seating import check_table
 from ledger.core.text import clean_name, clean_session_name, name_key
 from ledger.storage.rows import EntryRow, SessionRow
 from ledger.storage.store import Ledger
@@ -31,7 +32,7 @@ from ledger.storage.store import Ledger
 if TYPE_CHECKING:
     from ledger.core.dealer import Turn
 
-PACK = 52
+
 MAX_ID = 2**63 - 1  # largest SQLite INTEGER; a bigger number cannot name a session or deal
 
 
@@ -91,13 +92,7 @@ def refuse_look_alike(name: str, others: Iterable[str], in_ledger: bool = False)
 
 def check_session(rules: RuleSet, seats: Sequence[str], teams: bool) -> None:
     n = len(seats)
-    if not 2 <= n <= 4:
-        raise InputError(_("a session seats 2 to 4 players, not {count}").format(count=n))
-    if n * rules.hand_size > PACK:
-        raise InputError(_(
-            "rules {rules!r} deal {hand} cards each: {count} players would need {needed} cards, "
-            "more than the {pack} in a pack").format(rules=rules.name, hand=rules.hand_size,
-                                                     count=n, needed=n * rules.hand_size, pack=PACK))
+    check_table(rules, n)
     if rules.mode == "places" and n > len(rules.place_points):
         raise InputError(_("rules {rules!r} have place points for {count} players only").format(
             rules=rules.name, count=len(rules.place_points)))

@@ -68,8 +68,9 @@ def parse_card(text: str) -> Card:
     raise InputError(_("unknown card {card!r}: {help}").format(card=text.strip(), help=_(_CARD_HELP)))
 
 
-def parse_cards(text: str) -> tuple[Card, ...]:
-    """Read cards separated by spaces or commas; a repeated card is an error.
+def parse_cards(text: str, copies: int = 1) -> tuple[Card, ...]:
+    """Read cards separated by spaces or commas; a card named more than ``copies`` times
+    (once with one deck, twice with two) is an error.
 
     Cards written back to back (``9♠9♦``, ``H10S9``) are also read when each token is
     entirely rank-first or entirely suit-first, so examples can be typed as printed.
@@ -78,18 +79,22 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     for token in re.split(r"[\s,]+", text.strip()):
         if token:
             cards.extend(_parse_token(token))
-    ensure_distinct(cards)
+    ensure_distinct(cards, copies)
     return tuple(cards)
 
 
-def ensure_distinct(cards: Iterable[Card]) -> None:
-    """Reject a card named twice: with one deck it cannot be in two places."""
-    seen: set[Card] = set()
+def ensure_distinct(cards: Iterable[Card], copies: int = 1) -> None:
+    """Reject a card named twice: with one deck it cannot be in two places.  With two
+    decks (``copies`` 2) a card may be named twice, never three times."""
+    seen: dict[Card, int] = {}
     for card in cards:
-        if card in seen:
+        seen[card] = seen.get(card, 0) + 1
+        if seen[card] > copies and copies == 1:
             raise InputError(_("card {card} is named twice: each card may be named only once").format(
                 card=format_card(card)))
-        seen.add(card)
+        if seen[card] > copies:
+            raise InputError(_("card {card} is named three times: with two decks each card may "
+                               "be named at most twice").format(card=format_card(card)))
 
 
 NO_SUIT_ORDER = "none"  # suits never break a tie (Wikipedia, Russian Wikipedia)
@@ -136,7 +141,7 @@ def _parse_token(token: str) -> list[Card]:
 STRAIGHT_STYLES = (
     "pagat", "hong-kong", "no-wrap", "ace-low-excluded", "twos-high", "descending", "indonesian",
     "no-ace-five", "ace-five-low-two-six-high", "two-six-over-ace-five", "ace-five-high",
-    "ace-five-below-ace", "wrap-around", "ace-low-king-high",
+    "ace-five-below-ace", "wrap-around", "ace-low-king-high", "three-to-ace",
 )
 
 
@@ -182,7 +187,9 @@ _STRAIGHT_RUNS: dict[str, tuple[Run, ...]] = {
     "hong-kong": _levelled((*_MIDDLE, Run(_2_TO_6, 15), Run(_A_TO_5, 15))),
     # twos high and never next to a three: J-Q-K-A-2 (top 2) is the highest
     "no-wrap": _levelled((*_MIDDLE, Run(_J_TO_2, 15))),
-    "ace-low-excluded": _levelled(_MIDDLE),
+    # pagat: "Some do not allow A-2-3-4-5 as a valid straight or straight flush at all":
+    # that one run goes, 2-3-4-5-6 stays (the lowest); no-ace-five is the same order
+    "ace-low-excluded": _levelled((Run(_2_TO_6, 6), *_MIDDLE)),
     # pagat: twos may rank high, "2-A-K-Q-J is ... the highest ... and 6-5-4-3-2 is lowest"
     "twos-high": _levelled((Run(_2_TO_6, 6), *_MIDDLE, Run(_J_TO_2, 15))),
     # pagat: "compare the cards in descending order of their normal rank", so
@@ -211,6 +218,9 @@ _STRAIGHT_RUNS: dict[str, tuple[Run, ...]] = {
     # 3, etc., et le plus ancien est roi"): five consecutive values run from A-2-3-4-5 to
     # 9-10-J-Q-K; 10-J-Q-K-A is no run (only with plays.rank_order = "ace-low-king-high")
     "ace-low-king-high": _levelled((Run(_A_TO_5, 5), Run(_2_TO_6, 6), *_MIDDLE[:-1])),
+    # no run holding an ace low or a two: 3-4-5-6-7 ... 10-J-Q-K-A only (what
+    # ace-low-excluded meant before it followed pagat's sentence)
+    "three-to-ace": _levelled(_MIDDLE),
 }
 
 
@@ -220,7 +230,8 @@ def straight_runs(straights: str = "pagat") -> tuple[Run, ...]:
     pagat: A-2-3-4-5 (top 5), 2-3-4-5-6 (top 6), 3-4-5-6-7 ... 10-J-Q-K-A (top = last).
     hong-kong: 3-4-5-6-7 ... 10-J-Q-K-A, then 2-3-4-5-6, then A-2-3-4-5 (both: top 2).
     no-wrap: 3-4-5-6-7 ... 10-J-Q-K-A, then J-Q-K-A-2 (top 2).
-    ace-low-excluded: 3-4-5-6-7 ... 10-J-Q-K-A only.
+    ace-low-excluded: 2-3-4-5-6 (top 6), 3-4-5-6-7 ... 10-J-Q-K-A (pagat's, as no-ace-five).
+    three-to-ace: 3-4-5-6-7 ... 10-J-Q-K-A only.
     twos-high: 2-3-4-5-6 (top 6), 3-4-5-6-7 ... 10-J-Q-K-A, J-Q-K-A-2 (top 2).
     descending: 3-4-5-6-7 ... 10-J-Q-K-A, 2-3-4-5-6, J-Q-K-A-2 (both: top 2).
     indonesian: 3-4-5-6-7 ... 10-J-Q-K-A, then 2-3-4-5-6 and A-2-3-4-5 on one level
@@ -248,13 +259,15 @@ class HandReading:
     bombs: int
 
 
-def read_hand(cards: Iterable[Card], straights: str = "pagat") -> HandReading:
+def read_hand(cards: Iterable[Card], straights: str = "pagat", copies: int = 1) -> HandReading:
     """Count cards, twos and the most disjoint bombs (fours, straight flushes) they hold.
 
-    ``straights`` is the play option deciding which runs make a straight flush.
+    ``straights`` is the play option deciding which runs make a straight flush.  With
+    two decks (``copies`` 2) a card's second copy counts and its twos, but bombs are
+    read from one copy of each card.
     """
     hand = tuple(cards)
-    ensure_distinct(hand)
+    ensure_distinct(hand, copies)
     twos = sum(card.rank == TWO for card in hand)
     return HandReading(len(hand), twos, _most_disjoint(find_bombs(hand, straights)))
 

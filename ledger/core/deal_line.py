@@ -217,20 +217,27 @@ def _read_hands(
 
     # A straight flush is a bomb only if its run is a straight under the session's rules.
     straights = "pagat" if rules is None else rules.play_rules().straights
-    seen: dict[object, str] = {}
+    copies = 1 if rules is None else rules.decks
+    seen: dict[object, list[str]] = {}
     for player, text in hands.items():
         try:
-            held = parse_cards(text)
+            held = parse_cards(text, copies)
         except InputError as exc:
             raise InputError(_("{player}={text!r} is not a number of cards left: {reason}").format(
                 player=player, text=text, reason=exc)) from None
         for card in held:
-            if card in seen:
+            holders = seen.setdefault(card, [])
+            if len(holders) >= copies and copies == 1:
                 raise InputError(_(
                     "a card is held twice in one deal: {card} is typed for {first} and for {player}"
-                ).format(card=format_card(card), first=seen[card], player=player))
-            seen[card] = player
-        reading = read_hand(held, straights)
+                ).format(card=format_card(card), first=holders[0], player=player))
+            if len(holders) >= copies:
+                raise InputError(_(
+                    "a card is held three times in one deal of two decks: {card} is typed for "
+                    "{first}, {second} and {player}"
+                ).format(card=format_card(card), first=holders[0], second=holders[1], player=player))
+            holders.append(player)
+        reading = read_hand(held, straights, copies)
         cards[player] = reading.count
         for key, derived in (("twos", reading.twos), ("bombs", reading.bombs)):
             given = (twos if key == "twos" else bombs).get(player)

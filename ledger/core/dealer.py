@@ -59,7 +59,8 @@ def cut(card: Card, seats: Sequence[str], dealer: str) -> Cut:
     """Who receives the first card: count from the dealer (1) round the table in seat order.
 
     With four players an A, 5, 9 or K gives the dealer, 2, 6, 10 the next player, 3, 7,
-    J the one opposite and 4, 8, Q the last; with fewer players the count wraps sooner.
+    J the one opposite and 4, 8, Q the last (pagat, the French text); with fewer players
+    the count wraps sooner, with five to eight later (a 6 reaches the sixth seat).
     """
     if dealer not in seats:
         raise InputError(_("the dealer {dealer!r} is not seated; players: {players}").format(

@@ -19,13 +19,13 @@ from ledger.core.i18n import N_, _
 from ledger.core.plays import (
     ACE_LOW,
     DEFAULT_RULES,
-    KIND_ORDERS,
     Play,
     PlayRules,
     card_value,
     classify,
     is_bomb,
     kind_name,
+    kind_order,
     run_of,
 )
 
@@ -67,7 +67,7 @@ def explain(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES, said: bool = Fal
         steps.append(t(N_("card values {a} against {b}: equal, so the usual order decides")).format(
             a=va, b=vb))
     if len(a.cards) == 5:
-        order = KIND_ORDERS[rules.five_card_order]
+        order = kind_order(rules)
         steps.append(t(N_("five-card kinds ({order}), low to high: {kinds}")).format(
             order=rules.five_card_order, kinds=" < ".join(t(k.replace("-", " ")) for k in order)))
         if a.key[0] != b.key[0]:
@@ -119,6 +119,10 @@ def explain(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES, said: bool = Fal
             return steps
     steps.append(t(N_("{suits}; compared: {a} against {b}")).format(
         suits=_suit_step(rules, t), a=format_card(a.top, True), b=format_card(b.top, True)))
+    if a.cards == b.cards:
+        steps.append(t(N_("the same cards (two decks): an identical play beats (identical_beats)")
+                       if rules.identical_beats else
+                       N_("the same cards (two decks): an identical play does not beat")))
     return steps
 
 

@@ -57,8 +57,17 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "bombs": ("off", "beat-anything", "beat-all", "quads-beat-all"),
     "five_card_order": FIVE_CARD_ORDERS,
     "rank_order": RANK_ORDERS,
+    # the Russian article's two decks: "пятерка побеждает каре, но может победить или не
+    # победить стрит-флеш" (five of a kind beats quads, and may or may not beat a straight
+    # flush); any value but off plays with two decks (a card may be named twice)
+    "five_of_a_kind": ("off", "below-straight-flush", "above-straight-flush"),
 }
-SWITCHES = ("no_flushes", "no_triples")
+# identical_beats: the Russian article, "Игрокам может быть разрешено или не разрешено
+# сыграть руку, эквивалентную предыдущей руке" (3♦ on 3♦ may or may not be allowed)
+# butterfly: Wikipedia and the Russian article, "two pair-junk" or "Butterfly", "two pairs
+# (of different ranks) and one odd card ... Rank is determined by the highest pair. This
+# combination ranks below the straight."
+SWITCHES = ("no_flushes", "no_triples", "identical_beats", "butterfly")
 FIVE_CARD_KINDS = ("straight", "flush", "full-house", "four-of-a-kind", "straight-flush")
 # pagat: "only a Royal Flush (A-K-Q-J-10) can beat a four of a kind. Any four of a kind
 # beats any other straight flush."  Low to high; "royal-flush" is A-K-Q-J-10 suited.
@@ -90,6 +99,9 @@ class PlayRules:
     no_triples: bool = False
     five_card_order: str = "standard"
     rank_order: str = "two-high"
+    five_of_a_kind: str = "off"
+    identical_beats: bool = False
+    butterfly: bool = False
 
     def __post_init__(self) -> None:
         for name, allowed in CHOICES.items():
@@ -167,6 +179,8 @@ KIND_NAMES = {
     "full-house": N_("full house"), "straight-flush": N_("straight flush"),
     "royal-flush": N_("royal flush"),  # kind_name's, where five_card_order sets it apart
     "two-pairs": N_("two pairs"),
+    "five-of-a-kind": N_("five of a kind"),
+    "butterfly": N_("butterfly"),
 }
 
 
@@ -190,7 +204,7 @@ def classify(cards: Iterable[Card], rules: PlayRules = DEFAULT_RULES) -> Play:
     """Name the play ``cards`` make under ``rules``; InputError says why if none."""
     hand = tuple(sorted(cards, key=lambda card: (rank_value(card.rank, rules),
                                                  card_order(card, rules.suit_order))))
-    ensure_distinct(hand)
+    ensure_distinct(hand, copies(rules))
     shown = format_cards(hand, symbols=True)
     counts = Counter(card.rank for card in hand)
     value = {rank: rank_value(rank, rules) for rank in counts}
@@ -244,6 +258,9 @@ def compare(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES) -> Verdict:
                             this=this, that=that)
         return _verdict(False, N_("{this} cannot be played on {that}: a play is beaten only by "
                                   "one with as many cards"), this=this, that=that)
+    if a.key == b.key and rules.identical_beats and a.cards == b.cards:
+        return _verdict(True, N_("{this} beats {that}: an identical play beats (identical_beats)"),
+                        this=this, that=that)
     if a.key == b.key:
         return _verdict(False, N_("{this} does not beat {that}: equal plays do not beat each other"),
                         this=this, that=that)
@@ -320,13 +337,45 @@ def _play(
     detail: str,
 ) -> Play:
     """Append the top card's suit to ``key`` for kinds where suits break ties."""
-    if kind in ("single", "pair", "triple", "straight", "straight-flush", "two-pairs"):
+    if kind in ("single", "pair", "triple", "straight", "straight-flush", "two-pairs", "butterfly"):
         key = (*key, suit_value(top.suit, rules.suit_order))
     return Play(kind, hand, key, top, detail)
 
 
+def copies(rules: PlayRules) -> int:
+    """How many times a card may be named: twice when the rules play two decks."""
+    return 2 if rules.five_of_a_kind != "off" else 1
+
+
+def kind_order(rules: PlayRules) -> tuple[str, ...]:
+    """The five-card kinds low to high under ``five_card_order``, with five of a kind
+    just above four of a kind (below a straight flush) or above every kind."""
+    order = KIND_ORDERS[rules.five_card_order]
+    if rules.butterfly:
+        order = ("butterfly", *order)  # "This combination ranks below the straight"
+    if rules.five_of_a_kind == "off":
+        return order
+    if rules.five_of_a_kind == "above-straight-flush":
+        return (*order, "five-of-a-kind")
+    at = order.index("four-of-a-kind") + 1
+    if order.index("straight-flush") < order.index("four-of-a-kind"):
+        at = order.index("straight-flush")  # royal-over-quads: keep it below straight flushes
+    return (*order[:at], "five-of-a-kind", *order[at:])
+
+
 def _five(hand: tuple[Card, ...], counts: Counter[int], rules: PlayRules, shown: str) -> Play:
     shape = sorted(counts.values())
+    if shape == [5] and rules.five_of_a_kind != "off":
+        rank = hand[0].rank
+        key = (_kind_level("five-of-a-kind", hand, rules), rank_value(rank, rules))
+        return Play("five-of-a-kind", hand, key, hand[-1], _ranks(rank, 5))
+    if shape == [1, 2, 2] and rules.butterfly:
+        pairs = sorted((r for r in counts if counts[r] == 2), key=lambda r: rank_value(r, rules))
+        odd = next(c for c in hand if counts[c.rank] == 1)
+        top = max((c for c in hand if c.rank == pairs[1]), key=hand.index)
+        detail = f"{_ranks(pairs[1], 2)} + {_ranks(pairs[0], 2)} + {format_card(odd, True)}"
+        key = (_kind_level("butterfly", hand, rules), rank_value(pairs[1], rules))
+        return _play("butterfly", hand, rules, key, top, detail)
     if shape in ([1, 4], [2, 3]):
         big = max(counts, key=lambda rank: counts[rank])
         small = min(counts, key=lambda rank: counts[rank])
@@ -357,7 +406,7 @@ def _five(hand: tuple[Card, ...], counts: Counter[int], rules: PlayRules, shown:
 
 def _kind_level(kind: str, hand: tuple[Card, ...], rules: PlayRules) -> int:
     """The five-card kind's place under ``five_card_order`` (a royal flush may stand apart)."""
-    order = KIND_ORDERS[rules.five_card_order]
+    order = kind_order(rules)
     if kind == "straight-flush" and "royal-flush" in order and is_royal(hand):
         return order.index("royal-flush")
     return order.index(kind)
@@ -416,8 +465,8 @@ def _tie_labels(kind: str, rules: PlayRules) -> tuple[str, ...]:
         }[rules.flushes]
     if kind in ("straight", "straight-flush"):
         return (N_("sequence"), N_("suit of the top card"))
-    if kind in ("full-house", "four-of-a-kind"):
+    if kind in ("full-house", "four-of-a-kind", "five-of-a-kind"):
         return (N_("rank"),)
-    if kind == "two-pairs":
+    if kind in ("two-pairs", "butterfly"):
         return (N_("rank of the higher pair"), N_("suit of its highest card"))
     return (N_("rank"), N_("suit") if kind == "single" else N_("suit of its highest card"))

@@ -30,11 +30,14 @@ from ledger.core.rule_set import (
     IMMEDIATE_WINS,
     MAX_HAND,
     MAX_LOSERS,
+    MAX_SEATS,
     MODES,
     NEXT_DEALS,
     NEXT_LEADS,
     OPENERS,
     SETTLEMENTS,
+    STOCK_SCORINGS,
+    TIERS_BY_HAND,
     RuleSet,
 )
 from ledger.core.rule_values import tiers_value, want_bool, want_choice, want_int
@@ -122,9 +125,9 @@ def _immediate_wins(value: object, c: Checking) -> tuple[str, ...]:
 
 
 def _place_points(value: object, c: Checking) -> tuple[int, ...]:
-    if not isinstance(value, (list, tuple)) or not 2 <= len(value) <= 4:
+    if not isinstance(value, (list, tuple)) or not 2 <= len(value) <= MAX_SEATS:
         raise RuleError(_(
-            "rule 'place_points' must be a list of 2 to 4 whole numbers, first place first, "
+            "rule 'place_points' must be a list of 2 to 8 whole numbers, first place first, "
             "e.g. [0, 1, 2, 3]; got {value!r}"
         ).format(value=value))
     return tuple(want_int("place_points", p, 0, 10_000) for p in value)
@@ -207,7 +210,8 @@ _OPTIONS = (
            N_("no assist when the winner went out on more than one card"),
            N_("Wikipedia; Russian Wikipedia"), N_("assist, with --finish quads or straight-flush"),
            "switch"),
-    Option("four_twos", "choice", N_("four twos: the others' full hands by the tiers, or tripled"),
+    Option("four_twos", "choice",
+           N_("four twos: the others' full hands by the tiers, tripled, or a draw (all 0)"),
            N_("Wikipedia"), N_("the --four-twos fact of a deal"), "select", FOUR_TWOS),
     Option("finish_two", "choice", N_("going out on a two doubles, counts plain, or is not allowed"),
            N_("Russian Wikipedia; Wikipedia"), N_("--finish two"), "select", FINISH_TWO),
@@ -236,6 +240,28 @@ _OPTIONS = (
            N_("three players"), "switch"),
     Option("redeal_four_twos", "bool", N_("a hand with all four twos may ask for a reshuffle"),
            N_("the Russian rule text"), N_("bigtwo redeal-check"), "switch"),
+    Option("decks", "int", N_("packs of 52 cards shuffled together: two seat up to eight"),
+           N_("the Russian rule text: two decks, up to eight players"),
+           N_("how many may sit, the hand size under deal_all, how many twos there are"),
+           "number", (1, 2)),
+    Option("deal_all", "bool",
+           N_("deal the pack(s) out evenly; the leftover cards go to the 3♦'s holder"),
+           N_("Wikipedia: as far as they can go, keeping equal hands"),
+           N_("the hand size: 5 players 10 each (+2), 6 players 8 each (+4)"), "switch"),
+    Option("tiers_by_hand", "choice",
+           N_("hands of another size: tiers by the count as written, or the top tier "
+              "only for all your cards"),
+           N_("pagat; Wikipedia: the top tier is all your cards left"),
+           N_("hands other than the tiers' own size"), "select", TIERS_BY_HAND),
+    Option("draw_from_stock", "bool",
+           N_("two players: who passes draws a card from the undealt stock (up to 39 held)"),
+           N_("Wikipedia: two players, taken from Go Fish"),
+           N_("two-player sessions: cards left up to 39"), "switch"),
+    Option("stock_scoring", "choice",
+           N_("drawing from the stock: every card held counts, or the penalty stops at a "
+              "full hand"),
+           N_("Wikipedia says nothing on it (our reading)"),
+           N_("draw_from_stock, a loser holding more than hand_size"), "select", STOCK_SCORINGS),
 )
 OPTIONS: dict[str, Option] = {o.name: o for o in _OPTIONS}
 # The text fields of a rule set: not options (they decide nothing), checked as text.
@@ -271,6 +297,15 @@ _PLAY_HELP: dict[str, tuple[str, str, str]] = {
                    N_("the French text: \"la carte d'as plus jeune, puis aller à 2, 3, etc., et "
                       "le plus ancien est roi\""),
                    N_("every play: which rank is higher")),
+    "five_of_a_kind": (N_("two decks: five of a kind is a play, above four of a kind and "
+                          "below or above a straight flush; a card may be named twice"),
+                       N_("the Russian rule text: two decks"),
+                       N_("five cards of one rank, a card named twice")),
+    "butterfly": (N_("two pairs and an odd card are a five-card play, below the straight, "
+                     "ranked by the higher pair"),
+                  N_("Wikipedia; the Russian rule text"), N_("five cards: two pairs and one more")),
+    "identical_beats": (N_("an identical play (3♦ on 3♦, two decks) beats the one before it"),
+                        N_("the Russian rule text: two decks"), N_("the same cards on the same cards")),
 }
 
 

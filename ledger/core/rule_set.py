@@ -32,8 +32,16 @@ Opener = Literal["lowest-card", "three-of-clubs"]
 # Teams: a finish doubles whoever went out (sessions before this option), or only when the
 # player who went out is on the winning side (the winner is the winning side).
 FinishSide = Literal["finisher", "winning-side"]
-FourTwos = Literal["tiers", "tripled"]  # a four-twos immediate win: by the tiers, or x3
+# A four-twos immediate win: by the tiers, x3, or (Wikipedia's "some variations")
+# "an automatic draw when 1 player has all 4 twos": every penalty 0.
+FourTwos = Literal["tiers", "tripled", "draw"]
 FinishTwo = Literal["double", "plain", "forbidden"]  # going out on a two
+# The tiers for a hand of another size than they were written for: by the count as
+# written, or with the top tier read as "all your cards" (docs/scoring.md).
+TiersByHand = Literal["as-written", "all-your-cards"]
+# Two players drawing from the stock (Wikipedia) may end holding 14-39 cards: each card
+# counts, or the penalty stops at a full hand (the text says nothing on it).
+StockScoring = Literal["every-card", "full-hand"]
 
 FACTOR_CHOICES: tuple[Factor, ...] = get_args(Factor)
 SETTLEMENTS: tuple[Settlement, ...] = get_args(Settlement)
@@ -45,8 +53,11 @@ FOUR_TWOS: tuple[FourTwos, ...] = get_args(FourTwos)
 FINISH_TWO: tuple[FinishTwo, ...] = get_args(FinishTwo)
 OPENERS: tuple[Opener, ...] = get_args(Opener)
 FINISH_SIDES: tuple[FinishSide, ...] = get_args(FinishSide)
+TIERS_BY_HAND: tuple[TiersByHand, ...] = get_args(TiersByHand)
+STOCK_SCORINGS: tuple[StockScoring, ...] = get_args(StockScoring)
 MAX_HAND = 26  # two players splitting a whole pack
-MAX_LOSERS = 3  # four players at most
+MAX_SEATS = 8  # two decks seat up to eight
+MAX_LOSERS = MAX_SEATS - 1
 
 
 class RuleSet(NamedTuple):
@@ -91,6 +102,31 @@ class RuleSet(NamedTuple):
     odd_card: bool = False
     # The Russian article: a hand holding all four twos may ask for a reshuffle.
     redeal_four_twos: bool = False
+    # The Russian article: two decks seat up to eight.  Wikipedia: one deck "dealt out
+    # among the players as far as they can go", the leftovers to the 3♦'s holder.
+    decks: int = 1
+    deal_all: bool = False
+    tiers_by_hand: TiersByHand = "as-written"
+    # Wikipedia, two players: "When one player passes he is forced to pick up one card
+    # from the remaining deck and add it to his hand."
+    draw_from_stock: bool = False
+    stock_scoring: StockScoring = "every-card"
+
+    def tier_for(self, cards: int, own_hand: int) -> int:
+        """The multiplier of ``cards`` left from a hand of ``own_hand`` cards: the tiers as
+        written, or under ``tiers_by_hand = "all-your-cards"`` the top tier exactly when
+        every card is left and the tier below it otherwise.
+
+        >>> r = RuleSet("t", tiers_by_hand="all-your-cards")
+        >>> [r.tier_for(c, 8) for c in (7, 8)], [r.tier_for(c, 19) for c in (13, 19)]
+        ([1, 3], [2, 3])
+        """
+        if self.tiers_by_hand == "as-written" or cards == 0:
+            return self.tier(cards)
+        if cards >= own_hand:
+            return self.tiers[-1][1]
+        below = self.tiers[:-1] or self.tiers
+        return RuleSet(self.name, tiers=below).tier(cards)
 
     def tier(self, cards: int) -> int:
         """Multiplier of the highest tier whose lower bound is <= ``cards``."""

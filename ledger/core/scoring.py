@@ -21,6 +21,8 @@ from typing import Any, Literal, NamedTuple, TypeGuard, get_args
 from ledger.core.errors import InputError
 from ledger.core.i18n import _
 from ledger.core.rule_set import IMMEDIATE_WINS, ImmediateWin, RuleSet
+from ledger.core.seating import hands, own_hands, twos_in_play
+from ledger.core.seating import largest_hand as _largest
 
 Finish = Literal["two", "quads", "straight-flush"]  # the winner's last play, when it doubles
 FINISHES: tuple[Finish, ...] = get_args(Finish)
@@ -32,7 +34,6 @@ def is_finish(text: str) -> TypeGuard[Finish]:
     return text in FINISHES
 
 MULTI_CARD_FINISHES = ("quads", "straight-flush")  # five cards: never an assisted single
-TWOS_IN_PACK = 4
 
 
 # The default of a fact nobody stated: an empty mapping that cannot be changed (one,
@@ -222,11 +223,14 @@ def _validate_cards(rules: RuleSet, seats: Sequence[str], deal: Deal) -> None:
                 "{player}={count}: cards left must be a whole number from 0 to "
                 "{hand_size} (the hand size under rules {name!r})"
             ).format(player=name, count=count, hand_size=most, name=rules.name))
-    over = [n for n, c in deal.cards.items() if c > rules.hand_size]
+    dealt = hands(rules, len(seats))
+    over = [n for n, c in deal.cards.items() if c > dealt.hand]
     if len(over) > 1:
-        raise InputError(_(
-            "{names} hold more than {hand_size} cards: only one player takes the 52nd card"
-        ).format(names=", ".join(over), hand_size=rules.hand_size))
+        what = (_("{names} hold more than {hand_size} cards: only one player takes the 52nd card")
+                if dealt.leftovers == 1 else
+                _("{names} hold more than {hand_size} cards: only one player takes the leftover "
+                  "cards"))
+        raise InputError(what.format(names=", ".join(over), hand_size=dealt.hand))
     winners = [n for n, c in deal.cards.items() if c == 0]
     if not winners:
         raise InputError(_("no winner: exactly one player must have 0 cards (the one who went out)"))
@@ -237,10 +241,8 @@ def _validate_cards(rules: RuleSet, seats: Sequence[str], deal: Deal) -> None:
 
 
 def largest_hand(rules: RuleSet, seats: Sequence[str]) -> int:
-    """The most cards one player can hold: the hand size, or one more under
-    ``odd_card`` with three players (Wikipedia: "whichever player possesses the two of
-    spades or three of diamonds receives that card")."""
-    return rules.hand_size + (1 if rules.odd_card and len(seats) == 3 else 0)
+    """The most cards one player can hold (:func:`ledger.core.seating.largest_hand`)."""
+    return _largest(rules, len(seats))
 
 
 def _validate_counts(
@@ -279,7 +281,7 @@ def _validate_extras(rules: RuleSet, seats: Sequence[str], deal: Deal, teams: bo
     _validate_counts(rules, seats, deal, "twos", 1)
     _validate_counts(rules, seats, deal, "bombs", 4)
     total_twos = sum(deal.twos.values())
-    cap = TWOS_IN_PACK - (1 if deal.finish == "two" else 0)
+    cap = twos_in_play(rules) - (1 if deal.finish == "two" else 0)
     if total_twos > cap:
         what = (_("--twos add up to {total}; the losers can hold at most {cap} (the winner's last "
                   "play held a two)") if deal.finish == "two"
@@ -375,12 +377,15 @@ def base_penalties(
     if deal.immediate is not None:
         return {n: c * immediate_multiplier(rules, deal, c) for n, c in cards.items()}
     finish = 2 if finish_counts and rules.finish_double and _doubling_finish(rules, deal.finish) else 1
+    own = own_hands(rules, cards)
     out = {}
     for name in seats:
         c = cards[name]
+        if rules.draw_from_stock and rules.stock_scoring == "full-hand":
+            c = min(c, rules.hand_size)  # Wikipedia is silent above a full hand
         out[name] = (
             c
-            * rules.tier(c)
+            * rules.tier_for(c, own[name])
             * _factor(rules.twos, deal.twos.get(name, 0))
             * _factor(rules.bombs, deal.bombs.get(name, 0))
             * finish
@@ -400,10 +405,12 @@ def immediate_multiplier(rules: RuleSet, deal: Deal, cards: int) -> int:
     (Wikipedia: "The score (card count) of the losing players is tripled")."""
     if deal.immediate == "four-twos" and rules.four_twos == "tripled" and cards:
         return 3
-    return rules.tier(cards)
+    if deal.immediate == "four-twos" and rules.four_twos == "draw":
+        return 0  # Wikipedia: "an automatic draw when 1 player has all 4 twos"
+    return rules.tier_for(cards, cards)  # a full hand: all your cards
 
 
-def is_fried(rules: RuleSet, deal: Deal, cards: int) -> bool:
+def is_fried(rules: RuleSet, deal: Deal, cards: int, name: str = "") -> bool:
     """A loser multiplied by the card count: a tier above x1, four twos tripled, or
     (ranked) holding the threshold or more."""
     if rules.mode != "cards" or cards == 0:
@@ -412,13 +419,14 @@ def is_fried(rules: RuleSet, deal: Deal, cards: int) -> bool:
         return cards >= rules.rank_threshold
     if deal.immediate is not None:
         return immediate_multiplier(rules, deal, cards) > 1
-    return rules.tier(cards) > 1
+    return rules.tier_for(cards, own_hands(rules, deal.cards).get(name, cards)) > 1
 
 
 def effective_cards(rules: RuleSet, seats: Sequence[str], deal: Deal) -> dict[str, int]:
     """Cards scored for each player: an immediate win scores a full hand for the others."""
     if deal.immediate is not None:
-        return {n: 0 if n == deal.immediate_by else rules.hand_size for n in seats}
+        full = hands(rules, len(seats)).hand
+        return {n: 0 if n == deal.immediate_by else full for n in seats}
     if rules.mode == "places":
         return {n: 0 for n in seats}
     return {n: deal.cards[n] for n in seats}
@@ -431,7 +439,7 @@ def score_deal(
     validate(rules, seats, deal, teams)
     cards = effective_cards(rules, seats, deal)
     base = base_penalties(rules, seats, deal)
-    fried = {n: is_fried(rules, deal, cards[n]) for n in seats}
+    fried = {n: is_fried(rules, deal, cards[n], n) for n in seats}
     if teams:
         return _score_teams(rules, seats, deal, cards, base, fried)
     winner = deal.winner
@@ -455,7 +463,8 @@ def score_deal(
         net = {n: -penalty[n] for n in seats}
         net[winner] = sum(penalty.values())
         payee = {n: (winner if n != winner else None) for n in seats}
-    wins = {n: n == winner for n in seats}
+    drawn = deal.immediate == "four-twos" and rules.four_twos == "draw"
+    wins = {n: n == winner and not drawn for n in seats}
     return DealScore(cards, wins, fried, base, penalty, net, payee)
 
 

@@ -164,7 +164,9 @@ OPTION_CASES = [
     ("straights", "no-wrap", "J♠Q♥K♠A♠2♠", "10♠J♥Q♠K♠A♠", INVALID, True),
     ("straights", "no-wrap", "3♦4♣5♣6♣7♣", "A♠2♥3♠4♠5♠", True, INVALID),
     ("straights", "ace-low-excluded", "3♦4♣5♣6♣7♣", "A♠2♥3♠4♠5♠", True, INVALID),
+    # pagat: "Some do not allow A-2-3-4-5 as a valid straight": 2-3-4-5-6 stays
     ("straights", "ace-low-excluded", "2♦3♣4♣5♣6♣", "A♠2♥3♠4♠5♠", True, INVALID),
+    ("straights", "three-to-ace", "2♦3♣4♣5♣6♣", "A♠2♥3♠4♠5♠", True, INVALID),
     ("flushes", "top-card-first", "2♥A♥K♥Q♥9♥", "3♠5♠7♠9♠J♠", False, True),
     ("flushes", "poker", "A♥K♥J♥9♥8♥", "A♠J♠10♠7♠6♠", False, True),
     ("four_of_a_kind", "alone", "4♠4♥4♣4♦", "3♠3♥3♣3♦", INVALID, True),
@@ -213,13 +215,21 @@ OPTION_CASES = [
     # the French text: "la carte d'as plus jeune, puis aller à 2, 3, etc., et le plus ancien est roi"
     ("rank_order", "ace-low-king-high", "K♠", "2♠", False, True),
     ("straights", "ace-low-king-high", "A♠2♥3♠4♠5♠", "10♠J♥Q♠K♠A♥", False, INVALID),
+    # the Russian article's two decks: "пятерка побеждает каре, но может победить или не
+    # победить стрит-флеш"; "Игрокам может быть разрешено или не разрешено сыграть руку,
+    # эквивалентную предыдущей руке"
+    ("five_of_a_kind", "below-straight-flush", "5♠5♠5♥5♦5♣", "9♠9♥9♦9♣3♦", INVALID, True),
+    ("five_of_a_kind", "above-straight-flush", "5♠5♠5♥5♦5♣", "3♥4♥5♥6♥7♥", INVALID, True),
+    ("identical_beats", True, "3♦", "3♦", False, True),
+    # Wikipedia: "two pairs (of different ranks) and one odd card ... below the straight"
+    ("butterfly", True, "9♠9♥4♦4♣3♠", "8♠8♥7♦7♣A♠", INVALID, True),
 ]
 
 
 def answer(cli, a: str, b: str, *options: str) -> bool | str:
     result = cli("compare", a, b, *options, "--json")
     if result.exit_code == 2:
-        assert "is not a play" in result.stderr
+        assert "is not a play" in result.stderr or "named twice" in result.stderr
         assert "Traceback" not in result.output
         return INVALID
     assert result.exit_code == 0, result.output

@@ -209,9 +209,9 @@ CASES: dict[str, Case] = {
     "a name that is a number": (
         lambda t: ["session", "start", "--players", "Ann,Ben,7,Dan"],
         "error: player name '7' is a number; numbers are cards left"),
-    "five players": (
-        lambda t: ["session", "start", "--players", "A,B,C,D,E"],
-        "error: a session seats 2 to 4 players, not 5"),
+    "nine players": (
+        lambda t: ["session", "start", "--players", "A,B,C,D,E,F,G,H,I"],
+        "error: a session seats 2 to 8 players, not 9"),
     "a date that is not one": (
         lambda t: ["stats", "--since", "2024-02-30"],
         "error: bad date '2024-02-30' for --since: use YYYY-MM-DD, e.g. 2024-05-03"),

@@ -204,7 +204,7 @@ def test_lowest_card_opens_under_pusoy_dos_suits(cli, tmp_path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ('four_twos = "double"\n', "rule 'four_twos' must be one of tiers, tripled; got 'double'"),
+        ('four_twos = "double"\n', "rule 'four_twos' must be one of tiers, tripled, draw; got 'double'"),
         ('finish_two = "never"\n', "rule 'finish_two' must be one of double, plain, forbidden"),
         ("assist_single_only = 1\n", "rule 'assist_single_only' must be true or false, not 1"),
         ('settlement = "ranked"\nrank_payments = [1, 2, 4]\n',

@@ -163,6 +163,11 @@ def test_parse_cards_undoes_format_cards(hand: list[Card], symbols: bool) -> Non
         ),
         (
             "ace-low-excluded",
+            "2-3-4-5-6 3-4-5-6-7 4-5-6-7-8 5-6-7-8-9 6-7-8-9-10 7-8-9-10-J 8-9-10-J-Q 9-10-J-Q-K "
+            "10-J-Q-K-A",
+        ),
+        (
+            "three-to-ace",
             "3-4-5-6-7 4-5-6-7-8 5-6-7-8-9 6-7-8-9-10 7-8-9-10-J 8-9-10-J-Q 9-10-J-Q-K 10-J-Q-K-A",
         ),
     ],
@@ -211,7 +216,8 @@ def test_unknown_straight_style_is_a_rule_error() -> None:
         ("ah 2h 3h 4h 5h", "hong-kong", (5, 1, 1)),
         ("ah 2h 3h 4h 5h", "no-wrap", (5, 1, 0)),
         ("ah 2h 3h 4h 5h", "ace-low-excluded", (5, 1, 0)),
-        ("2s 3s 4s 5s 6s", "ace-low-excluded", (5, 1, 0)),
+        ("2s 3s 4s 5s 6s", "ace-low-excluded", (5, 1, 1)),  # pagat keeps 2-3-4-5-6
+        ("2s 3s 4s 5s 6s", "three-to-ace", (5, 1, 0)),
         ("js qs ks as 2s", "pagat", (5, 1, 0)),
         ("js qs ks as 2s", "no-wrap", (5, 1, 1)),
         ("3s 4h 5h 6h 7h", "pagat", (5, 0, 0)),  # a plain straight is no bomb

@@ -297,7 +297,8 @@ def test_cut_with_a_tie_for_next_dealer_asks_who(cli, tmp_path) -> None:
     [
         (("cut", "7H 8H", "--players", "A,B"), "give the one exposed card"),
         (("cut", "1H", "--players", "A,B"), "unknown card '1H'"),
-        (("cut", "7H", "--players", "A"), "2 to 4 players"),
+        (("cut", "7H", "--players", "A"), "2 to 8 players"),
+        (("cut", "7H", "--players", "A,B,C,D,E,F,G,H,I"), "2 to 8 players, not 9"),
         (("cut", "7H", "--players", "A,B", "--dealer", "C"), "'C' is not seated"),
         (("cut", "7H"), "no current session"),
     ],

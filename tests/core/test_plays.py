@@ -134,6 +134,7 @@ STRAIGHT_ORDERS = {
         "J-Q-K-A-2",
     ],
     "ace-low-excluded": [
+        "2-3-4-5-6",
         "3-4-5-6-7",
         "4-5-6-7-8",
         "5-6-7-8-9",
@@ -177,7 +178,9 @@ def test_straight_order(straights: str) -> None:
         ("no-wrap", "A-2-3-4-5", False),
         ("no-wrap", "2-3-4-5-6", False),
         ("ace-low-excluded", "A-2-3-4-5", False),
-        ("ace-low-excluded", "2-3-4-5-6", False),
+        ("ace-low-excluded", "2-3-4-5-6", True),  # pagat removes A-2-3-4-5 only
+        ("three-to-ace", "2-3-4-5-6", False),
+        ("three-to-ace", "A-2-3-4-5", False),
         ("ace-low-excluded", "J-Q-K-A-2", False),
     ],
 )
@@ -466,6 +469,9 @@ def test_defaults_and_presets() -> None:
         "no_triples": False,
         "five_card_order": "standard",
         "rank_order": "two-high",
+        "five_of_a_kind": "off",
+        "identical_beats": False,
+        "butterfly": False,
     }
     assert PLAY_PRESETS["classic"] == PlayRules()
     assert PLAY_PRESETS["hong-kong"] == PlayRules(straights="hong-kong", flushes="top-card-first")
@@ -497,7 +503,8 @@ def test_from_mapping_accepts_dashes_and_suit_order_case() -> None:
         (
             {"wilds": "on"},
             "unknown play option 'wilds': the options are suit_order, straights, "
-            "flushes, four_of_a_kind, bombs, no_flushes, no_triples, five_card_order, rank_order",
+            "flushes, four_of_a_kind, bombs, no_flushes, no_triples, five_card_order, rank_order, "
+            "five_of_a_kind, identical_beats, butterfly",
         ),
         (
             {"suit_order": "CDHS"},
@@ -508,7 +515,7 @@ def test_from_mapping_accepts_dashes_and_suit_order_case() -> None:
             "play option straights cannot be 'wrap': use one of pagat, hong-kong, no-wrap, "
             "ace-low-excluded, twos-high, descending, indonesian, no-ace-five, "
             "ace-five-low-two-six-high, two-six-over-ace-five, ace-five-high, ace-five-below-ace, "
-            "wrap-around, ace-low-king-high",
+            "wrap-around, ace-low-king-high, three-to-ace",
         ),
         ({"flushes": 3}, "play option flushes cannot be 3: use one of suit-first, top-card-first, poker"),
         (

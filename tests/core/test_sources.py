@@ -203,9 +203,24 @@ def runs(style: str) -> list[str]:
     return [str(run) for run in straight_runs(style)]
 
 
+def test_ace_low_excluded_removes_only_a_2_3_4_5() -> None:
+    """pagat: "Some do not allow A-2-3-4-5 as a valid straight or straight flush at all":
+    only that run goes; 2-3-4-5-6 stays, now the lowest straight (and a straight flush)."""
+    rules = PlayRules(straights="ace-low-excluded")
+    assert runs("ace-low-excluded") == runs("no-ace-five")
+    assert runs("ace-low-excluded")[0] == "2-3-4-5-6"
+    assert classify(parse_cards("2S 3H 4D 5C 6S"), rules).kind == "straight"
+    assert classify(parse_cards("2H 3H 4H 5H 6H"), rules).kind == "straight-flush"
+    low, next_up = (classify(parse_cards(t), rules) for t in ("2S 3S 4S 5S 6H", "3D 4C 5C 6C 7C"))
+    assert compare(next_up, low, rules).beats and not compare(low, next_up, rules).beats
+    with pytest.raises(InputError):
+        classify(parse_cards("AS 2H 3D 4C 5S"), rules)
+    assert classify(parse_cards("AH 2H 3H 4H 5H"), rules).kind == "flush"  # no straight flush
+
+
 def test_no_ace_five_removes_only_that_straight() -> None:
     """pagat: "Some do not allow A-2-3-4-5 as a valid straight": 2-3-4-5-6 stays."""
-    assert runs("no-ace-five") == ["2-3-4-5-6", *runs("ace-low-excluded")]
+    assert runs("no-ace-five") == ["2-3-4-5-6", *runs("three-to-ace")]
     rules = PlayRules(straights="no-ace-five")
     assert classify(parse_cards("2S 3H 4D 5C 6S"), rules).kind == "straight"
     with pytest.raises(InputError):

@@ -318,13 +318,14 @@ def test_points_per_unit() -> None:
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"four_twos": "double"}, "rule 'four_twos' must be one of tiers, tripled; got 'double'"),
+        ({"four_twos": "double"}, "rule 'four_twos' must be one of tiers, tripled, draw; got 'double'"),
         ({"finish_two": "never"}, "rule 'finish_two' must be one of double, plain, forbidden; got 'never'"),
         ({"assist_single_only": "yes"}, "rule 'assist_single_only' must be true or false, not 'yes'"),
         ({"settlement": "taiwan"}, "rule 'settlement' must be one of pairwise, pay-the-winner, ranked"),
         ({"next_lead": "3C"}, "rule 'next_lead' must be one of winner, lowest-card, three-of-diamonds"),
-        ({"rank_payments": "1,2,3"}, "rule 'rank_payments' must be a list of 1 to 3 whole numbers"),
-        ({"rank_payments": [1, 2, 3, 4]}, "rule 'rank_payments' must be a list of 1 to 3 whole numbers"),
+        ({"rank_payments": "1,2,3"}, "rule 'rank_payments' must be a list of 1 to 7 whole numbers"),
+        ({"rank_payments": [1, 2, 3, 4, 5, 6, 7, 8]},
+         "rule 'rank_payments' must be a list of 1 to 7 whole numbers"),
         ({"rank_payments": [1, 2.5]}, "rule 'rank_payments' must be a whole number from 0 to 10000"),
         ({"settlement": "ranked", "rank_payments": [1, 2, 4]},
          "rule 'rank_payments' [1, 2, 4] would make tied losers pay 1/6 units"),

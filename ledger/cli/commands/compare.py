@@ -100,10 +100,10 @@ def _rules_for_compare(ctx: typer.Context, spec: str | None, session: int | None
 def _play(label: str, text: str, house: Any) -> Any:
     from ledger.core.cards import parse_cards
     from ledger.core.errors import InputError
-    from ledger.core.plays import classify
+    from ledger.core.plays import classify, copies
 
     try:
-        return classify(parse_cards(text), house)
+        return classify(parse_cards(text, copies(house)), house)
     except InputError as exc:
         raise InputError(_("play {label} ({text!r}): {reason}").format(
             label=label, text=text.strip(), reason=exc)) from None

@@ -93,8 +93,11 @@ def _seating(
         from ledger.book.actions import check_player_names
 
         seats = check_player_names(players.split(","))
-        if not 2 <= len(seats) <= 4:
-            raise InputError(_("a table seats 2 to 4 players, not {count}").format(count=len(seats)))
+        from ledger.core.seating import MAX_SEATS, MIN_SEATS
+
+        if not MIN_SEATS <= len(seats) <= MAX_SEATS:
+            raise InputError(_("a table seats {least} to {most} players, not {count}").format(
+                least=MIN_SEATS, most=MAX_SEATS, count=len(seats)))
         return seats, (seats[0],)
     from ledger.book import actions as book
     from ledger.core.dealer import next_turn_from_facts

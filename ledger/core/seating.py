@@ -1,0 +1,86 @@
+"""How many play, with how many packs, and how many cards each holds.
+
+Two to eight players (docs/scoring.md, "More than four players"): one pack of 52 or,
+with ``decks = 2``, two (the Russian article: "Игра двумя колодами: это позволяет
+участвовать до восьми игроков за игру").  The hand size is the rule set's
+``hand_size``, or with ``deal_all`` the cards "dealt out among the players as far as
+they can go while retaining an equal number of cards for each player" (Wikipedia),
+the leftovers going to the 3♦'s holder.
+
+>>> from ledger.core.rule_set import RuleSet
+>>> hands(RuleSet("t", deal_all=True), 5), hands(RuleSet("t", deal_all=True, decks=2), 6)
+(Hands(hand=10, leftovers=2), Hands(hand=17, leftovers=2))
+"""
+
+from collections.abc import Mapping
+from typing import NamedTuple
+
+from ledger.core.errors import InputError
+from ledger.core.i18n import _
+from ledger.core.rule_set import RuleSet
+
+PACK = 52
+MIN_SEATS, MAX_SEATS = 2, 8
+TWOS_IN_PACK = 4
+
+
+class Hands(NamedTuple):
+    """The cards dealt to each player, and the leftovers one player (the 3♦'s) also takes."""
+
+    hand: int
+    leftovers: int
+
+
+def cards_in_play(rules: RuleSet) -> int:
+    return PACK * rules.decks
+
+
+def hands(rules: RuleSet, players: int) -> Hands:
+    """``hand_size`` each (one more for one of three under ``odd_card``), or under
+    ``deal_all`` the packs shared out evenly with the rest to one player."""
+    if rules.deal_all:
+        return Hands(*divmod(cards_in_play(rules), players))
+    return Hands(rules.hand_size, 1 if rules.odd_card and players == 3 else 0)
+
+
+def largest_hand(rules: RuleSet, players: int) -> int:
+    """The most cards one player can hold at the end of a deal: with two players
+    drawing from the stock, every card but the winner's hand (39 of one pack)."""
+    if rules.draw_from_stock and players == 2:
+        return cards_in_play(rules) - rules.hand_size
+    dealt = hands(rules, players)
+    return dealt.hand + dealt.leftovers
+
+
+def own_hands(rules: RuleSet, cards: Mapping[str, int]) -> dict[str, int]:
+    """Each player's own hand size: the hand, plus the leftovers for the one who took
+    them, known when they hold more than a hand (otherwise every player reads as dealt a
+    plain hand: a leftovers' holder who played exactly the leftovers is not told apart)."""
+    dealt = hands(rules, len(cards))
+    if rules.draw_from_stock:
+        return {n: max(c, dealt.hand) for n, c in cards.items()}  # what was drawn is theirs
+    return {n: dealt.hand + (dealt.leftovers if c > dealt.hand else 0) for n, c in cards.items()}
+
+
+def twos_in_play(rules: RuleSet) -> int:
+    """Four twos a pack: with two decks eight, and one player may hold all four of a suit pair."""
+    return TWOS_IN_PACK * rules.decks
+
+
+def check_table(rules: RuleSet, players: int) -> None:
+    """:class:`InputError` unless ``players`` can be dealt under ``rules``."""
+    if not MIN_SEATS <= players <= MAX_SEATS:
+        raise InputError(_("a session seats {least} to {most} players, not {count}").format(
+            least=MIN_SEATS, most=MAX_SEATS, count=players))
+    if rules.draw_from_stock and players != 2:
+        raise InputError(_(
+            "rules {rules!r} draw from the stock, a game for two players (Wikipedia), not "
+            "{count}").format(rules=rules.name, count=players))
+    dealt = hands(rules, players)
+    needed = players * dealt.hand + dealt.leftovers
+    if needed > cards_in_play(rules):
+        raise InputError(_(
+            "rules {rules!r} deal {hand} cards each: {count} players would need {needed} cards, "
+            "more than the {pack} in {decks} pack(s); set decks = 2 or deal_all = true"
+        ).format(rules=rules.name, hand=dealt.hand, count=players, needed=needed,
+                 pack=cards_in_play(rules), decks=rules.decks))

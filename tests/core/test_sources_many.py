@@ -1,0 +1,236 @@
+"""More than four at the table, worked from the texts (docs/scoring.md, "More than four
+players"): two decks seat up to eight (the Russian article), one deck is dealt out as
+far as it goes with the leftovers to the 3♦'s holder (Wikipedia)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ledger.core.cards import parse_card
+from ledger.core.dealer import cut
+from ledger.core.errors import InputError, RuleError
+from ledger.core.rules import RuleSet, rules_from_mapping
+from ledger.core.scoring import Deal, score_deal
+from ledger.core.seating import Hands, check_table, hands
+
+SIX = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
+EIGHT = [*SIX, "Gus", "Hal"]
+
+
+def rules(**options: object) -> RuleSet:
+    return rules_from_mapping(options)
+
+
+def test_eight_players_two_decks_pairwise() -> None:
+    """The Russian article: "Игра двумя колодами: это позволяет участвовать до восьми
+    игроков" — 104 cards, 13 each.  Penalties 0, 3, 9, 20, 24, 39, 1, 5 (Σs = 101):
+    nets Σs − 8s = +101, +77, +29, −59, −91, −211, +93, +61."""
+    two_decks = rules(base="classic", decks=2)
+    assert hands(two_decks, 8) == Hands(13, 0)
+    score = score_deal(two_decks, EIGHT, Deal(cards=dict(zip(EIGHT, [0, 3, 9, 10, 12, 13, 1, 5],
+                                                            strict=True))))
+    assert list(score.penalty.values()) == [0, 3, 9, 20, 24, 39, 1, 5]
+    assert list(score.net.values()) == [101, 77, 29, -59, -91, -211, 93, 61]
+    check_table(two_decks, 8)
+    with pytest.raises(InputError, match="104 in 2 pack"):
+        check_table(rules(base="classic", decks=2, hand_size=14), 8)
+
+
+def test_one_deck_seats_eight_only_when_dealt_out() -> None:
+    """Thirteen each for five needs 65 cards; Wikipedia's "as far as they can go while
+    retaining an equal number of cards for each player" seats five to eight."""
+    with pytest.raises(InputError, match="65 cards"):
+        check_table(rules(base="classic"), 5)
+    dealt_out = rules(base="classic", deal_all=True)
+    assert [hands(dealt_out, n) for n in (4, 5, 6, 7, 8)] == [
+        Hands(13, 0), Hands(10, 2), Hands(8, 4), Hands(7, 3), Hands(6, 4)]
+    with pytest.raises(InputError, match="2 to 8 players, not 9"):
+        check_table(dealt_out, 9)
+    with pytest.raises(RuleError):
+        rules(base="classic", decks=3)
+
+
+def test_six_players_paying_the_winner() -> None:
+    """Wikipedia: one deck among six, 8 each, the 4 "leftover cards … given to the player
+    holding the 3♦" (Ben, 12).  Each loser pays the winner: tiers as written, Ben's 12 is
+    x2; read as "all your cards", Ben's 12 and Cat's 8 are x3."""
+    base = {"base": "pay-the-winner", "deal_all": True}
+    deal = Deal(cards={"Ann": 0, "Ben": 12, "Cat": 8, "Dan": 5, "Eve": 1, "Fay": 3})
+    score = score_deal(rules(**base), SIX, deal)
+    assert score.penalty == {"Ann": 0, "Ben": 24, "Cat": 8, "Dan": 5, "Eve": 1, "Fay": 3}
+    assert score.net == {"Ann": 41, "Ben": -24, "Cat": -8, "Dan": -5, "Eve": -1, "Fay": -3}
+    assert score.payee["Ben"] == "Ann"
+    mine = score_deal(rules(**base, tiers_by_hand="all-your-cards"), SIX, deal)
+    assert mine.penalty == {"Ann": 0, "Ben": 36, "Cat": 24, "Dan": 5, "Eve": 1, "Fay": 3}
+    assert mine.net["Ann"] == 69
+    with pytest.raises(InputError, match="only one player takes the leftover cards"):
+        score_deal(rules(**base), SIX, deal._replace(cards={**deal.cards, "Cat": 9}))
+    with pytest.raises(InputError, match="from 0 to 12"):
+        score_deal(rules(**base), SIX, deal._replace(cards={**deal.cards, "Ben": 13}))
+
+
+def test_six_players_two_decks_a_19_card_hand() -> None:
+    """The Russian article's two decks among six: 17 each, the 2 left over to the 3♦'s
+    holder, who may end holding 19."""
+    base = {"base": "classic", "decks": 2, "deal_all": True}
+    assert hands(rules(**base), 6) == Hands(17, 2)
+    deal = Deal(cards={"Ann": 0, "Ben": 19, "Cat": 17, "Dan": 13, "Eve": 9, "Fay": 2})
+    score = score_deal(rules(**base), SIX, deal)
+    assert score.penalty == {"Ann": 0, "Ben": 57, "Cat": 51, "Dan": 39, "Eve": 9, "Fay": 2}
+    assert score.net == {"Ann": 158, "Ben": -184, "Cat": -148, "Dan": -76, "Eve": 104, "Fay": 146}
+    assert sum(score.net.values()) == 0
+    mine = score_deal(rules(**base, tiers_by_hand="all-your-cards"), SIX, deal)
+    assert mine.penalty["Dan"] == 26  # 13 of 17 is not all your cards: x2
+    assert mine.penalty["Ben"] == 57 and mine.penalty["Cat"] == 51
+    with pytest.raises(InputError, match="from 0 to 19"):
+        score_deal(rules(**base), SIX, deal._replace(cards={**deal.cards, "Ben": 20}))
+
+
+def test_two_decks_hold_eight_twos() -> None:
+    """Two packs hold eight twos: two players may each hold four; one pack refuses it."""
+    eight = Deal(cards=dict(zip(EIGHT, [0, 5, 6, 1, 1, 1, 1, 1], strict=True)),
+                 twos={"Ben": 4, "Cat": 4})
+    score = score_deal(rules(base="doubling", decks=2), EIGHT, eight)
+    assert score.penalty["Ben"] == 5 * 2**4 and score.penalty["Cat"] == 6 * 2**4
+    four = Deal(cards={"Ann": 0, "Ben": 5, "Cat": 6, "Dan": 1}, twos={"Ben": 4, "Cat": 4})
+    with pytest.raises(InputError, match="at most 4"):
+        score_deal(rules(base="doubling"), ["Ann", "Ben", "Cat", "Dan"], four)
+
+
+@pytest.mark.parametrize(("card", "receiver"), [("AH", "Ann"), ("6H", "Fay"), ("7H", "Ann"),
+                                                ("QH", "Fay"), ("KH", "Ann")])
+def test_cut_counts_round_six(card: str, receiver: str) -> None:
+    """pagat and the French text count from the dealer round the table to the card's
+    rank; with six the count reaches the sixth seat at 6 and wraps at 7."""
+    assert cut(parse_card(card), SIX, "Ann").receiver == receiver
+
+
+def test_cut_counts_round_eight() -> None:
+    assert cut(parse_card("8S"), EIGHT, "Cat").receiver == "Ben"
+    assert cut(parse_card("9S"), EIGHT, "Cat").receiver == "Cat"
+
+
+# --- two players drawing from the stock (Wikipedia) ------------------------------------
+
+
+def test_two_players_drawing_may_end_with_39_cards() -> None:
+    """Wikipedia: "If only two players are available, deal 13 cards each and play as
+    normal. When one player passes he is forced to pick up one card from the remaining
+    deck" — the loser may hold all 26 of the stock besides a full hand: 39 cards.  How
+    to score above 13 the text does not say: each card counts (39 x3), or a full hand."""
+    two = ["Ann", "Ben"]
+    deal = Deal(cards={"Ann": 0, "Ben": 39})
+    with pytest.raises(InputError, match="from 0 to 13"):
+        score_deal(rules(base="classic"), two, deal)
+    every = score_deal(rules(base="classic", draw_from_stock=True), two, deal)
+    assert every.penalty == {"Ann": 0, "Ben": 117} and every.net == {"Ann": 117, "Ben": -117}
+    full = score_deal(rules(base="classic", draw_from_stock=True, stock_scoring="full-hand"),
+                      two, deal)
+    assert full.penalty == {"Ann": 0, "Ben": 39}
+    with pytest.raises(InputError, match="from 0 to 39"):
+        score_deal(rules(base="classic", draw_from_stock=True), two,
+                   deal._replace(cards={"Ann": 0, "Ben": 40}))
+    with pytest.raises(InputError, match="two players"):
+        check_table(rules(base="classic", draw_from_stock=True), 3)
+
+
+# --- two decks: five of a kind, identical plays (the Russian article) -------------------
+
+FIVE_FIVES = "5S 5S 5H 5D 5C"
+
+
+def judged(a: str, b: str, **options: object) -> bool:
+    from ledger.core.cards import parse_cards
+    from ledger.core.plays import PlayRules, classify, compare, copies
+
+    house = PlayRules(**options)  # type: ignore[arg-type]
+    one, other = (classify(parse_cards(t, copies(house)), house) for t in (a, b))
+    return compare(one, other, house).beats
+
+
+@pytest.mark.parametrize("reading", ["below-straight-flush", "above-straight-flush"])
+def test_five_of_a_kind_beats_quads_either_way(reading: str) -> None:
+    """"пятерка побеждает каре" (five of a kind beats four of a kind), in both readings."""
+    assert judged(FIVE_FIVES, "2S 2H 2D 2C 3D", five_of_a_kind=reading)
+    assert not judged("2S 2H 2D 2C 3D", FIVE_FIVES, five_of_a_kind=reading)
+    assert judged("6S 6S 6H 6D 6C", FIVE_FIVES, five_of_a_kind=reading)
+
+
+def test_five_of_a_kind_against_a_straight_flush_both_readings() -> None:
+    """"но может победить или не победить стрит-флеш" (it may or may not beat a straight
+    flush): both readings are options."""
+    flush = "3H 4H 5H 6H 7H"
+    assert not judged(FIVE_FIVES, flush, five_of_a_kind="below-straight-flush")
+    assert judged(flush, FIVE_FIVES, five_of_a_kind="below-straight-flush")
+    assert judged(FIVE_FIVES, flush, five_of_a_kind="above-straight-flush")
+    assert not judged(flush, FIVE_FIVES, five_of_a_kind="above-straight-flush")
+
+
+def test_three_of_diamonds_on_three_of_diamonds_both_readings() -> None:
+    """"Игрокам может быть разрешено или не разрешено сыграть руку, эквивалентную
+    предыдущей руке, например, «Бриллиант 3», за которой следует другая «Бриллиант 3»"."""
+    two_decks = {"five_of_a_kind": "below-straight-flush"}
+    assert not judged("3D", "3D", **two_decks)
+    assert judged("3D", "3D", **two_decks, identical_beats=True)
+    assert judged("3D 3D", "3D 3D", **two_decks, identical_beats=True)
+    assert not judged("3D 3D", "3S 3H", **two_decks, identical_beats=True)  # the ♠ is higher
+
+
+def test_two_decks_name_a_card_twice_never_thrice() -> None:
+    from ledger.core.cards import parse_cards
+
+    assert parse_cards("2S 2S", copies=2) == parse_cards("2S", copies=2) * 2
+    with pytest.raises(InputError, match="named twice"):
+        parse_cards("2S 2S")
+    with pytest.raises(InputError, match="three times"):
+        parse_cards("2S 2S 2S", copies=2)
+
+
+def test_a_two_deck_deal_reads_a_hand_with_two_of_a_card() -> None:
+    """Typed hands in a two-deck session: 2♠ twice is two twos; a third 2♠ is refused."""
+    from ledger.core.deal_line import parse_deal_line
+
+    four = ["Ann", "Ben", "Cat", "Dan"]
+    house = rules(base="doubling", decks=2)
+    deal = parse_deal_line('Ann=0 "Ben=2S 2S 5D" "Cat=2H 4C" Dan=1', four, house)
+    assert deal.cards["Ben"] == 3 and deal.twos == {"Ben": 2, "Cat": 1}
+    with pytest.raises(InputError, match="three times"):
+        parse_deal_line('Ann=0 "Ben=2S 2S" Cat=2S Dan=1', four, house)
+    with pytest.raises(InputError, match="held twice"):
+        parse_deal_line('Ann=0 "Ben=2S 5D" "Cat=2S 4C" Dan=1', four, rules(base="doubling"))
+
+
+def test_four_twos_as_an_automatic_draw() -> None:
+    """Wikipedia: "some variations said that it's an automatic draw when 1 player has all
+    4 twos": every penalty 0, and nobody wins the deal."""
+    four = ["Ann", "Ben", "Cat", "Dan"]
+    deal = Deal(immediate="four-twos", immediate_by="Cat")
+    score = score_deal(rules(base="classic", four_twos="draw"), four, deal)
+    assert score.penalty == dict.fromkeys(four, 0) and score.net == dict.fromkeys(four, 0)
+    assert not any(score.wins.values()) and not any(score.fried.values())
+    assert score_deal(rules(base="classic"), four, deal).penalty["Ann"] == 39
+
+
+def test_presets_keep_one_deck_and_say_when_their_text_seats_more() -> None:
+    """Every preset plays one deck dealt as it was; the two whose texts seat more than
+    four say how: the Russian article (doubling) with two decks, Wikipedia
+    (pay-the-winner) dealing one deck out."""
+    from ledger.core.rules import load_preset, preset_names
+
+    for name in preset_names():
+        preset = load_preset(name)
+        assert (preset.decks, preset.deal_all, preset.draw_from_stock) == (1, False, False), name
+        assert preset.play_rules().five_of_a_kind == "off", name
+    assert "decks = 2" in load_preset("doubling").description
+    assert "deal_all = true" in load_preset("pay-the-winner").description
+
+
+def test_the_butterfly_ranks_below_the_straight_by_its_higher_pair() -> None:
+    """Wikipedia: "two pair-junk" or "Butterfly", "two pairs (of different ranks) and one
+    odd card ("junk"); Rank is determined by the highest pair. This combination ranks below
+    the straight."  Off, it is no play."""
+    assert judged("9S 9H 4D 4C 3S", "8S 8H 7D 7C AS", butterfly=True)  # 9s over 8s, junk aside
+    assert judged("3D 4C 5H 6S 7D", "2S 2H AD AC KS", butterfly=True)  # any straight beats it
+    assert not judged("2S 2H AD AC KS", "3D 4C 5H 6S 7D", butterfly=True)
+    with pytest.raises(InputError, match="not a play"):
+        judged("9S 9H 4D 4C 3S", "8S 8H 7D 7C AS")
