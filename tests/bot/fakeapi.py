@@ -82,10 +82,11 @@ class FakeApi:
             return self.next_update
 
     def again(self, update_id: int) -> None:
-        """Telegram sends an update again (a duplicate)."""
+        """Telegram sends an update's message again, under a new update id (update ids
+        are not unique for ever; the message's chat and id are what name it)."""
         with self.lock:
             found = next(u for u in self.sent_updates if u["update_id"] == update_id)
-            self.updates.append(dict(found))
+        self.push({k: v for k, v in found.items() if k != "update_id"})
 
     sent_updates: list[dict[str, Any]] = field(default_factory=list)
 
