@@ -23,7 +23,6 @@ class ChatState:
     session: int | None = None
     board: int | None = None
     lang: str | None = None
-    db: str | None = None  # the chat's own ledger (``--db-per-chat``), else the shared one
 
 
 @dataclass

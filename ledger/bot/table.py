@@ -61,6 +61,8 @@ class Tables:
         if (db is None) == (per_chat is None):
             raise ValueError("one ledger, or a folder of one ledger per chat")
         self.db, self.per_chat, self.lang, self.allow_given = db, per_chat, lang, set(allow)
+        if per_chat is not None:
+            per_chat.mkdir(parents=True, exist_ok=True)
         home = per_chat / "bot-chats.json" if per_chat else Path(f"{db}.bot-chats.json")
         self.chats = Chats.load(home)
         self.notice = notice

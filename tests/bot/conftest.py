@@ -14,7 +14,6 @@ import pytest
 from bot.fakeapi import FakeApi, serve
 
 
-
 class BotProcess:
     """One run of ``bigtwo bot telegram``; its terminal output kept in ``lines``."""
 
@@ -53,7 +52,8 @@ class Run:
         bot = BotProcess(["--db", str(self.db), "bot", "telegram", "--token-file", str(self.token_file),
                           "--api-url", self.url, *extra])
         self.bots.append(bot)
-        self.fake.wait(lambda: ("getUpdates", self.fake.token) in self.fake.calls or bot.proc.poll() is not None)
+        polled = ("getUpdates", self.fake.token)
+        self.fake.wait(lambda: polled in self.fake.calls or bot.proc.poll() is not None)
         assert bot.proc.poll() is None, "\n".join(bot.lines)
         return bot
 

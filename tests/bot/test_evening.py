@@ -68,7 +68,8 @@ def test_an_evening_in_two_chats(run: Run) -> None:
     # Undo asks first, naming what it takes back; a second press does nothing.
     undo = next(d for label, d in now.buttons if label == "Undo")
     fake.press(A, ANN, board_a.message_id, undo)
-    question = fake.wait(lambda: next((s for s in fake.in_chat(A) if s.text.startswith("Undo deal 2?")), None))
+    question = fake.wait(lambda: next((s for s in fake.in_chat(A)
+                                       if s.text.startswith("Undo deal 2?")), None))
     assert "陳大文=5 李小明=0 José=3 Dan=9" in question.text
     yes = next(d for label, d in question.buttons if label == "Undo deal 2")
     fake.press(A, ANN, question.message_id, yes)
@@ -89,16 +90,17 @@ def test_an_evening_in_two_chats(run: Run) -> None:
 
     # The same evening at the command line makes the same ledger.
     other = run.tmp / "cli.db"
-    cli(other, "session", "start", "--players", "陳大文,李小明,José,Dan", "--stake", "0.5", "--currency", "HKD")
+    cli(other, "session", "start", "--players", "陳大文,李小明,José,Dan", "--stake", "0.5",
+        "--currency", "HKD")
     cli(other, "session", "start", "--players", "張三,李四,王五,趙六")
     cli(other, "session", "use", "1")
-    cli(other, "deal", *"0 3 8 12".split())
-    cli(other, "deal", *"5 0 3 9".split())
+    cli(other, "deal", *["0", "3", "8", "12"])
+    cli(other, "deal", *["5", "0", "3", "9"])
     cli(other, "undo")
     cli(other, "paid", "Dan", "李小明", "10", "--session", "1")
     cli(other, "session", "end")
-    cli(other, "deal", *"張三=0 李四=5 王五=7 趙六=13".split(), "--session", "2")
-    cli(other, "deal", *"3 0 13 1".split(), "--session", "2")
+    cli(other, "deal", *["張三=0", "李四=5", "王五=7", "趙六=13"], "--session", "2")
+    cli(other, "deal", *["3", "0", "13", "1"], "--session", "2")
     for session in ("1", "2"):
         bot_log = cli(run.db, "log", "--json", "--session", session)
         assert masked(bot_log) == masked(cli(other, "log", "--json", "--session", session))
