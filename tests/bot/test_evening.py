@@ -58,7 +58,7 @@ def test_an_evening_in_two_chats(run: Run) -> None:
     assert (A, board_a.message_id) in fake.pins and not [p for p in fake.pins if p[0] == B]
 
     first = fake.say(A, ANN, "/d 0 3 8 12")
-    fake.say(B, CAT, "/d 張三=0 李四=5 王五=7 趙六=13")
+    fake.say(B, CAT, "/d 張三=0 李四=5 王五=7 趙六=13 --assist 趙六")  # a fact too
     assert reply_to(run, A, first).text.startswith("deal 1 recorded: 陳大文 +35")
     counts = fake.say(A, BEN, "5 0 3 9", reply_to=board_a.message_id)  # a reply to the scoreboard
     assert "deal 2 recorded" in reply_to(run, A, counts).text
@@ -94,13 +94,13 @@ def test_an_evening_in_two_chats(run: Run) -> None:
         "--currency", "HKD")
     cli(other, "session", "start", "--players", "張三,李四,王五,趙六")
     cli(other, "session", "use", "1")
-    cli(other, "deal", *["0", "3", "8", "12"])
-    cli(other, "deal", *["5", "0", "3", "9"])
+    cli(other, "deal", "0", "3", "8", "12")
+    cli(other, "deal", "5", "0", "3", "9")
     cli(other, "undo")
     cli(other, "paid", "Dan", "李小明", "10", "--session", "1")
     cli(other, "session", "end")
-    cli(other, "deal", *["張三=0", "李四=5", "王五=7", "趙六=13"], "--session", "2")
-    cli(other, "deal", *["3", "0", "13", "1"], "--session", "2")
+    cli(other, "deal", "張三=0", "李四=5", "王五=7", "趙六=13", "--assist", "趙六", "--session", "2")
+    cli(other, "deal", "3", "0", "13", "1", "--session", "2")
     for session in ("1", "2"):
         bot_log = cli(run.db, "log", "--json", "--session", session)
         assert masked(bot_log) == masked(cli(other, "log", "--json", "--session", session))
