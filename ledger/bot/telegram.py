@@ -95,16 +95,24 @@ async def run(token: str, api_url: str, tables: Tables, say: Callable[[str], Non
     """Answer updates until cancelled (Ctrl-C)."""
     from telegram.error import NetworkError, TelegramError
 
+    from ledger.core.errors import LedgerError
+    from ledger.core.i18n import _
+
     logging.getLogger("httpx").setLevel(logging.WARNING)  # its log names the URL: the token
     logging.getLogger("httpcore").setLevel(logging.WARNING)
 
     def clean(exc: BaseException) -> str:
-        return str(exc).replace(token, "<token>")
+        return str(exc).replace(token, "<token>").replace(token.split(":", 1)[1], "<token>")
 
     bot = make_bot(token, api_url)
     api = Api(bot)
-    async with bot:
+    try:
+        await bot.initialize()
         me = await bot.get_me()
+    except TelegramError as exc:  # a wrong token, no server: one line, the token cut out
+        raise LedgerError(_("the Bot API at {url} refused the bot: {problem}").format(
+            url=api_url, problem=clean(exc))) from None
+    async with bot:
         tables.me = me.id
         say(f"@{me.username} ({me.id})")
         offset: int | None = None
@@ -118,8 +126,8 @@ async def run(token: str, api_url: str, tables: Tables, say: Callable[[str], Non
             for update in updates:
                 try:
                     await tables.handle(update.to_dict(), api)
-                except TelegramError as exc:  # a send refused: the write is kept, keyed
-                    say(clean(exc))
+                except Exception as exc:  # one bad update never stops the others; a
+                    say(clean(exc))  # refused send keeps its write (keyed), and goes on
                 offset = update.update_id + 1
 
 

@@ -180,3 +180,17 @@ def test_a_token_file_others_may_read_is_refused(run: Run) -> None:
     assert done.stderr.startswith("error: the token file") and "chmod 600" in done.stderr
     assert run.fake.token not in done.stderr + done.stdout
     assert run.fake.calls == []
+
+
+def test_a_token_the_server_refuses(run: Run) -> None:
+    other = "987654321:ANOTHER-token_abcdefghijklmnopqrstu"
+    run.token_file.write_text(other, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "ledger", "--db", str(run.db), "bot", "telegram",
+                           "--token-file", str(run.token_file), "--api-url", run.url],
+                          capture_output=True, text=True, env={**os.environ, "BIGTWO_LANG": "en"},
+                          timeout=60)
+    assert done.returncode != 0
+    lines = done.stderr.strip().splitlines()
+    assert lines[-1].startswith("error: the Bot API at ") and "Traceback" not in done.stderr
+    assert other.split(":")[1] not in done.stderr + done.stdout
+    assert [m for m, _ in run.fake.calls] == ["getMe"]
