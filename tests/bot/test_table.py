@@ -61,7 +61,7 @@ def test_a_chats_language_and_a_ledger_per_chat(tmp_path: Path) -> None:
     tables.close()
     texts = [t for c, _m, t, _b in chat.sent if c == -1]
     assert texts[0] == "這個群組的語言：繁體中文"
-    assert any(t.startswith("第 1 局") and "第 1 鋪：陳大文 +35" in t for t in texts)
+    assert any(t.startswith("第 1 場") and "第 1 鋪：陳大文 +35" in t for t in texts)
     assert texts[-1].startswith("已記錄第 1 鋪：")
     assert [t for c, _m, t, _b in chat.sent if c == -2][-1].startswith("error: ")
     for own, deals in ((-1, 1), (-2, 0)):  # each chat its own ledger
