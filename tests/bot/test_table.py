@@ -78,3 +78,58 @@ def test_keys_are_fixed_by_the_message() -> None:
     assert key_of("msg", -100111, 7) != key_of("msg", -100222, 7)
     # The namespace never changes: a message sent again after an upgrade has the same key.
     assert key_of("msg", -100111, 7) == "8bb142f4-da37-542d-9a3b-ca3c9dc72850"
+
+
+def test_twenty_chats_at_once_each_its_own_table(tmp_path: Path) -> None:
+    chats = [-1000 - i for i in range(20)]
+    tables = Tables(tmp_path / "ledger.db", None, "en", set(chats), print)
+    chat = Memory()
+
+    async def evening() -> None:
+        for c in chats:
+            await tables.handle(message(c, 1, f"/new 陳大文{c} 李小明 José Dan"), chat)
+        for mid in (2, 3):  # the chats' deals interleaved, as they arrive
+            for i, c in enumerate(chats):
+                await tables.handle(message(c, mid, f"/d 0 {1 + i % 12} 3 {mid}"), chat)
+
+    asyncio.run(evening())
+    tables.close()
+    with open_ledger(tmp_path / "ledger.db") as ledger:
+        cards = dispatch.call(ledger, "sessions", {})
+        assert sorted(s["id"] for s in cards) == list(range(1, 21))
+        for s in cards:
+            (chat_id,) = [c for c in chats if s["players"][0] == f"陳大文{c}"]
+            assert s["deals"] == 2
+            assert [e["uuid"] for e in dispatch.call(ledger, "log", {"session": s["id"]})] == [
+                key_of("msg", chat_id, 2), key_of("msg", chat_id, 3)]
+
+
+def test_a_strangers_button_does_nothing(tmp_path: Path) -> None:
+    tables = Tables(tmp_path / "ledger.db", None, "en", {-1}, print)
+    chat = Memory()
+    answers: list[str | None] = []
+
+    async def answer(callback: str, text: str | None = None) -> None:
+        answers.append(text)
+
+    chat.answer = answer  # type: ignore[method-assign]
+
+    def press(user: int, message_id: int, data: str) -> dict[str, Any]:
+        return {"callback_query": {"id": "q", "data": data, "from": {"id": user},
+                                   "message": {"message_id": message_id,
+                                               "chat": {"id": -1, "type": "group"}}}}
+
+    async def evening() -> None:
+        await tables.handle(message(-1, 1, "/new 陳大文 李小明 José Dan"), chat)
+        await tables.handle(message(-1, 2, "/d 0 3 8 12"), chat)
+        board = tables.chats.chats[-1].board
+        assert board is not None
+        undo = next(d for label, d in chat.sent[0][3] or [] if label == "Undo")
+        await tables.handle(press(99, board, undo.replace("u?", "u!")), chat)  # a stranger
+        await tables.handle(press(1, board, "u!:" + key_of("msg", -1, 1)), chat)  # a stale button
+
+    asyncio.run(evening())
+    tables.close()
+    assert answers == ["only the members of this chat keep its score", "already taken back: nothing done"]
+    with open_ledger(tmp_path / "ledger.db") as ledger:
+        assert dispatch.call(ledger, "sessions", {})[0]["deals"] == 1
