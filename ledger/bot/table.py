@@ -200,6 +200,16 @@ class Tables:
 
     async def new(self, chat: int, rest: str, m: dict[str, Any], api: Chat) -> None:
         ledger = self.ledger(chat)
+        if not rest:  # "the same as last time": this chat's last table's players and rules
+            state = self.chats.chats.get(chat)
+            if state is None or state.session is None:
+                raise InputError(_("no table in this chat yet: start one with /new and the players' names"))
+            last = self.call(chat, state, "session")
+            args = {"players": last["players"], "rule_set": last["rule_set"], "stake": last["stake"],
+                    "currency": last["currency"], "teams": last["teams"]}
+            await self.started(chat, dispatch.call(ledger, "start", {
+                **args, "key": key_of("msg", chat, m["message_id"])}), api)
+            return
         presets = {p["name"] for p in dispatch.call(ledger, "presets", {})}
         names, args = [], {}
         tokens = rest.split()
@@ -215,6 +225,9 @@ class Tables:
                 names.append(token)
         s = dispatch.call(ledger, "start", {"players": names, "key": key_of("msg", chat, m["message_id"]),
                                             **args})
+        await self.started(chat, s, api)
+
+    async def started(self, chat: int, s: dict[str, Any], api: Chat) -> None:
         state = self.chats.get(chat)
         state.session, state.board = s["id"], None
         self.chats.save()

@@ -109,6 +109,7 @@ def help_text() -> str:
         _("Keep the score of Big Two in this chat:"),
         _("/new NAMES… [preset] [stake CURRENCY] — a new table, e.g. "
           "/new 陳大文 李小明 José Dan classic 0.5 HKD"),
+        _("/new alone — the same players and rules as this chat's last table"),
         _("/d 0 3 8 12 — a deal: the cards left in seat order, or 陳大文=0 李小明=3 …, facts too"),
         _("(or reply to the scoreboard with just the counts)"),
         _("/settle — the fewest payments; /owed — what is still to pay"),

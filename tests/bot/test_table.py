@@ -133,3 +133,23 @@ def test_a_strangers_button_does_nothing(tmp_path: Path) -> None:
     assert answers == ["only the members of this chat keep its score", "already taken back: nothing done"]
     with open_ledger(tmp_path / "ledger.db") as ledger:
         assert dispatch.call(ledger, "sessions", {})[0]["deals"] == 1
+
+
+def test_new_alone_is_the_same_as_last_time(tmp_path: Path) -> None:
+    tables = Tables(tmp_path / "ledger.db", None, "en", {-1, -2}, print)
+    chat = Memory()
+
+    async def evening() -> None:
+        await tables.handle(message(-2, 1, "/new"), chat)  # nothing to repeat yet
+        await tables.handle(message(-1, 1, "/new 陳大文 李小明 José Dan doubling 0.5 HKD"), chat)
+        await tables.handle(message(-2, 2, "/new Ann Ben Cat Dan"), chat)  # another chat's table
+        await tables.handle(message(-1, 2, "/new"), chat)
+
+    asyncio.run(evening())
+    tables.close()
+    assert [t for c, _m, t, _b in chat.sent if c == -2][0].startswith("error: no table in this chat yet")
+    with open_ledger(tmp_path / "ledger.db") as ledger:
+        first, _other, again = (dispatch.call(ledger, "session", {"session": n}) for n in (1, 2, 3))
+    assert again["players"] == ["陳大文", "李小明", "José", "Dan"]
+    assert (again["rules"], again["stake"], again["currency"]) == ("doubling", "0.5", "HKD")
+    assert again["rule_set"] == first["rule_set"] and again["uuid"] == key_of("msg", -1, 2)
