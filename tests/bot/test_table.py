@@ -147,7 +147,7 @@ def test_new_alone_is_the_same_as_last_time(tmp_path: Path) -> None:
 
     asyncio.run(evening())
     tables.close()
-    assert [t for c, _m, t, _b in chat.sent if c == -2][0].startswith("error: no table in this chat yet")
+    assert next(t for c, _m, t, _b in chat.sent if c == -2).startswith("error: no table in this chat yet")
     with open_ledger(tmp_path / "ledger.db") as ledger:
         first, _other, again = (dispatch.call(ledger, "session", {"session": n}) for n in (1, 2, 3))
     assert again["players"] == ["陳大文", "李小明", "José", "Dan"]
