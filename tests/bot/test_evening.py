@@ -194,3 +194,15 @@ def test_a_token_the_server_refuses(run: Run) -> None:
     assert lines[-1].startswith("error: the Bot API at ") and "Traceback" not in done.stderr
     assert other.split(":")[1] not in done.stderr + done.stdout
     assert [m for m, _ in run.fake.calls] == ["getMe"]
+
+
+def test_without_the_bot_extra_one_error_line(run: Run) -> None:
+    code = ("import runpy, sys; sys.modules['telegram'] = None; "  # python-telegram-bot missing
+            "sys.argv = ['bigtwo', *sys.argv[1:]]; runpy.run_module('ledger', run_name='__main__')")
+    done = subprocess.run([sys.executable, "-c", code, "--db", str(run.db), "bot", "telegram",
+                           "--token-file", str(run.token_file), "--api-url", run.url],
+                          capture_output=True, text=True, env={**os.environ, "BIGTWO_LANG": "en"})
+    assert done.returncode != 0
+    assert done.stderr.strip() == ("error: the bot needs python-telegram-bot: "
+                                   "pip install 'bigtwo-ledger[bot]'")
+    assert run.fake.calls == []

@@ -38,16 +38,16 @@ def telegram_cmd(
 ) -> None:
     """Keep the score in Telegram group chats: a bot, by long polling."""
     import asyncio
+    import importlib.util
     from pathlib import Path
 
     from ledger.core import i18n
     from ledger.core.errors import InputError
     from ledger.core.i18n import _
 
-    try:
-        from ledger.bot import telegram
-    except ImportError:
-        raise InputError(_("the bot needs python-telegram-bot: pip install 'bigtwo-ledger[bot]'")) from None
+    if importlib.util.find_spec("telegram") is None:
+        raise InputError(_("the bot needs python-telegram-bot: pip install 'bigtwo-ledger[bot]'"))
+    from ledger.bot import telegram
     from ledger.bot.table import Tables
 
     chosen = None
