@@ -47,7 +47,7 @@ def test_reader_sees_the_real_graph() -> None:
 
 
 def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
-    for name in ("core", "storage", "book", "formats", "present", "cli", "web"):
+    for name in ("core", "storage", "book", "formats", "present", "engine", "bot", "web", "cli"):
         (tmp_path / "ledger" / name).mkdir(parents=True, exist_ok=True)
         (tmp_path / "ledger" / name / "__init__.py").write_text('"""A layer."""\n')
     (tmp_path / "ledger" / "__init__.py").write_text('"""Root."""\n')
@@ -77,6 +77,14 @@ def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
      "matplotlib is imported only inside the functions that use it"),
     ("ledger/web/x.py", "class A:\n    import typer\n", 2, "only ledger/cli imports typer"),
     ("ledger/web/x.py", "from ..cli import app\n", 1, "ledger/web may import only web, engine, present"),
+    ("ledger/web/x.py", "from ledger.bot import table\n", 1,  # two front ends side by side
+     "ledger/web may import only web, engine, present"),
+    ("ledger/bot/x.py", "from ledger.web import app\n", 1, "ledger/bot may import only bot, engine"),
+    ("ledger/bot/x.py", "from ledger.cli import app\n", 1, "ledger/bot may import only bot, engine"),
+    ("ledger/engine/x.py", "from ledger.bot import table\n", 1, "ledger/engine may import only engine"),
+    ("ledger/bot/x.py", "import telegram\n", 1, "telegram is imported only inside the functions"),
+    ("ledger/web/x.py", "def f():\n    import telegram\n", 2, "only ledger/bot imports telegram"),
+    ("ledger/cli/x.py", "def f():\n    from ledger.bot import table\n", None, None),
     ("ledger/cli/x.py", "import click.testing\n", None, None),
     ("ledger/cli/x.py", "from ledger.web import x\nfrom ledger.core import y\n", None, None),
     ("ledger/present/x.py", "def f():\n    import matplotlib.pyplot\n", None, None),

@@ -21,7 +21,7 @@ LAZY: dict[str, str] = {
     "doctor": "care", "backup": "care", "restore": "care",
     "stats": "history", "history": "history", "plot": "history",
     "serve": "serve", "player": "players", "season": "seasons",
-    "paid": "money", "owed": "money", "payments": "money", "app": "app_site",
+    "paid": "money", "owed": "money", "payments": "money", "app": "app_site", "bot": "bot",
 }
 FEATURES: tuple[str, ...] = tuple(dict.fromkeys(LAZY.values()))
 
