@@ -25,7 +25,7 @@ import inspect
 import re
 from collections.abc import Callable, Mapping
 from types import NoneType, UnionType
-from typing import Annotated, Any, NamedTuple, Union, get_args, get_origin
+from typing import Annotated, Any, NamedTuple, Union, get_args, get_origin, get_type_hints
 
 from ledger.core.errors import InputError
 from ledger.core.i18n import _
@@ -181,11 +181,9 @@ def op(write: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]
 def params_of(func: Callable[..., Any]) -> tuple[Param, ...]:
     """The op's arguments from its signature (after ``ledger``)."""
     out = []
+    hints = get_type_hints(func, include_extras=True)  # the annotations' text, resolved
     for p in list(inspect.signature(func).parameters.values())[1:]:
-        hint = p.annotation
-        if isinstance(hint, str):  # from __future__ import annotations
-            hint = eval(hint, func.__globals__)  # the module's own names: trusted source
-        kind, limit = kind_of(hint)
+        kind, limit = kind_of(hints[p.name])
         required = p.default is inspect.Parameter.empty
         if p.name == "key":
             kind, limit = "key", MAX_KEY
