@@ -122,18 +122,27 @@ def session_end(ctx: typer.Context, session: SessionOpt = None) -> None:
     """End a session: no more deals can be added (corrections still can)."""
     from ledger.book import actions as book
     from ledger.book import reports
+    from ledger.book.owed import recorded_for, with_payments
+    from ledger.book.scope import Scope
     from ledger.book.views import settle_view
-    from ledger.present.text import session_title, settlement_text, standings_text
+    from ledger.present.text import payments_text, session_title, settlement_text, standings_text
 
     with open_db(ctx) as ledger:
         s = book.end_session(ledger, book.current_session(ledger, session))
         typer.echo(_("ended {session}").format(session=session_title(s)))
-        if s.deals:  # the final word: standings with the money, and who pays whom
+        if s.deals:  # the final word, the money first: who pays whom, then how
             money = reports.settle(ledger, [s])
-            typer.echo("")
-            typer.echo(standings_text(reports.standings(ledger, [s]), money=money))
-            typer.echo("")
-            typer.echo(settlement_text(settle_view(money)))
+            view = settle_view(with_payments(ledger, money, Scope([s], False)),
+                               recorded_for(ledger, [s]))
+            standings = standings_text(reports.standings(ledger, [s]), money=money)
+    if s.deals:
+        typer.echo("")
+        typer.echo(payments_text(view))
+        typer.echo("")
+        typer.echo(standings)
+        typer.echo("")
+        typer.echo(_("the working (bigtwo settle prints it again):"))
+        typer.echo(settlement_text(view, plan=False))
 
 
 @session_app.command("reopen")

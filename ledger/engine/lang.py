@@ -214,8 +214,33 @@ WORDS = {
     "take_back_label": N_("Take back: {what}"),
     "take_back_ask": N_("Take back the payment “{what}”? It will not count."),
     "share": N_("Share"),
-    "no_share_sheet": N_("This page is not a secure (https) page, so the phone's "
-                         "share sheet is not offered: copy the text or download the image."),
+    "no_share_sheet": N_("This browser has no share sheet (Web Share): copy the text or "
+                         "download the image."),
+    "no_share_insecure": N_("This page is not a secure (https) page, so the phone's "
+                            "share sheet is not offered: copy the text or download the image."),
+    "show_working": N_("How this was worked out"),
+    "show_pay_code_label": N_("Payment code: {payer} pays {payee}"),
+    "pay_code_label": N_("Payment code"),
+    "pay_code_drawing": N_("Drawing the code…"),
+    "pay_code_no_drawing": N_("The hub (bigtwo serve) draws this code; this offline app "
+                              "cannot. Pay in the banking app, then Mark paid."),
+    "pay_code_sending": N_("Saving the payment…"),
+    "brightness_hint": N_("Turn the screen's brightness up, then scan with the banking app."),
+    "text_code_note": N_("Pay {amount} {currency} to this receive code in its own app."),
+    "close": N_("Close"),
+    "pay_ids_title": N_("Ways to be paid"),
+    "pay_ids_note": N_("A player's FPS, PayNow or PromptPay id (or any receive code as text) "
+                       "puts a payment code on each payment to them. Kept on the "
+                       "scorekeeper's devices only."),
+    "pay_scheme": N_("Scheme"),
+    "scheme_fps": N_("FPS (Hong Kong)"),
+    "scheme_paynow": N_("PayNow (Singapore)"),
+    "scheme_promptpay": N_("PromptPay (Thailand)"),
+    "scheme_text": N_("Other (receive code as text)"),
+    "pay_id": N_("Pay id"),
+    "pay_id_hint": N_("FPS id, mobile number or e-mail"),
+    "save_pay_id": N_("Save pay id"),
+    "what_set_pay_id": N_("{player}'s pay id"),
     "copy_text": N_("Copy text"),
     "copied": N_("Copied"),
     "download_image": N_("Download image"),

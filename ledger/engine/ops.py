@@ -340,3 +340,17 @@ def unpay(ledger: Ledger, session: SessionRow, payment: Uuid, key: str) -> Any:
     if found is None or found.kind != "payment" or found.session_id != session.id:
         raise NotFound(_("no payment {uuid} to take back").format(uuid=payment))
     return {"undone": undo_payment(ledger, found.uuid, entry_uuid=key).to_dict()}
+
+
+@op(write=True)
+def set_pay_id(ledger: Ledger, player: Name, scheme: Word, id: Annotated[str, Limit(400)],
+               key: str) -> Any:
+    """`{"player": NAME, "scheme": SCHEME, "kind": KIND, "replaced": BOOL}`: the player's way
+    to be paid in that scheme (`fps`, `paynow`, `promptpay` or `text`), as `bigtwo player
+    pay-id NAME SCHEME ID` sets it (checked per scheme; replaces the scheme's old one).
+    The scorekeeper's alone (a write); the answer never repeats the id (money.md)."""
+    from ledger.book.pay_ids import set_pay_id as set_id
+
+    done = set_id(ledger, player, scheme, id, uuid=key)
+    return {"player": done.player, "scheme": done.scheme,
+            "kind": done.pay_id.kind if done.pay_id else None, "replaced": done.replaced}

@@ -73,3 +73,12 @@ def pay_codes_text(view: SettleView, colour: bool = False, width: int = 80) -> s
     if not out:
         return _("(all square)")
     return "\n".join(out).rstrip("\n")
+
+
+def qr_matrix(text: str, border: int = 4) -> list[str]:
+    """A QR code of ``text`` (error correction M) as rows of ``"0"``/``"1"`` (1 dark),
+    ``border`` modules of quiet zone around it: the phone draws it on a canvas."""
+    import segno
+
+    return ["".join("1" if m else "0" for m in row)
+            for row in segno.make(text, error="m").matrix_iter(scale=1, border=border)]

@@ -210,9 +210,32 @@ def after_deal_text(view: AfterDeal, verb: str = "deal", head: bool = True) -> s
     return "\n".join(lines if head else lines[1:])
 
 
-def settlement_text(view: SettleView, columns: int | None = None) -> str:
+def payments_text(view: SettleView, columns: int | None = None) -> str:
+    """The money first (``session end``): the fewest payments, each with its amount in
+    the settlement's coins and, once the ledger holds payments, what of it is paid and
+    outstanding.  Fits ``columns`` (default the terminal's)."""
+    limit = screen_width() if columns is None else columns
+    st = view.settlement
+    cur = st.currency
+    if not st.payments:
+        plan = _("(all square)")
+    else:
+        if st.paid is not None:
+            rows = [[p.payer, p.payee, format_amount(p.amount), format_amount(p.paid),
+                     format_amount(p.outstanding)] for p in view.progress]
+            headers = [_("pays"), _("to"), cur, _("paid"), _("outstanding")]
+        else:
+            rows = [[p.payer, p.payee, format_amount(p.amount)] for p in st.payments]
+            headers = [_("pays"), _("to"), cur]
+        body, top, _hidden = fit_columns(rows, headers, limit, shrink=(0, 1), cut=False)
+        plan = table(body, top, folded=True)
+    return _("fewest payments ({count}):").format(count=len(st.payments)) + "\n" + plan
+
+
+def settlement_text(view: SettleView, columns: int | None = None, plan: bool = True) -> str:
     """Nets, pair by pair and the fewest payments, with each session's working.  Fits
-    ``columns`` (default the terminal's): prose wraps, long names are shortened."""
+    ``columns`` (default the terminal's): prose wraps, long names are shortened.
+    ``plan=False``: without the fewest payments, shown above it (:func:`payments_text`)."""
     limit = screen_width() if columns is None else columns
 
     def tbl(rows: list[list[Any]], headers: list[str], shrink: Sequence[int] = (0,)) -> str:
@@ -268,15 +291,7 @@ def settlement_text(view: SettleView, columns: int | None = None) -> str:
         pair_title = _("pair by pair:")
     pair = tbl([[p.payer, p.payee, format_amount(p.amount)] for p in st.pairwise],
                [_("pays"), _("to"), cur], shrink=(0, 1)) if st.pairwise else _("(nobody owes anybody)")
-    if st.paid is not None:  # each of the fewest payments: how much is paid, what is left
-        plan = tbl([[p.payer, p.payee, format_amount(p.amount), format_amount(p.paid),
-                     format_amount(p.outstanding)] for p in view.progress],
-                   [_("pays"), _("to"), cur, _("paid"), _("outstanding")],
-                   shrink=(0, 1)) if st.payments else _("(all square)")
-    else:
-        plan = tbl([[p.payer, p.payee, format_amount(p.amount)] for p in st.payments],
-                   [_("pays"), _("to"), cur], shrink=(0, 1)) if st.payments else _("(all square)")
-    count = len(st.payments)
+    fewest = [payments_text(view, limit)] if plan else []
     paid = []
     if st.paid is not None:
         exact = st.exact_nets if st.exact_nets is not None else st.nets
@@ -289,8 +304,7 @@ def settlement_text(view: SettleView, columns: int | None = None) -> str:
             tbl([[p.payer, p.payee, format_amount(p.amount)] for p in rest],
                 [_("pays"), _("to"), cur], shrink=(0, 1)) if rest else _("(all square)")))
     return "\n\n".join(
-        [*blocks, nets, pair_title + "\n" + pair,
-         _("fewest payments ({count}):").format(count=count) + "\n" + plan, *paid]
+        [*blocks, nets, pair_title + "\n" + pair, *fewest, *paid]
     )
 
 

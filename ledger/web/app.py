@@ -23,7 +23,7 @@ from ledger.core import i18n
 from ledger.core.errors import LedgerError
 from ledger.engine import lang as lang_
 from ledger.web.api import api_events, api_op
-from ledger.web.downloads import plot_image, share_png, share_text
+from ledger.web.downloads import plot_image, qr_rows, share_png, share_text
 from ledger.web.feed import Feed
 from ledger.web.shell import api_access, api_words, app_page, old_page
 from ledger.web.site import (
@@ -257,6 +257,7 @@ def create_app(cfg: Config) -> Any:
         Route("/plot/{kind:str}.{fmt:str}", plot_image),
         Route("/share/settle.png", share_png),
         Route("/share/settle.txt", share_text),
+        Route("/qr", qr_rows, methods=["POST"]),
         Route("/api/events", api_events),
         Route("/api/{op:str}", api_op, methods=["GET", "POST"]),
         Route("/app", offline_site),

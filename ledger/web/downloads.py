@@ -1,16 +1,17 @@
 """The server-drawn downloads: charts (``/plot/KIND.svg|png``) and the settlement's
 share picture and text (``/share/settle.png``, ``/share/settle.txt``), for scripts and
 the command line's kind of use; the phone app draws its own from the engine's JSON.
+And ``POST /qr``: a payment code's QR module matrix for the scorekeeper's phone.
 """
 
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 from ledger.core.errors import InputError
 from ledger.core.i18n import _, language
-from ledger.web.site import need_read, session_number, site_of
+from ledger.web.site import body, need_read, need_write, session_number, site_of
 
 
 def query_session(request: Request) -> int | None:
@@ -80,3 +81,21 @@ async def share_text(request: Request) -> Response:
             return chat_text(reports.settle(ledger, [site.session(ledger, sid)]))
 
     return PlainTextResponse(await site.run_read(work), headers={"cache-control": "no-store"})
+
+
+QR_MAX = 512
+"""The longest text ``/qr`` draws: an EMVCo payload is at most 512 characters."""
+
+
+async def qr_rows(request: Request) -> Response:
+    """``POST /qr`` with ``{"text": PAYLOAD}``: ``{"rows": ["0110…", …]}``, the QR code's
+    modules (1 dark, quiet zone included) for the phone to draw.  The scorekeeper's
+    token only (a payload carries a pay id), the payload in the body (never in an
+    address a log keeps); nothing is read from the ledger."""
+    need_write(request)
+    from ledger.present.qr import qr_matrix
+
+    text = (await body(request)).get("text")
+    if not isinstance(text, str) or not text or len(text) > QR_MAX:
+        raise InputError(_("a payment code is text of 1 to {n} characters").format(n=QR_MAX))
+    return JSONResponse({"rows": qr_matrix(text)}, headers={"cache-control": "no-store"})

@@ -325,3 +325,29 @@ def test_every_command_has_help(cli, path, command):
     out = cli.ok(*path, "--help")
     assert "Usage:" in out
     assert command.help.strip().splitlines()[0][:30] in " ".join(out.split())
+
+
+def test_session_end_prints_the_money_first(cli) -> None:
+    """The fewest payments come right under "ended", with what is paid and outstanding,
+    before the standings and the working; the working is printed once, with no second
+    list of the fewest payments under it."""
+    cli.ok("session", "start", *FOUR, "--stake", "1", "--currency", "HKD")
+    cli.ok("deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8")
+    cli.ok("deal", "Ann=5", "Ben=0", "Cat=2", "Dan=13")
+    cli.ok("paid", "Dan", "Ann", "5")
+    out = cli.ok("session", "end")
+    lines = out.splitlines()
+    assert lines[0].startswith("ended session 1")
+    assert lines[1] == ""
+    assert lines[2] == "fewest payments (3):"
+    assert lines[3].split() == ["pays", "to", "HKD", "paid", "outstanding"]
+    plan = [line.split() for line in lines[5:8]]
+    assert sorted(plan) == [["Cat", "Ann", "17.00", "0.00", "17.00"],
+                            ["Dan", "Ann", "42.00", "5.00", "37.00"],
+                            ["Dan", "Ben", "67.00", "0.00", "67.00"]]
+    # The same record as `settle --json`: the payments and their progress agree.
+    st = _json(cli, "settle")
+    assert sorted([p["from"], p["to"], p["amount"], p["paid"], p["outstanding"]]
+                  for p in st["progress"]) == sorted(plan)
+    assert out.index("fewest payments") < out.index("penalty") < out.index("Σs = 79")
+    assert out.count("fewest payments") == 1

@@ -83,3 +83,18 @@ test("ids are version 4 uuids, a new one each time", () => {
   assert.equal(ids.size, 200);
   for (const id of ids) assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 });
+
+test("a write added twice with the id its screen made is one write (the payment code's Mark paid)", async () => {
+  const engine = fakeEngine([retry(), { payment: 1 }]);
+  const events = [];
+  const box = new Outbox(engine, (state) => events.push(state), { keep: memoryKeep(), waits: [1] });
+  const id = newId();
+  const a = box.add("record", { session: 4, line: "paid" }, { kind: "pay" }, id);
+  const b = box.add("record", { session: 4, line: "paid" }, { kind: "pay" }, id); // a second tap
+  assert.equal(a, b);
+  assert.equal(box.pending(4).length, 1);
+  await until(() => events.includes("saved"));
+  // The lost answer's retry carries the same id: the engine keeps it once.
+  assert.deepEqual(engine.calls.map((c) => c.key), [id, id]);
+  assert.deepEqual(events, ["saving", "waiting", "saved"]);
+});

@@ -60,6 +60,7 @@ def words(client: Any, query: str = "", headers: dict[str, str] | None = None) -
 # Words on the page that are data, not interface: players, the session's name, currency
 # and rule set names, the language switcher's own "English", the brand and file type.
 DATA = {*PLAYERS, "Friday", "HKD", "PTS", "bigtwo", "English", "PNG", "HTTP", "serve", "Wi", "Fi", "https",
+        "FPS", "PayNow", "PromptPay",  # the payment schemes' own names
         *(part for name in preset_names() for part in name.split("-"))}
 
 

@@ -303,6 +303,11 @@ def test_the_taiwan_settle_page_equals_the_cli(browser: Any, hub: LiveServer) ->
         page = phone.page
         working = want["working"][0]
         assert working["method"] == "ranked"
+        # The money first: the working is folded under the payments, one tap away.
+        summary = page.locator("details.working-fold summary")
+        summary.evaluate("(el) => el.scrollIntoView({block: 'center'})")
+        summary.click()
+        page.locator("details.working-fold[open] table.working").wait_for(state="visible")
         rows = page.locator("table.working tbody tr")
         shown = {rows.nth(i).locator("th").inner_text(): rows.nth(i).locator("td").all_inner_texts()
                  for i in range(rows.count())}

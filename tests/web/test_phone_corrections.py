@@ -158,6 +158,9 @@ def test_every_correction_by_taps_writes_once(browser: Any, hub: LiveServer, tmp
         assert kinds(db, sid).count("end") == 1
         ended = next(s for s in cli_json(db, "session", "list") if s["id"] == sid)
         assert ended["ended_at"]
+        # The money first: ending the session opens its settlement; the Deals screen has Reopen.
+        expect(page.locator("html")).to_have_attribute("data-screen", "settle")
+        phone.show(f"#/t/{sid}/log")
         reopen = page.get_by_role("button", name=w("Reopen"), exact=True)
         expect(reopen).to_be_visible()
         expect(page.get_by_role("button", name=w("End session"), exact=True)).to_have_count(0)

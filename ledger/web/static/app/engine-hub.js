@@ -80,6 +80,9 @@ export async function create() {
     words: () => get("/api/words"),
     access: () => get("/api/access"),
     ...opMethods((op, args) => get("/api/" + op, args), (op, key, args) => post("/api/" + op, args, key)),
+    /** The scorekeeper's payment code as a QR module matrix ({rows: ["0110…", …]}), drawn
+     * by the hub (ledger/present/qr.py): the payload goes in the body, never the address. */
+    qr: (text) => post("/qr", { text }),
 
     watch(onChange, onLink) {
       let stopped = false;

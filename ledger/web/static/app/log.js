@@ -93,5 +93,8 @@ export function logScreen(app, sid) {
             : h("button", { type: "button", class: "button danger", on: { click: () => once(end) } }, t("end_session")))) : null);
   }
 
-  return { name: "log", session: sid, show, refresh: () => show(document.getElementById("main")) };
+  const refresh = () => show(document.getElementById("main"));
+  // Ending the session shows the money first: the settle screen, the fewest payments on top.
+  const saved = (item) => (item.op === "end" && item.args.session === sid ? app.go("#/t/" + sid + "/settle") : refresh());
+  return { name: "log", session: sid, show, refresh, saved };
 }

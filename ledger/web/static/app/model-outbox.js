@@ -46,9 +46,13 @@ export class Outbox {
     if (this.keep) this.keep.write(JSON.stringify(this.items));
   }
 
-  /** Queue a write; `what` is how the page names it ({kind, deal}). */
-  add(op, args, what) {
-    const item = { id: this.makeId(), op, args, what: what || {}, at: Date.now(), tries: 0 };
+  /** Queue a write; `what` is how the page names it ({kind, deal}). `id`: the write's
+   * id when the screen made it already (the payment code's Mark paid, made when the code
+   * opened): a second add with an id still queued is that same write, not another. */
+  add(op, args, what, id) {
+    const queued = id ? this.items.find((i) => i.id === id) : null;
+    if (queued) return queued;
+    const item = { id: id || this.makeId(), op, args, what: what || {}, at: Date.now(), tries: 0 };
     this.items.push(item);
     this.save();
     this.onEvent("saving", item);

@@ -50,6 +50,7 @@ export function whatText(what) {
     case "reopen": return t("what_reopen");
     case "pay": return t("paid_what", { payer: what.payer, payee: what.payee, amount: what.amount, currency: what.currency });
     case "unpay": return t("what_unpay", { what: what.what });
+    case "set_pay_id": return t("what_set_pay_id", { player: what.player });
     default: return what.kind || "";
   }
 }

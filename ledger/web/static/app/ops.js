@@ -26,4 +26,5 @@ export const OPS = [
   {"name": "import", "method": "POST", "write": true, "args": [{"name": "text", "kind": "text", "required": true, "limit": null}, {"name": "name", "kind": "text", "required": false, "limit": 200}]},
   {"name": "pay", "method": "POST", "write": true, "args": [{"name": "session", "kind": "session", "required": true, "limit": null}, {"name": "from", "kind": "text", "required": true, "limit": 200}, {"name": "to", "kind": "text", "required": true, "limit": 200}, {"name": "amount", "kind": "text", "required": true, "limit": 40}, {"name": "currency", "kind": "text", "required": false, "limit": 20}, {"name": "note", "kind": "text", "required": false, "limit": 400}]},
   {"name": "unpay", "method": "POST", "write": true, "args": [{"name": "session", "kind": "session", "required": true, "limit": null}, {"name": "payment", "kind": "text", "required": true, "limit": 100}]},
+  {"name": "set_pay_id", "method": "POST", "write": true, "args": [{"name": "player", "kind": "text", "required": true, "limit": 200}, {"name": "scheme", "kind": "text", "required": true, "limit": 20}, {"name": "id", "kind": "text", "required": true, "limit": 400}]},
 ];

@@ -56,11 +56,17 @@ const paidWords = (p) => t("paid_what", { payer: p.from, payee: p.to, amount: p.
 /** One of the fewest payments: how much is paid and what is outstanding; for the
  * scorekeeper the amount paid now (the outstanding amount unless changed) and
  * Mark paid, which queues one `pay` write — the button is off from the first tap
- * until the engine has answered, so a double tap writes once. */
-export function progressItem(app, sid, p, currency, waiting) {
+ * until the engine has answered, so a double tap writes once. With `openCode` (the
+ * payee has a pay id for the session's currency) the payment itself is a button that
+ * opens its payment code (paycode.js). */
+export function progressItem(app, sid, p, currency, waiting, openCode) {
   const done = Number(p.outstanding) === 0;
+  const line = !done && openCode
+    ? h("button", { type: "button", class: "pay-line has-code", "aria-label": t("show_pay_code_label", { payer: p.from, payee: p.to }),
+      on: { click: openCode } }, ...paysParts(p, currency), h("span", { class: "code-mark", "aria-hidden": "true" }, "▦"))
+    : h("div", { class: "pay-line" }, ...paysParts(p, currency));
   const item = h("li", { class: "progress" + (done ? " done" : ""), data: { from: p.from, to: p.to } },
-    h("div", { class: "pay-line" }, ...paysParts(p, currency)),
+    line,
     h("p", { class: "meta state" }, done ? t("paid_in_full")
       : t("paid_outstanding", { paid: p.paid, outstanding: p.outstanding, currency })));
   if (done || !app.keeper()) return item;
