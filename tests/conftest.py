@@ -62,12 +62,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--runslow", action="store_true", help="also run tests marked slow")
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (its own modifyitems)
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """A grouped file's tests get their ``xdist_group`` as they are collected: before any
+    ``pytest_collection_modifyitems``, where pytest-xdist reads the groups."""
+    group = group_of(item.path)
+    if group is not None:
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        group = group_of(item.path)
-        if group is not None:
-            item.add_marker(pytest.mark.xdist_group(group))
     if config.getoption("--runslow"):
         return
     skip = pytest.mark.skip(reason="slow: run with --runslow (CI does)")
@@ -82,6 +85,23 @@ def group_of(path: Path) -> str | None:
         return GROUP_OF.get(path.resolve().relative_to(ROOT).as_posix())
     except ValueError:  # not in this repository
         return None
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """``--dist loadgroup`` by file: pytest-xdist 3.8 reads a test's group from a suffix
+    it writes into ``item._nodeid``, which pytest 9 no longer uses for ``nodeid``, so
+    its groups would be lost; this scheduler takes each test's group from its file
+    (GROUPS), every other test being a unit of its own, as loadgroup does."""
+    if config.getoption("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByGroup(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return GROUP_OF.get(nodeid.split("::", 1)[0], nodeid)
+
+    return ByGroup(config, log)
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -48,5 +48,5 @@ def test_the_hook_marks_the_tests_of_a_grouped_file(request: pytest.FixtureReque
     assert item.get_closest_marker("xdist_group") is None  # this file runs on any worker
     assert conftest.group_of(ROOT / "tests" / "web" / "test_phone.py") == "browser"
     monkeypatch.setitem(conftest.GROUP_OF, name(item.path), "probe")
-    conftest.pytest_collection_modifyitems(request.config, [item])
+    conftest.pytest_itemcollected(item)
     assert item.get_closest_marker("xdist_group").args == ("probe",)
