@@ -87,6 +87,7 @@ def test_a_sound_ledger_passes(cli, evening):
     assert report["ok"] is True and report["findings"] == [] and report["integrity"] == ["ok"]
 
 
+@pytest.mark.no_ledger
 def test_no_ledger_yet_is_a_clean_error(cli, ledger_path):
     stderr = cli.fails("doctor", code=1)
     assert "no ledger" in stderr

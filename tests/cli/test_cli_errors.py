@@ -302,6 +302,7 @@ def test_deal_without_session_on_a_new_ledger_fails_cleanly(cli):
     assert stderr.startswith("error: no current session")
 
 
+@pytest.mark.no_ledger
 @pytest.mark.parametrize("args", [("deal", *DEAL), ("undo",), ("standings",), ("settle",),
                                   ("log",), ("stats",), ("export", "--all")])
 def test_rejected_command_on_a_new_ledger_creates_no_file(cli, ledger_path, args):

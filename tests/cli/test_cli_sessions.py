@@ -222,6 +222,7 @@ def test_all_sessions_add_money_not_points(cli):
 # --- the ledger file ----------------------------------------------------------------------
 
 
+@pytest.mark.no_ledger
 def test_db_option_overrides_environment(cli, ledger_path, tmp_path):
     other = tmp_path / "other.db"
     assert cli.ok("db", "path").strip() == str(ledger_path)

@@ -287,6 +287,7 @@ def test_bad_play_options_in_a_rule_file(cli, tmp_path, text: str, message: str)
 # --- which rules when --rules is not given ---------------------------------------------------
 
 
+@pytest.mark.no_ledger
 def test_without_a_session_classic_and_no_ledger_is_created(cli, ledger_path) -> None:
     assert verdict(cli, "2♦3♦4♦5♦6♣", "A♠2♠3♠4♠5♥")["rules"] == "classic"
     assert not ledger_path.exists()

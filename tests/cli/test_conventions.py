@@ -26,6 +26,7 @@ def test_completion_options_are_offered(cli) -> None:
     assert "--install-completion" in out and "--show-completion" in out
 
 
+@pytest.mark.no_ledger
 def test_db_before_or_after_the_subcommand(cli, tmp_path: Path) -> None:
     other = tmp_path / "other.db"
     cli.ok("session", "start", *FOUR, "--db", str(other))
@@ -93,6 +94,7 @@ def test_redeal_check_takes_three_player_hands_and_four_twos(cli) -> None:
         "redeal-check", twos, "--rules", "doubling")
 
 
+@pytest.mark.no_ledger
 def test_demo_leaves_no_folder_behind_unless_kept(tmp_path: Path) -> None:
     env = {**os.environ, "TMPDIR": str(tmp_path), "COLUMNS": "200"}
     env.pop("BIGTWO_DB", None)

@@ -66,6 +66,7 @@ def child_env(db: Path) -> dict[str, str]:
     return {**os.environ, "BIGTWO_DB": str(db), "BIGTWO_LANG": "en", "COLUMNS": "100"}
 
 
+@pytest.mark.no_ledger
 def test_a_fifo_named_as_a_rule_file_does_not_hang(tmp_path: Path, ledger_path: Path) -> None:
     fifo = tmp_path / "x.toml"
     os.mkfifo(fifo)
@@ -76,6 +77,7 @@ def test_a_fifo_named_as_a_rule_file_does_not_hang(tmp_path: Path, ledger_path: 
     assert not ledger_path.exists()
 
 
+@pytest.mark.no_ledger
 def test_a_fifo_named_as_the_ledger_is_refused(tmp_path: Path) -> None:
     fifo = tmp_path / "ledger.db"
     os.mkfifo(fifo)
@@ -99,6 +101,7 @@ def test_dev_null_as_the_ledger_is_refused_and_leaves_no_journal(cli, command) -
     assert not left
 
 
+@pytest.mark.no_ledger
 def test_import_of_a_fifo_says_what_it_is(cli, tmp_path: Path, ledger_path: Path) -> None:
     fifo = tmp_path / "export.json"
     os.mkfifo(fifo)
@@ -107,6 +110,7 @@ def test_import_of_a_fifo_says_what_it_is(cli, tmp_path: Path, ledger_path: Path
     assert not ledger_path.exists()
 
 
+@pytest.mark.no_ledger
 def test_import_of_a_sample_toml_says_what_it_is_and_how_to_use_it(cli, ledger_path) -> None:
     err = cli.fails("import", str(ROOT / "sample_sessions" / "evening.toml"))
     assert err.startswith("error: evening.toml is a sample session file")
@@ -115,6 +119,7 @@ def test_import_of_a_sample_toml_says_what_it_is_and_how_to_use_it(cli, ledger_p
     assert not ledger_path.exists()
 
 
+@pytest.mark.no_ledger
 def test_a_sample_file_nested_deep_is_one_error_line(tmp_path: Path, ledger_path: Path) -> None:
     from ledger.core.errors import InputError
     from ledger.formats.samples import read_sample

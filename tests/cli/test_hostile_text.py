@@ -17,6 +17,7 @@ EVIL = f"evening{CLEAR}{TITLE}{CLIPBOARD}\u202e"
 RAW = ("\x1b", "\x07", "\u202e")
 
 
+@pytest.mark.no_ledger
 @pytest.mark.parametrize("name", [CLEAR, TITLE, CLIPBOARD, "a\u202eb", "a\u200bb", "a\ud800"])
 def test_session_name_with_control_characters_is_refused(cli, ledger_path, name):
     err = cli.fails("session", "start", "--players", "Ann,Ben,Cat,Dan", "--name", name, code=2)
@@ -39,6 +40,7 @@ def test_rule_file_name_with_escape_is_refused(cli, tmp_path):
     assert "rule name" in err and "control character" in err
 
 
+@pytest.mark.no_ledger
 @pytest.mark.parametrize(("key", "value", "what"), [
     ("description", "x\\u001b]52;c;aGk=\\u0007y", "control character (U+001B)"),
     ("source", "pagat\\u202e", "format character (U+202E"),

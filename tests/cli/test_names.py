@@ -104,6 +104,7 @@ def test_names_through_a_real_process_and_terminal_encoding(tmp_path):
     assert sorted(p["name"] for p in players) == sorted(seats)
 
 
+@pytest.mark.no_ledger
 @pytest.mark.parametrize(
     "bad, why",
     [

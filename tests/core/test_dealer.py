@@ -277,6 +277,7 @@ def test_cut_uses_the_session_seats_and_next_dealer(cli) -> None:
     assert json.loads(cli.ok("cut", "2c", "--dealer", "da", "--json"))["receiver"] == "Ann"
 
 
+@pytest.mark.no_ledger
 def test_cut_with_players_needs_no_session(cli, ledger_path) -> None:
     out = cli.ok("cut", "AS", "--players", "Eve,Fay,Gus")
     assert out.splitlines()[-1] == "Eve receives the first card"

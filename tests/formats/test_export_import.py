@@ -336,6 +336,7 @@ def test_a_file_that_is_no_export_is_refused_with_the_clis_advice(cli, tmp_path)
     assert "write one with: bigtwo export --format json" in err
 
 
+@pytest.mark.no_ledger
 def test_import_help_and_errors(cli, tmp_path, ledger_path) -> None:
     assert "score sheet" in cli.ok("import", "--help")
     assert "no such file" in cli.fails("import", str(tmp_path / "none.json"))

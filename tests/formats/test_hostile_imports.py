@@ -208,6 +208,7 @@ def test_an_empty_file_is_refused(cli, tmp_path, ledger_path, content, fmt):
     assert file_digest(ledger_path) == before
 
 
+@pytest.mark.no_ledger
 def test_an_empty_file_creates_no_ledger(cli, tmp_path, ledger_path):
     (tmp_path / "e.txt").write_bytes(b"")
     cli.fails("import", str(tmp_path / "e.txt"), code=2)

@@ -120,6 +120,7 @@ def test_errors_name_the_line_as_in_the_newer_format(cli, tmp_path, line, messag
     assert "no sessions yet" in cli.fails("standings", "--all")
 
 
+@pytest.mark.no_ledger
 def test_fry_is_checked_before_anything_is_written(cli, sheet, tmp_path, ledger_path):
     assert "from 1 to 12" in cli.fails("import", str(sheet), "--fry", "13", code=2)
     newer = tmp_path / "new.txt"

@@ -11,7 +11,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import threading
@@ -95,27 +94,25 @@ class StaticServer:
         self.httpd.server_close()
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class KillableChromium:
     """Headless Chromium on a persistent profile (``--user-data-dir``), started by the
     test so that it can be killed with SIGKILL like a phone's browser swiped away, then
-    reached over CDP by Playwright."""
+    reached over CDP by Playwright.  Its debugging port is one the system chose
+    (``--remote-debugging-port=0``; Chromium writes it to ``DevToolsActivePort`` in the
+    profile): no port is guessed free and then taken by another test meanwhile."""
 
     def __init__(self, playwright: Any, profile: Path) -> None:
-        self.port = free_port()
+        written = profile / "DevToolsActivePort"
+        written.unlink(missing_ok=True)  # a killed browser's is stale
         self.proc = subprocess.Popen(
             [need_chromium(), "--headless=new", "--no-sandbox", f"--user-data-dir={profile}",
-             f"--remote-debugging-port={self.port}", "--remote-debugging-address=127.0.0.1",
+             "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1",
              "--no-first-run", "--no-default-browser-check", "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         deadline = time.monotonic() + 60
         while True:
             try:
+                self.port = int(written.read_text().split()[0])
                 self.browser = playwright.chromium.connect_over_cdp(f"http://127.0.0.1:{self.port}")
                 break
             except Exception:

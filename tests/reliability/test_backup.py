@@ -80,6 +80,7 @@ def test_backup_refuses_bad_targets(cli, evening, tmp_path, where):
     assert file_digest(evening) == before
 
 
+@pytest.mark.no_ledger
 def test_backup_of_no_ledger_is_a_clean_error(cli, ledger_path, tmp_path):
     assert "no ledger" in cli.fails("backup", str(tmp_path / "b.db"), code=1)
     assert not ledger_path.exists() and not (tmp_path / "b.db").exists()

@@ -325,6 +325,7 @@ def _leftovers(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir())
 
 
+@pytest.mark.no_ledger
 def test_missing_folder_is_not_created(tmp_path):
     target = tmp_path / "no" / "such" / "ledger.db"
     for args in (("session", "start", *FOUR), DEAL, ("standings",), ("doctor",), ("import", "x.txt")):
@@ -335,6 +336,7 @@ def test_missing_folder_is_not_created(tmp_path):
     assert _leftovers(tmp_path) == []
 
 
+@pytest.mark.no_ledger
 def test_a_folder_where_the_file_should_be(tmp_path):
     (tmp_path / "ledger.db").mkdir()
     result = bigtwo("--db", str(tmp_path / "ledger.db"), "session", "start", *FOUR)
@@ -356,6 +358,7 @@ def _foreign(path: Path, *, wal: bool = False, user_version: int = 0) -> None:
 WRITERS = [("session", "start", *FOUR), DEAL, ("standings",), ("doctor",), ("backup", "BACKUP")]
 
 
+@pytest.mark.no_ledger
 @pytest.mark.parametrize("kind", ["text", "empty-sqlite-header", "other-program", "other-program-wal",
                                   "other-program-our-version"])
 def test_a_file_that_is_not_a_ledger_is_left_byte_for_byte(tmp_path, kind):

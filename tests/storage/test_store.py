@@ -161,6 +161,7 @@ def test_triggers_exist_for_every_append_only_table(db):
 # --- files that are not ours ------------------------------------------------------------
 
 
+@pytest.mark.no_ledger
 def test_a_file_that_is_not_sqlite_is_refused_and_left_alone(tmp_path):
     path = tmp_path / "notes.db"
     path.write_text("shopping list: eggs, milk\n" * 50, "utf-8")
@@ -179,6 +180,7 @@ def _foreign_db(path: Path) -> None:
     conn.close()
 
 
+@pytest.mark.no_ledger
 def test_another_programs_database_is_refused(tmp_path):
     path = tmp_path / "recipes.db"
     _foreign_db(path)
@@ -284,6 +286,7 @@ def test_cli_actions_are_audited(cli, ledger_path):
     assert actions[-5:] == ["session.start", "deal.deal", "deal.void", "deal.undo", "session.end"]
 
 
+@pytest.mark.no_ledger
 @pytest.mark.parametrize("args", [
     ("standings",), ("session", "list"), ("log",), ("deal", "0", "1", "2", "3"), ("doctor",),
     ("export",), ("import", "IMPORT"), ("session", "start", "--players", "Ann,Ben"),

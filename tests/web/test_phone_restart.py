@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from web.phonekit import Phone, launch
@@ -17,21 +18,13 @@ def browser() -> Iterator[Any]:
     yield from launch()
 
 
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_the_server_restarted_mid_entry_loses_nothing(browser: Any, ledger_path: Path) -> None:
     from playwright.sync_api import expect
 
     bigtwo(ledger_path, "session", "start", "--players", "陳大文,Ben,Cat,Dan", "--stake", "0.5",
            "--currency", "HKD", "--name", "Friday")
-    port = free_port()
-    server = Server(ledger_path, KEY, "--port", str(port))
+    server = Server(ledger_path, KEY)  # on a port the system chose; it starts again on that one
+    port = urlsplit(server.base).port
     phone = Phone(browser, server.keeper, "390x844")
     try:
         page = phone.page

@@ -1,0 +1,52 @@
+"""The suite runs in parallel (``pytest -n auto --dist loadgroup``): tests that start
+Chromium, ``bigtwo serve`` or processes they kill run one at a time, each kind on one
+worker (tests/conftest.py GROUPS), so their timing margins hold.  A new test file of
+that kind must join its group: these tests find such files by what they do."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import conftest
+import pytest
+from helpers import ROOT
+
+TESTS = sorted(p for p in (ROOT / "tests").rglob("test_*.py") if p != Path(__file__))  # not this one
+CHROMIUM = re.compile(r"playwright|phone_page|KillableChromium|\blaunch\(\)|need_chromium"
+                      r"|^from web\.phonekit import", re.M)
+PROCESSES = re.compile(r"(?<![\w.])Server\(|SIGKILL|\bpty\.fork\(")  # `bigtwo serve`, kills, a terminal
+
+
+def name(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+def test_every_grouped_file_exists() -> None:
+    missing = [path for paths in conftest.GROUPS.values() for path in paths
+               if not (ROOT / path).is_file()]
+    assert not missing
+
+
+def test_a_file_is_in_the_browser_group_exactly_when_it_starts_chromium() -> None:
+    starts = {name(p) for p in TESTS if CHROMIUM.search(p.read_text(encoding="utf-8"))}
+    assert starts == set(conftest.GROUPS["browser"])
+    assert {conftest.group_of(ROOT / p) for p in starts} == {"browser"}
+
+
+def test_every_file_that_starts_a_server_or_kills_a_process_is_in_a_group() -> None:
+    found = {name(p) for p in TESTS if PROCESSES.search(p.read_text(encoding="utf-8"))}
+    assert "tests/reliability/test_crash.py" in found  # the search sees what it is for
+    assert [p for p in sorted(found) if conftest.group_of(ROOT / p) is None] == []
+
+
+def test_the_hook_marks_the_tests_of_a_grouped_file(request: pytest.FixtureRequest,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The collection hook gives each test of a grouped file its ``xdist_group``
+    marker, the one ``--dist loadgroup`` sends to a single worker; other tests get none."""
+    item = request.node
+    assert item.get_closest_marker("xdist_group") is None  # this file runs on any worker
+    assert conftest.group_of(ROOT / "tests" / "web" / "test_phone.py") == "browser"
+    monkeypatch.setitem(conftest.GROUP_OF, name(item.path), "probe")
+    conftest.pytest_itemcollected(item)
+    assert item.get_closest_marker("xdist_group").args == ("probe",)
