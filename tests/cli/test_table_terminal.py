@@ -29,7 +29,7 @@ class Terminal:
         self.seen = ""
         self.mark = 0  # expect() looks at what came after the last key sent
 
-    def expect(self, text: str, timeout: float = 20.0) -> str:
+    def expect(self, text: str, timeout: float = 60.0) -> str:
         """Read until ``text`` appears; returns everything read so far."""
         end = time.monotonic() + timeout
         while text not in self.seen[self.mark:]:
