@@ -231,6 +231,7 @@ WORDS = {
     "viewer_cannot_start": N_("The viewer link cannot start a session; ask the scorekeeper."),
     "same_as_last": N_("Same players and rules as last time"),
     "start_same": N_("Start with the same"),
+    "start_while_running": N_("{name} is still running. Start another table anyway?"),
     "players_in_order": N_("Players in seat order"),
     "player_n": N_("Player {n}"),
     "player_1_hint": N_("Player 1 (e.g. 陳大文)"),

@@ -28,6 +28,7 @@ from ledger.storage.store import Ledger, open_ledger
 # Words the offline app says beyond the phone app's own (ledger/engine/lang.py).
 OFFLINE_WORDS = {
     "engine_loading": N_("Starting the scorekeeper on this phone…"),
+    "engine_download": N_("Loading the scorekeeper: {mb} MB, only this once; then this app works offline."),
     "engine_failed": N_("The scorekeeper could not start on this phone: {reason}"),
     "engine_slow": N_("The scorekeeper is still starting. If this lasts, close this app's other "
                       "tabs and reload: nothing kept is lost."),

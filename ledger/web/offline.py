@@ -65,6 +65,37 @@ def engine_zip() -> bytes:
     return out.getvalue()
 
 
+def first_answers(loads: int) -> bytes:
+    """``static/first.json``: what the app shows before its engine is ready on a first
+    open, answered by the same engine from the same records: in each language the
+    ``words`` and ``presets`` answers and every preset's offered deal facts (the board's
+    ``facts``, alone and in teams), and ``bytes``, what the engine downloads once."""
+    import tempfile
+
+    from ledger.core import i18n
+    from ledger.core.registry import offered_facts
+    from ledger.core.rules import load_preset, preset_names
+    from ledger.engine.phone import Phone
+
+    langs: dict[str, object] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        phone = Phone(str(Path(folder) / "bigtwo.db"))
+        try:
+            for lang in NAMES:
+                def ask(op: str, lang: str = lang) -> object:
+                    return json.loads(phone.answer(op, "{}", lang))["ok"]
+
+                with i18n.using(lang):
+                    facts = {name: {"alone": [o.to_dict() for o in offered_facts(load_preset(name))],
+                                    "teams": [o.to_dict() for o in offered_facts(load_preset(name), True)]}
+                             for name in preset_names()}
+                langs[lang] = {"words": ask("words"), "presets": ask("presets"), "facts": facts}
+        finally:
+            phone.ledger.close()
+    return json.dumps({"bytes": loads, "langs": langs}, ensure_ascii=False,
+                      separators=(",", ":"), default=str).encode()
+
+
 def manifest(lang: str) -> bytes:
     name, short = NAMES[lang]
     return json.dumps({
@@ -150,6 +181,9 @@ def site(extra: dict[str, bytes] | None = None) -> dict[str, bytes]:
     files["static/engine.zip"] = engine_zip()
     wheels = sorted(rel.removeprefix("static/") for rel in files if rel.endswith(".whl"))
     files["static/engine.json"] = json.dumps({"zip": "engine.zip", "wheels": wheels}, indent=1).encode()
+    loads = sum(len(data) for rel, data in files.items()
+                if rel.startswith("static/vendor/") or rel == "static/engine.zip")
+    files["static/first.json"] = first_answers(loads)
     for lang in NAMES:
         files[f"manifest.{lang}.webmanifest"] = manifest(lang)
     files.pop("static/offline/sw.js")

@@ -10,6 +10,8 @@ import { DealDraft } from "./model-draft.js";
 import { entryForm } from "./board-entry.js";
 import { previewer } from "./board-preview.js";
 import { scoreboard, sessionHead } from "./board-scores.js";
+import { pendingBoard } from "./board-pending.js";
+import { isPending } from "./model-outbox.js";
 
 export function boardScreen(app, sid, fixing) {
   let board = null;
@@ -62,6 +64,11 @@ export function boardScreen(app, sid, fixing) {
   }
 
   async function load() {
+    if (isPending(sid)) { // started before the engine answered: no number yet
+      board = await pendingBoard(app, sid);
+      if (!board) throw new Error(t("engine_loading"));
+      return;
+    }
     const [b, m, all] = await Promise.all([app.engine.board(sid), app.engine.settle(sid).catch(() => null),
       fixing !== null ? app.engine.deals(sid) : null]);
     board = b;

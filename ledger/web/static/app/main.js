@@ -6,7 +6,7 @@
 
 import { h, clear } from "./dom.js";
 import { openEngine } from "./engine.js";
-import { Outbox, localKeep } from "./model-outbox.js";
+import { Outbox, localKeep, isPending, pendingTable } from "./model-outbox.js";
 import { setWords, t } from "./words.js";
 import { boardScreen } from "./board.js";
 import { logScreen } from "./log.js";
@@ -65,6 +65,11 @@ function onOutbox(state, item, result) {
     app.say(t("refused", { what, reason: result.message || String(result.status) }), "bad");
     if (app.screen && app.screen.refused) app.screen.refused(item, result);
   } else if (state === "saved") {
+    if (item.op === "start" && result && result.id !== undefined) {
+      app.rememberTable(result.id);
+      // The pending table's board, now numbered: the same table at its number.
+      if (window.location.hash.startsWith("#/t/" + pendingTable(item.id))) window.location.replace("#/t/" + result.id);
+    }
     const done = item.what.kind === "deal" && result && result.deal ? { ...item.what, deal: result.deal } : item.what;
     app.say(t("saved", { what: whatText(done) }), "ok");
     root.dataset.saved = String(Number(root.dataset.saved || 0) + 1);
@@ -88,7 +93,13 @@ async function route() {
   app.bar();
   let screen;
   const sid = first === "t" ? addressNumber(second) : null;
-  if (first === "t" && sid === null) {
+  if (first === "t" && isPending(second)) {
+    // A table started before the engine answered: its board while the start waits,
+    // its number once written (this page's life), else the running table.
+    const to = app.outbox.startOf(second) ? null : app.outbox.started[second];
+    if (!app.outbox.startOf(second)) { window.location.replace(to ? "#/t/" + to : "#/"); return; }
+    screen = boardScreen(app, second, null);
+  } else if (first === "t" && sid === null) {
     screen = problemScreen(t("not_session_number", { text: second || "" }), null);
   } else if (first === "t") {
     app.rememberTable(sid);
@@ -109,6 +120,8 @@ async function route() {
   } else {
     let last = null;
     try { last = localStorage.getItem(LAST_TABLE); } catch (e) { last = null; }
+    const starting = app.outbox.items.find((i) => i.op === "start");
+    if (starting) { window.location.replace("#/t/" + pendingTable(starting.id)); return; }
     const sessions = await app.engine.sessions().catch(() => []);
     const open = sessions.filter((s) => s.open !== false && !s.ended_at);
     const kept = sessions.find((s) => String(s.id) === last && !s.ended_at);
@@ -190,6 +203,9 @@ async function boot() {
     if (lang && app.engine.useLanguage) app.engine.useLanguage(lang);
     await loadWords(lang);
     addressFromQuery();
+    // Opening the app lands on the running table: an address kept from the start form
+    // (a reopened tab, an installed app's last page) is not a wish to start another.
+    if (parseHash()[0] === "start") history.replaceState(history.state, "", window.location.pathname + window.location.search + "#/");
     app.level = (await app.engine.access()).level;
   } catch (error) {
     root.dataset.engine = "failed";

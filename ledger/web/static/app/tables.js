@@ -5,6 +5,7 @@
 import { h, clear } from "./dom.js";
 import { t } from "./words.js";
 import { sessionTitle, when } from "./names.js";
+import { pendingTable } from "./model-outbox.js";
 
 export function tablesScreen(app) {
   async function show(main) {
@@ -20,7 +21,8 @@ export function tablesScreen(app) {
         h("h1", {}, t("tables")),
         app.keeper() ? h("p", {}, h("a", { class: "button primary", href: "#/start" }, t("new_table"))) : null,
         items.length ? h("ul", { class: "tables" }, items) : h("p", { class: "meta" }, t("no_tables")),
-        h("p", { class: "meta" }, app.keeper() ? t("keeper_note") : t("viewer_note"))));
+        app.engine.kind === "worker" ? null // the hub's links: words of the hub only
+          : h("p", { class: "meta" }, app.keeper() ? t("keeper_note") : t("viewer_note"))));
   }
   return { name: "tables", show, refresh: () => show(document.getElementById("main")) };
 }
@@ -32,7 +34,10 @@ export function startScreen(app) {
     if (busy) return;
     busy = true;
     if (button) button.disabled = true;
-    app.outbox.add("start", args, { kind: "start" });
+    const item = app.outbox.add("start", args, { kind: "start" });
+    // The phone's own engine: the new table's board at once, its start written when the
+    // engine is ready (a first open) — deals tapped meanwhile wait behind it.
+    if (app.engine.offers) app.go("#/t/" + pendingTable(item.id));
   }
 
   async function show(main) {
@@ -40,7 +45,9 @@ export function startScreen(app) {
       clear(main, h("section", { class: "card" }, h("p", {}, t("viewer_cannot_start"))));
       return;
     }
-    const [presets, last] = await Promise.all([app.engine.presets(), app.engine.lastSetup().catch(() => null)]);
+    const [presets, last, sessions] = await Promise.all([app.engine.presets(),
+      app.engine.lastSetup().catch(() => null), app.engine.sessions().catch(() => [])]);
+    const running = sessions.find((s) => !s.ended_at);
     const error = h("p", { class: "error", role: "alert", hidden: true });
     const players = [0, 1, 2, 3].map((i) => h("input", { type: "text", class: "player", maxlength: 200,
       autocomplete: "off", "aria-label": t("player_n", { n: i + 1 }),
@@ -65,7 +72,7 @@ export function startScreen(app) {
       h("label", { class: "toggle" }, teams, " ", t("teams")),
       error,
       h("p", {}, startButton),
-      h("p", { class: "meta" }, t("keeper_note")));
+      app.engine.kind === "worker" ? null : h("p", { class: "meta" }, t("keeper_note")));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const seats = players.map((i) => i.value.trim()).filter((v) => v);
@@ -78,8 +85,13 @@ export function startScreen(app) {
       h("p", { class: "meta" }, last.players.join(" · ")),
       h("p", { class: "meta" }, t("rules_stake", { rules: last.rules, stake: last.stake, currency: last.currency })),
       h("button", { type: "button", class: "button primary",
-        on: { click: (event) => begin({ players: last.players, rule_set: last.rule_set, stake: last.stake,
-          currency: last.currency, teams: last.teams }, event.currentTarget) } }, t("start_same"))) : null;
+        on: { click: async (event) => {
+          const button = event.currentTarget;
+          // A table is running: one tap must not split the evening over two tables.
+          if (running && !(await app.ask(t("start_while_running", { name: sessionTitle(running) }), t("start_same")))) return;
+          begin({ players: last.players, rule_set: last.rule_set, stake: last.stake,
+            currency: last.currency, teams: last.teams }, button);
+        } } }, t("start_same"))) : null;
     clear(main, again, form);
     app.startError = error;
   }
