@@ -106,7 +106,8 @@ def turn_dict(turn: Any) -> dict[str, Any]:
     of the answers (the page says it in its own words from ``dealers`` and ``leader``)."""
     with i18n.using("en"):
         text = turn.describe()
-    return {"dealers": list(turn.dealers), "leader": turn.leader, "text": text}
+    return {"dealers": list(turn.dealers), "leader": turn.leader, "opener": turn.opener,
+            "leaders": list(turn.leaders), "text": text}
 
 
 def session_dict(ledger: Ledger, s: SessionRow) -> dict[str, Any]:
@@ -236,12 +237,13 @@ def op_history(ledger: Ledger, args: Args) -> dict[str, Any]:
 def op_presets(ledger: Ledger, args: Args) -> dict[str, Any]:
     from ledger.core.registry import extras
     from ledger.core.rules import load_preset, preset_names
-    from ledger.present.rules_text import description
+    from ledger.present.rules_text import description, source, title
 
     out = []
     for name in preset_names():
         r = load_preset(name)
-        out.append({"name": name, "description": description(r.description),
+        out.append({"name": name, "title": title(name), "description": description(r.description),
+                    "source": source(r.source),
                     "hand_size": r.hand_size, "mode": r.mode, "settlement": r.settlement,
                     "extras": extras(r), "rule_set": r.to_dict()})
     return {"presets": out}

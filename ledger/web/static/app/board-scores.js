@@ -3,7 +3,7 @@
 
 import { h, signed, signedMoney, tone } from "./dom.js";
 import { t } from "./words.js";
-import { sessionTitle } from "./names.js";
+import { sessionTitle, turnText } from "./names.js";
 
 /** The session's title and what it plays for. */
 export function sessionHead(s) {
@@ -37,7 +37,7 @@ export function scoreboard(board, money, pending) {
         h("th", { scope: "col" }, t("player")), h("th", { scope: "col", class: "num" }, t("wins")),
         h("th", { scope: "col", class: "num" }, t("points")), h("th", { scope: "col", class: "num" }, currency))),
       h("tbody", {}, rows)),
-    board.next ? h("p", { class: "next" }, board.next.text) : null,
+    board.next ? h("p", { class: "next" }, turnText(board.next)) : null,
     waiting.length ? h("ul", { class: "pendings", "aria-live": "polite" }, waiting) : null,
     recent.length ? h("ul", { class: "recent", "aria-label": t("last_deals") }, recent) : null,
   ];

@@ -6,6 +6,7 @@ import { h, clear } from "./dom.js";
 import { t } from "./words.js";
 import { sessionTitle, when } from "./names.js";
 import { pendingTable } from "./model-outbox.js";
+import { regionDefaults } from "./region.js";
 
 export function tablesScreen(app) {
   async function show(main) {
@@ -53,16 +54,21 @@ export function startScreen(app) {
       autocomplete: "off", "aria-label": t("player_n", { n: i + 1 }),
       placeholder: i === 0 ? t("player_1_hint") : i === 3 ? t("player_4_hint") : t("player_n", { n: i + 1 }) }));
     if (last) last.players.forEach((n, i) => { if (players[i]) players[i].value = n; });
-    const chosen = (last && presets.some((p) => p.name === last.rules)) ? last.rules : "classic";
+    // The last rules used here, else the phone's region's (region.js).
+    const place = regionDefaults(navigator.languages || [navigator.language]);
+    const chosen = (last && presets.some((p) => p.name === last.rules)) ? last.rules
+      : presets.some((p) => p.name === place.rules) ? place.rules : "classic";
     const rules = presets.map((p) => h("label", { class: "preset" },
       h("input", { type: "radio", name: "rules", value: p.name, checked: p.name === chosen }),
-      h("span", {}, h("strong", {}, p.name), h("span", { class: "meta" }, p.description))));
+      h("span", {}, h("strong", {}, p.title || p.name), h("span", { class: "meta" }, p.description),
+        p.source ? h("span", { class: "meta source" }, t("preset_source", { source: p.source })) : null)));
     const stake = h("input", { type: "text", inputmode: "decimal", value: last ? last.stake : "1", "aria-label": t("stake") });
-    const currency = h("input", { type: "text", maxlength: 8, value: last ? last.currency : "HKD", "aria-label": t("currency") });
+    const currency = h("input", { type: "text", maxlength: 8, value: last ? last.currency : place.currency, "aria-label": t("currency") });
     const name = h("input", { type: "text", maxlength: 200, placeholder: t("optional"), "aria-label": t("evening_name") });
     const teams = h("input", { type: "checkbox" });
-    const startButton = h("button", { type: "submit", class: "button primary" }, t("start"));
-    const form = h("form", { class: "card", autocomplete: "off" },
+    // Start sits in the fixed action bar, on screen however long the presets run.
+    const startButton = h("button", { type: "submit", form: "start-form", class: "button primary record" }, t("start"));
+    const form = h("form", { class: "card", id: "start-form", autocomplete: "off" },
       h("h1", {}, t("new_table")),
       h("fieldset", {}, h("legend", {}, t("players_in_order")), players),
       h("fieldset", {}, h("legend", {}, t("rules")), h("div", { class: "presets" }, rules)),
@@ -71,7 +77,6 @@ export function startScreen(app) {
       h("label", {}, t("evening_name"), name),
       h("label", { class: "toggle" }, teams, " ", t("teams")),
       error,
-      h("p", {}, startButton),
       app.engine.kind === "worker" ? null : h("p", { class: "meta" }, t("keeper_note")));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -93,6 +98,7 @@ export function startScreen(app) {
             currency: last.currency, teams: last.teams }, button);
         } } }, t("start_same"))) : null;
     clear(main, again, form);
+    app.bar(startButton);
     app.startError = error;
   }
 
@@ -104,7 +110,7 @@ export function startScreen(app) {
     },
     refused(item, error) {
       busy = false;
-      for (const b of document.querySelectorAll("#main button")) b.disabled = false;
+      for (const b of document.querySelectorAll("#main button, #actions button")) b.disabled = false;
       if (app.startError) { app.startError.textContent = error.message; app.startError.hidden = false; }
     },
   };
