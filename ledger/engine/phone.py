@@ -50,6 +50,15 @@ OFFLINE_WORDS = {
     "sync_unreachable": N_("The hub did not answer (it must be https and allow this app). "
                            "Nothing was lost: sync again when it is reachable."),
     "sync_refused": N_("The hub refused the sync: {reason}"),
+    "sync_how": N_("Paste the scorekeeper link of a hub started with a certificate (bigtwo serve "
+                   "--cert) that allows this app, or move the ledger by file: Export, then "
+                   "bigtwo import on the laptop."),
+    "sync_reachable": N_("This app can reach that hub if the hub allows this app's address: "
+                         "bigtwo serve --allow-origin {app}"),
+    "sync_blocked": N_("This app is on an https address, so the browser will not let it reach "
+                       "{hub} (plain http). Start the hub with a certificate (bigtwo serve "
+                       "--cert), or send the ledger as a file and run bigtwo import on the laptop."),
+    "sync_by_file": N_("Send the ledger as a file"),
 }
 
 

@@ -136,5 +136,15 @@ def test_every_word_in_chinese_and_nothing_overflows_at_360(site, phone, tmp_pat
     sync = page.get_by_role("button", name=zh("Sync with the hub"), exact=True)
     sync.wait_for()
     assert zh("Sync with the hub") != "Sync with the hub"
+    # The sync card says, before any try and in Chinese, what will work (docs/offline.md).
+    reach = page.locator("#hub-reach")
+    how = zh("Paste the scorekeeper link of a hub started with a certificate (bigtwo serve --cert) "
+             "that allows this app, or move the ledger by file: Export, then bigtwo import on the laptop.")
+    expect(reach).to_have_text(how)
+    page.get_by_role("textbox", name=zh("The hub's scorekeeper link")).fill("https://hub.example.org/entry?t=abc")
+    expect(reach).to_have_text(zh("This app can reach that hub if the hub allows this app's address: "
+                                  "bigtwo serve --allow-origin {app}", app=site.url.rstrip("/")))
+    page.get_by_role("textbox", name=zh("The hub's scorekeeper link")).fill("")
+    fits(page, "#/history with the sync card")
     page.get_by_role("heading", name=zh("This phone's ledger")).scroll_into_view_if_needed()
     shot(page, "offline-history-sync-zh_Hant-360x640.png", tmp_path)
