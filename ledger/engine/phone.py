@@ -59,6 +59,14 @@ OFFLINE_WORDS = {
                        "{hub} (plain http). Start the hub with a certificate (bigtwo serve "
                        "--cert), or send the ledger as a file and run bigtwo import on the laptop."),
     "sync_by_file": N_("Send the ledger as a file"),
+    "this_app": N_("This app"),
+    "install_app": N_("Install on this phone"),
+    "install_ios": N_("To keep it on this iPhone or iPad: in Safari tap Share (the square with "
+                      "an arrow), then Add to Home Screen."),
+    "share_app": N_("Share this app"),
+    "app_link_copied": N_("Copied the app's address: {address}"),
+    "update_ready": N_("A new version of this app is ready."),
+    "reload": N_("Reload"),
 }
 
 

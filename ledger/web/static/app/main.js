@@ -188,6 +188,14 @@ async function chooseLanguage(code) {
   route();
 }
 
+/** A new version is cached (offline.js): say so, with Reload, once. */
+function updateNotice() {
+  if (document.getElementById("update-note")) return;
+  const note = h("p", { id: "update-note", class: "banner", role: "status" }, t("update_ready"), " ",
+    h("button", { type: "button", class: "button small", on: { click: () => window.location.reload() } }, t("reload")));
+  document.body.prepend(note);
+}
+
 function link(up) {
   root.dataset.link = up ? "up" : "down";
   document.getElementById("banner").hidden = up;
@@ -224,6 +232,8 @@ async function boot() {
   root.dataset.saved = "0";
   app.engine.watch(() => { if (app.screen && app.screen.refresh) app.screen.refresh(); }, link);
   window.addEventListener("hashchange", route);
+  window.addEventListener("bigtwo-update", updateNotice);
+  if (root.dataset.update === "ready") updateNotice();
   document.addEventListener("keydown", (event) => {
     if (app.screen && app.screen.key && !document.querySelector("dialog[open]")) app.screen.key(event);
   });

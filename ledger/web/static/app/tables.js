@@ -7,6 +7,7 @@ import { t } from "./words.js";
 import { sessionTitle, when } from "./names.js";
 import { pendingTable } from "./model-outbox.js";
 import { regionDefaults } from "./region.js";
+import { appCard } from "./install.js";
 
 export function tablesScreen(app) {
   async function show(main) {
@@ -23,7 +24,8 @@ export function tablesScreen(app) {
         app.keeper() ? h("p", {}, h("a", { class: "button primary", href: "#/start" }, t("new_table"))) : null,
         items.length ? h("ul", { class: "tables" }, items) : h("p", { class: "meta" }, t("no_tables")),
         app.engine.kind === "worker" ? null // the hub's links: words of the hub only
-          : h("p", { class: "meta" }, app.keeper() ? t("keeper_note") : t("viewer_note"))));
+          : h("p", { class: "meta" }, app.keeper() ? t("keeper_note") : t("viewer_note"))),
+      app.engine.kind === "worker" ? appCard(app) : null);
   }
   return { name: "tables", show, refresh: () => show(document.getElementById("main")) };
 }
