@@ -67,6 +67,8 @@ OFFLINE_WORDS = {
     "app_link_copied": N_("Copied the app's address: {address}"),
     "update_ready": N_("A new version of this app is ready."),
     "reload": N_("Reload"),
+    "app_qr": N_("Scan to open this app"),
+    "app_qr_alt": N_("QR code of {address}"),
 }
 
 

@@ -166,9 +166,25 @@ def _vendor() -> tuple[tuple[str, Path], ...]:
     return tuple(found)
 
 
-def site(extra: dict[str, bytes] | None = None) -> dict[str, bytes]:
+def address_files(url: str) -> dict[str, bytes]:
+    """For a site built for a known address (``bigtwo app build --url``): a QR code of it
+    (``static/app-qr.svg``) and the address it encodes (``static/app-address.json``); the
+    tables screen shows the code where the app is opened at that address."""
+    import io
+
+    import segno
+
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=4, border=2, xmldecl=False,
+                                    dark="#000", light="#fff")
+    return {"static/app-qr.svg": out.getvalue(),
+            "static/app-address.json": json.dumps({"url": url, "qr": "app-qr.svg"}).encode()}
+
+
+def site(extra: dict[str, bytes] | None = None, url: str | None = None) -> dict[str, bytes]:
     """Every file of the site by its relative path (sw.js last: it lists the others);
-    ``extra`` files (a club's own page, say) are added and cached like the rest."""
+    ``extra`` files (a club's own page, say) are added and cached like the rest; ``url``,
+    the address it will be published at, adds a QR code of it (:func:`address_files`)."""
     files: dict[str, bytes] = {"index.html": index_html()}
     for folder in ("app", "offline", "icons"):
         for path in sorted((STATIC / folder).rglob("*")):
@@ -187,6 +203,8 @@ def site(extra: dict[str, bytes] | None = None) -> dict[str, bytes]:
     for lang in NAMES:
         files[f"manifest.{lang}.webmanifest"] = manifest(lang)
     files.pop("static/offline/sw.js")
+    if url:
+        files.update(address_files(url))
     files.update(extra or {})
     listed = ["./", *sorted(files)]
     version = hashlib.sha256(b"".join(hashlib.sha256(files[f]).digest() for f in sorted(files)))
@@ -197,9 +215,10 @@ def site(extra: dict[str, bytes] | None = None) -> dict[str, bytes]:
     return files
 
 
-def build(folder: Path, extra: dict[str, bytes] | None = None) -> tuple[int, int]:
+def build(folder: Path, extra: dict[str, bytes] | None = None,
+          url: str | None = None) -> tuple[int, int]:
     """Write the site into ``folder`` (made if missing); (files, bytes) written."""
-    files = site(extra)
+    files = site(extra, url)
     for rel, data in files.items():
         target = folder / rel
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -52,8 +52,16 @@ def test_the_build_step_is_bigtwo_app_build_and_it_runs(tmp_path: Path) -> None:
     upload = [s for s in _steps(flow) if s.get("uses", "").startswith("actions/upload-pages-artifact")]
     assert upload[0]["with"]["path"] == folder  # what is built is what is published
     bigtwo = Path(sys.executable).with_name("bigtwo")
-    done = subprocess.run([str(bigtwo), *words[1:3], str(tmp_path / folder)], capture_output=True,
-                          text=True, timeout=300, cwd=tmp_path)
+    # The address Pages publishes at, from the configure step, for the app's QR code.
+    assert words[4:] == ["--url", "${{ steps.pages.outputs.base_url }}/"], words
+    steps = _steps(flow)
+    configure = next(i for i, st in enumerate(steps)
+                     if st.get("uses", "").startswith("actions/configure-pages"))
+    assert steps[configure]["id"] == "pages"
+    assert configure < next(i for i, st in enumerate(steps) if st.get("run") == build[0])
+    url = "https://user.github.io/bigtwo-ledger/"
+    done = subprocess.run([str(bigtwo), *words[1:3], str(tmp_path / folder), "--url", url],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     site = tmp_path / folder
     for name in ("index.html", "sw.js", "static/engine.zip", "static/first.json", "manifest.en.webmanifest"):
@@ -61,3 +69,15 @@ def test_the_build_step_is_bigtwo_app_build_and_it_runs(tmp_path: Path) -> None:
     first = json.loads((site / "static/first.json").read_text(encoding="utf-8"))
     assert set(first["langs"]) == {"en", "zh_Hant", "zh_Hans"}
     assert "classic" in first["langs"]["zh_Hant"]["facts"]
+    address = json.loads((site / "static/app-address.json").read_text(encoding="utf-8"))
+    assert address == {"url": url, "qr": "app-qr.svg"}
+    assert (site / "static/app-qr.svg").read_text(encoding="utf-8").startswith("<svg")
+    assert "static/app-qr.svg" in (site / "sw.js").read_text(encoding="utf-8")  # kept offline too
+
+
+def test_a_url_that_is_not_an_address_is_refused(tmp_path: Path) -> None:
+    bigtwo = Path(sys.executable).with_name("bigtwo")
+    done = subprocess.run([str(bigtwo), "app", "build", str(tmp_path / "site"), "--url", "user.github.io"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and done.stderr.startswith("error: ") and "--url" in done.stderr
+    assert not (tmp_path / "site").exists()

@@ -1,5 +1,5 @@
 """The offline app handed on and kept current (docs/offline.md, "Install, share, update"):
-the tables screen offers Share for the app's own address, and a new build published at
+the tables screen offers Share for the app's own address and shows its QR code, and a new build published at
 the same address is announced with Reload in the page opened under the old one."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from offline.offline_helpers import (
     fresh_dir,
     need_chromium,
     remove,
+    shot,
     wait_cached,
     wait_ready,
 )
@@ -42,6 +43,9 @@ def test_share_the_app_and_a_new_version_is_announced_with_reload(published, tmp
     from playwright.sync_api import expect, sync_playwright
 
     server, folder = published
+    from ledger.web import offline
+
+    offline.build(folder, url=server.url)  # built for the address it is opened at: a QR code of it
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
         try:
@@ -54,6 +58,10 @@ def test_share_the_app_and_a_new_version_is_announced_with_reload(published, tmp
             card = page.get_by_role("region", name=zh("This app"))
             expect(card).to_contain_text(server.url)
             expect(card.get_by_role("button", name=zh("Share this app"))).to_be_visible()
+            qr = card.get_by_role("img", name=zh("QR code of {address}", address=server.url))
+            expect(qr).to_be_visible()
+            assert qr.evaluate("(img) => img.complete && img.naturalWidth > 0")
+            expect(card).to_contain_text(zh("Scan to open this app"))
             card.scroll_into_view_if_needed()
             shot(page, "offline-app-card-zh_Hant-390x844.png", tmp_path)
             page.reload()  # now under the service worker
@@ -61,9 +69,7 @@ def test_share_the_app_and_a_new_version_is_announced_with_reload(published, tmp
             assert page.evaluate("!!navigator.serviceWorker.controller")
             assert page.locator("#update-note").count() == 0
 
-            from ledger.web import offline
-
-            offline.build(folder, {"version.txt": b"2\n"})  # a new build at the same address
+            offline.build(folder, {"version.txt": b"2\n"}, url=server.url)  # a new build at the same address
             page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
             note = page.locator("#update-note")
             expect(note).to_contain_text(zh("A new version of this app is ready."), timeout=180_000)

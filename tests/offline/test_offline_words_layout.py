@@ -6,15 +6,12 @@ running past the right edge of its card on any screen (every element measured)."
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from offline.offline_helpers import need_chromium, wait_ready
+from offline.offline_helpers import need_chromium, shot, wait_ready
 
 from ledger.core import i18n
 
@@ -57,15 +54,6 @@ def phone(site: Any) -> Iterator[Any]:
             yield page
         finally:
             browser.close()
-
-
-def shot(page: Any, name: str, tmp: Path) -> None:
-    """Screenshots for docs/offline.md: kept in BIGTWO_SHOTS when it names a folder."""
-    path = tmp / name
-    page.screenshot(path=str(path))
-    keep = os.environ.get("BIGTWO_SHOTS")
-    if keep:
-        shutil.copy(path, Path(keep) / name)
 
 
 def fits(page: Any, where: str) -> None:

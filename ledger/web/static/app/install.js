@@ -22,9 +22,23 @@ export function appAddress() {
   return window.location.origin + window.location.pathname;
 }
 
-/** The card: install (or how to), and Share this app's address. */
+/** A QR code of this app's address ("scan to open this app"), where the site was built
+ * for the address it is opened at (`bigtwo app build --url`, static/app-address.json). */
+async function qrCode(box, address) {
+  try {
+    const found = await (await fetch(new URL("static/app-address.json", address))).json();
+    if (found.url !== address) return; // built for another address: a code of it would mislead
+    box.replaceChildren(h("img", { src: new URL("static/" + found.qr, address).href, width: 132, height: 132,
+      alt: t("app_qr_alt", { address }) }), h("span", { class: "meta" }, t("app_qr")));
+    box.hidden = false;
+  } catch (e) { /* built with no address: Share is the way */ }
+}
+
+/** The card: install (or how to), Share this app's address, and its QR code. */
 export function appCard(app) {
   const address = appAddress();
+  const qr = h("figure", { class: "app-qr", hidden: true });
+  qrCode(qr, address);
   async function share() {
     try {
       if (navigator.share) await navigator.share({ title: document.title, url: address });
@@ -45,6 +59,7 @@ export function appCard(app) {
   return h("section", { class: "card", "aria-labelledby": "this-app" },
     h("h2", { id: "this-app" }, t("this_app")),
     h("p", { class: "meta address" }, address),
+    qr,
     h("p", { class: "row" }, install && install.tagName === "BUTTON" ? install : null,
       h("button", { type: "button", class: "button", on: { click: share } }, t("share_app"))),
     install && install.tagName !== "BUTTON" ? install : null);
