@@ -118,6 +118,17 @@ def test_every_word_in_chinese_and_nothing_overflows_at_360(site, phone, tmp_pat
     colour = record.evaluate("(b) => getComputedStyle(b).opacity")
     assert colour == "1"
 
+    # Deal 2 undone: the next is deal 3, and the board and the log say where 2 went.
+    go(page, "#/t/1/log")
+    page.get_by_role("button", name=zh("Undo last action"), exact=True).tap()
+    page.locator("#ask").get_by_role("button", name=zh("Undo"), exact=True).tap()
+    expect(page.locator("html")).to_have_attribute("data-outbox", "empty")
+    expect(page.locator(".log .gone")).to_have_text([zh("Deal {n}: taken back (undone or voided)", n=2)])
+    go(page, "#/t/1")
+    expect(page.locator("#entry-title")).to_have_text(
+        zh("Deal {n} (deal {gone} was taken back)", n=3, gone=2))
+    fits(page, "board after an undo")
+
     for hash in ("#/t/1/log", "#/tables", "#/history"):
         go(page, hash)
         fits(page, hash)

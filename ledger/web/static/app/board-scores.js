@@ -4,6 +4,16 @@
 import { h, signed, signedMoney, tone } from "./dom.js";
 import { t } from "./words.js";
 import { sessionTitle, turnText } from "./names.js";
+import { gapBefore } from "./model-numbers.js";
+
+/** The next deal's title: its stored number, and the numbers just taken back said, so
+ * "Deal 6" after deal 5 was undone reads as no missing deal (model-numbers.js). */
+export function nextTitle(board, pending) {
+  const next = board.next_deal || board.session.deals + 1;
+  const gone = pending ? [] : gapBefore((board.deals || []).map((d) => d.deal), next);
+  if (!gone.length) return t("deal_n", { n: next + pending });
+  return t(gone.length === 1 ? "deal_after_gap" : "deal_after_gaps", { n: next, gone: gone.join(", ") });
+}
 
 /** The session's title and what it plays for. */
 export function sessionHead(s) {

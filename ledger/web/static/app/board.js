@@ -9,7 +9,7 @@ import { sessionTitle } from "./names.js";
 import { DealDraft } from "./model-draft.js";
 import { entryForm } from "./board-entry.js";
 import { previewer } from "./board-preview.js";
-import { scoreboard, sessionHead } from "./board-scores.js";
+import { nextTitle, scoreboard, sessionHead } from "./board-scores.js";
 import { pendingBoard } from "./board-pending.js";
 import { isPending } from "./model-outbox.js";
 
@@ -27,7 +27,7 @@ export function boardScreen(app, sid, fixing) {
   const canEnter = () => app.keeper() && (open() || fixing !== null);
   const pendingDeals = () => app.outbox.pending(sid).filter((i) => i.op === "record");
   const nextNo = () => (board.next_deal || board.session.deals + 1) + pendingDeals().length;
-  const title = () => (fixing !== null ? t("fix_deal", { n: fixing }) : t("deal_n", { n: nextNo() }));
+  const title = () => (fixing !== null ? t("fix_deal", { n: fixing }) : nextTitle(board, pendingDeals().length));
   const shape = () => ({ seats: board.session.players, handSize: board.session.hand_size, offers: board.facts || [] });
 
   /** After every tap: Record's state and the preview. */
