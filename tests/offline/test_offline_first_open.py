@@ -15,7 +15,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from offline.offline_helpers import Quiet, build_site, call, fresh_dir, need_chromium, remove, wait_ready
+from offline.offline_helpers import (
+    Quiet,
+    build_site,
+    call,
+    fresh_dir,
+    need_chromium,
+    remove,
+    shot,
+    wait_ready,
+)
 
 from ledger.core import i18n
 
@@ -82,7 +91,7 @@ def phone() -> Iterator[Any]:
 PLAYERS = ["陳大文", "Ben", "Cat", "Dan"]
 
 
-def test_a_first_open_is_usable_before_the_engine_and_its_taps_are_written_once(gated, phone):
+def test_a_first_open_is_usable_before_the_engine_and_its_taps_are_written_once(gated, phone, tmp_path):
     from playwright.sync_api import expect
 
     page = phone.new_page()
@@ -96,6 +105,7 @@ def test_a_first_open_is_usable_before_the_engine_and_its_taps_are_written_once(
     note = page.locator("#engine-progress")
     assert "MB" in note.inner_text() and zh("Loading the scorekeeper: {mb} MB, only this once; "
                                            "then this app works offline.", mb="")[:6] in note.inner_text()
+    shot(page, "offline-first-open-zh_Hant-390x844.png", tmp_path)
     for i, name in enumerate(PLAYERS):
         page.get_by_role("textbox", name=zh("Player {n}", n=i + 1)).fill(name)
     page.get_by_role("button", name=zh("Start"), exact=True).tap()
@@ -107,6 +117,7 @@ def test_a_first_open_is_usable_before_the_engine_and_its_taps_are_written_once(
     page.get_by_role("button", name=zh("Record deal"), exact=True).tap()
     assert page.evaluate("document.documentElement.dataset.engine") == "loading"
     expect(page.locator("#scores .pendings li")).to_have_count(1)  # the deal, behind its table's start
+    shot(page, "offline-first-table-zh_Hant-390x844.png", tmp_path)
     # A reload meanwhile keeps both, and lands on the table being started.
     page.reload()
     page.wait_for_url(re.compile(r"#/t/new-"))

@@ -147,3 +147,14 @@ def test_every_word_in_chinese_and_nothing_overflows_at_360(site, phone, tmp_pat
     fits(page, "#/history with the sync card")
     page.get_by_role("heading", name=zh("This phone's ledger")).scroll_into_view_if_needed()
     shot(page, "offline-history-sync-zh_Hant-360x640.png", tmp_path)
+
+    # No language was chosen: when the phone later says en-US, so does the app (the kept
+    # Chinese answers are not taken for English ones).
+    context = page.context
+    page.close()
+    later = context.new_page()
+    later.add_init_script("Object.defineProperty(navigator, 'languages', { get: () => ['en-US'] });"
+                          "Object.defineProperty(navigator, 'language', { get: () => 'en-US' });")
+    later.goto(site.url + "#/tables")
+    expect(later.locator("#tabs")).to_contain_text("Tables")
+    expect(later.locator("html")).to_have_attribute("lang", "en")
