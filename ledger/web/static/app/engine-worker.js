@@ -68,6 +68,9 @@ function note(text, tone, id = "offline-note") {
 export async function create(options = {}) {
   root.dataset.engine = "loading";
   const cache = loadCache();
+  // Any kept answer means this phone's ledger was opened before (by a version that kept
+  // no mark, too): it may hold tables, so none is assumed away.
+  if (!cache.opened && Object.keys(cache).length) cache.opened = true;
   const first = await loadFirst(options.firstUrl || new URL("../first.json", import.meta.url));
   let worker = null;
   const pending = new Map();
