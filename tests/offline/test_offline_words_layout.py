@@ -111,7 +111,11 @@ def test_every_word_in_chinese_and_nothing_overflows_at_360(site, phone, tmp_pat
     # Hong Kong rules: the winner deals and leads — said in Chinese, names as written.
     expect(page.locator("#scores .next")).to_have_text(zh(
         "next: {deals}, {leads}", deals=zh("{name} deals", name="Cat"), leads=zh("{name} leads", name="Cat")))
+    # The session's rules by the preset's name in Chinese, not its slug.
+    expect(page.locator("header.session .meta")).to_contain_text(zh("Hong Kong"))
     fits(page, "board")
+    page.evaluate("document.querySelector('#scores .next').scrollIntoView({block: 'center'})")
+    page.mouse.click(5, 300)  # no tap highlight left on Record in the picture
     shot(page, "offline-table-zh_Hant-360x640.png", tmp_path)
     # Record, disabled until a deal is tapped, reads as a quiet button, not dimmed red.
     assert record.is_disabled()

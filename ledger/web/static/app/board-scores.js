@@ -3,7 +3,7 @@
 
 import { h, signed, signedMoney, tone } from "./dom.js";
 import { t } from "./words.js";
-import { sessionTitle, turnText } from "./names.js";
+import { rulesTitle, sessionTitle, turnText } from "./names.js";
 import { gapBefore } from "./model-numbers.js";
 
 /** The next deal's title: its stored number, and the numbers just taken back said, so
@@ -20,7 +20,7 @@ export function sessionHead(s) {
   return h("header", { class: "session" },
     h("h1", {}, sessionTitle(s)),
     h("p", { class: "meta" }, s.players.join(" · "), h("br"),
-      t("rules_stake", { rules: s.rules, stake: s.stake, currency: s.currency || "PTS" }),
+      t("rules_stake", { rules: rulesTitle(s.rules), stake: s.stake, currency: s.currency || "PTS" }),
       s.ended_at ? [" · ", h("strong", {}, t("ended"))] : null));
 }
 

@@ -2,7 +2,7 @@
 
 import { h, clear, signed, signedMoney, tone } from "./dom.js";
 import { t } from "./words.js";
-import { sessionTitle, when } from "./names.js";
+import { rulesTitle, sessionTitle, when } from "./names.js";
 import { barChart } from "./charts.js";
 import { hubReach } from "./reach.js";
 
@@ -90,7 +90,7 @@ export function historyScreen(app) {
     const items = found.sessions.map((r) => h("li", {},
       h("a", { href: "#/t/" + r.id + "/settle", class: "table-link" },
         h("strong", {}, sessionTitle(r)),
-        h("span", { class: "meta" }, when(r.started_at) + " · " + t("deals_count", { n: r.deals }) + " · " + r.rules),
+        h("span", { class: "meta" }, when(r.started_at) + " · " + t("deals_count", { n: r.deals }) + " · " + rulesTitle(r.rules)),
         h("span", { class: "nets" }, ...r.players.map((n) => h("span", { class: tone(r.money[n]) },
           n + " " + signedMoney(r.money[n]) + " " + r.currency))))));
     const players = [...new Set(found.sessions.flatMap((r) => r.players))];

@@ -14,7 +14,7 @@ import { settleScreen } from "./settle.js";
 import { historyScreen, playerScreen } from "./history.js";
 import { startScreen, tablesScreen } from "./tables.js";
 import { ask } from "./ask.js";
-import { whatText } from "./names.js";
+import { setPresetTitles, whatText } from "./names.js";
 import { addressFromQuery, addressNumber, parseHash, problemScreen } from "./route.js";
 
 const root = document.documentElement;
@@ -179,6 +179,12 @@ async function loadWords(lang) {
   document.getElementById("main").setAttribute("aria-label", t("title"));
   document.getElementById("banner").textContent = t("link_down");
   languages();
+  // The presets' names in this language, for the screens that name a session's rules;
+  // never waited for (on the hub a read) — a screen drawn meanwhile is drawn again.
+  app.engine.presets().then((found) => {
+    setPresetTitles(found);
+    if (app.screen && app.screen.refresh) app.screen.refresh();
+  }, () => {});
 }
 
 async function chooseLanguage(code) {

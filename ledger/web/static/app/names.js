@@ -2,6 +2,18 @@
 
 import { t } from "./words.js";
 
+let presetTitles = {};
+
+/** The presets' names in the page's language (the presets answer's `title`s). */
+export function setPresetTitles(presets) {
+  presetTitles = Object.fromEntries((presets || []).map((p) => [p.name, p.title || p.name]));
+}
+
+/** A session's rules as players say them: a preset's title, else the rule set's own name. */
+export function rulesTitle(name) {
+  return presetTitles[name] || name;
+}
+
 export function sessionTitle(s) {
   return s.name ? s.name : t("session_n", { id: s.id });
 }

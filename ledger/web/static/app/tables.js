@@ -4,7 +4,7 @@
 
 import { h, clear } from "./dom.js";
 import { t } from "./words.js";
-import { sessionTitle, when } from "./names.js";
+import { rulesTitle, sessionTitle, when } from "./names.js";
 import { pendingTable } from "./model-outbox.js";
 import { regionDefaults } from "./region.js";
 import { appCard } from "./install.js";
@@ -17,7 +17,7 @@ export function tablesScreen(app) {
         h("strong", {}, sessionTitle(s)),
         h("span", { class: "badge " + (s.ended_at ? "ended" : "open") }, s.ended_at ? t("ended") : t("open")),
         h("span", { class: "meta" }, s.players.join(" · ")),
-        h("span", { class: "meta" }, t("deals_count", { n: s.deals }) + " · " + s.rules + " · " + when(s.started_at)))));
+        h("span", { class: "meta" }, t("deals_count", { n: s.deals }) + " · " + rulesTitle(s.rules) + " · " + when(s.started_at)))));
     clear(main,
       h("section", { class: "card" },
         h("h1", {}, t("tables")),
@@ -90,7 +90,7 @@ export function startScreen(app) {
     const again = last ? h("section", { class: "card" },
       h("h2", {}, t("same_as_last")),
       h("p", { class: "meta" }, last.players.join(" · ")),
-      h("p", { class: "meta" }, t("rules_stake", { rules: last.rules, stake: last.stake, currency: last.currency })),
+      h("p", { class: "meta" }, t("rules_stake", { rules: rulesTitle(last.rules), stake: last.stake, currency: last.currency })),
       h("button", { type: "button", class: "button primary",
         on: { click: async (event) => {
           const button = event.currentTarget;
