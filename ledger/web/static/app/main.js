@@ -179,12 +179,10 @@ async function loadWords(lang) {
   document.getElementById("main").setAttribute("aria-label", t("title"));
   document.getElementById("banner").textContent = t("link_down");
   languages();
-  // The presets' names in this language, for the screens that name a session's rules;
-  // never waited for (on the hub a read) — a screen drawn meanwhile is drawn again.
-  app.engine.presets().then((found) => {
-    setPresetTitles(found);
-    if (app.screen && app.screen.refresh) app.screen.refresh();
-  }, () => {});
+  // The presets' names in this language, for the screens that name a session's rules
+  // (kept or shipped answers on the phone; one read on the hub), waited for a moment only.
+  const titles = app.engine.presets().then(setPresetTitles, () => {});
+  await Promise.race([titles, new Promise((done) => setTimeout(done, 1500))]);
 }
 
 async function chooseLanguage(code) {
