@@ -90,7 +90,8 @@ def test_two_apps_under_one_origin_keep_their_own_ledger_storage_and_cache(origi
         held = open_app(context, a, errors).evaluate(STORAGE)
         assert [c.rsplit("#", 1)[0] for c in held["caches"]] == ["bigtwo@/club-a/", "bigtwo@/club-b/"]
         assert held["folders"] == ["bigtwo-ledger@%2Fclub-a%2F", "bigtwo-ledger@%2Fclub-b%2F"]
-        assert {"bigtwo.offline.answers.v2@/club-a/", "bigtwo.offline.answers.v2@/club-b/"} <= set(held["keys"])
+        answers = {"bigtwo.offline.answers.v2@/club-a/", "bigtwo.offline.answers.v2@/club-b/"}
+        assert answers <= set(held["keys"])
         assert not any("@" not in k for k in held["keys"] if k.startswith("bigtwo")), held["keys"]
         context.pages[-1].close()
 
