@@ -27,10 +27,13 @@ GROUPS = {
     # Chromium (Playwright): the phone app on the hub, the offline app on Pyodide.
     "browser": (
         "tests/offline/test_offline_browser.py",
+        "tests/offline/test_offline_first_open.py",
         "tests/offline/test_offline_pay.py",
         "tests/offline/test_offline_scopes.py",
         "tests/offline/test_offline_start.py",
         "tests/offline/test_offline_store_open.py",
+        "tests/offline/test_offline_update.py",
+        "tests/offline/test_offline_words_layout.py",
         "tests/web/test_other_port.py",
         "tests/web/test_phone.py",
         "tests/web/test_phone_corrections.py",

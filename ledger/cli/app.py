@@ -443,12 +443,14 @@ def _demo(path: str, kept: bool) -> None:
         from ledger.book.scope import select
         from ledger.present import plots
 
+        typer.echo("")
+        if not kept:  # no plot named in a folder about to go: say how to keep one
+            typer.echo(_("(a temporary folder, removed now; bigtwo demo --keep keeps the ledger "
+                         "and draws its plot)"))
+            return
         chart = Path(path).resolve().with_name(f"{Path(path).stem}-net.png")
         plots.plot(ledger, select(ledger, s.id, False), "net", chart)
-        typer.echo("")
         typer.echo(_("plot: {path}").format(path=chart))
-        if not kept:
-            typer.echo(_("(a temporary folder, removed now; keep it with bigtwo demo --keep)"))
 
 
 

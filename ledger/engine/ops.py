@@ -141,17 +141,19 @@ def history(ledger: Ledger, player: Name | None = None) -> Any:
 
 @op()
 def presets(ledger: Ledger) -> Any:
-    """`[{"name": "classic", "description": "…in the request's language…", "hand_size": 13,
-    "mode": "cards", "settlement": "pairwise", "extras": ["assist", "missed call"],
-    "rule_set": {…}}, …]`: the presets a new session may start with."""
+    """`[{"name": "classic", "title": "Classic (pairwise)", "description": "…in the request's
+    language…", "source": "…in the request's language…", "hand_size": 13, "mode": "cards",
+    "settlement": "pairwise", "extras": ["assist", "missed call"], "rule_set": {…}}, …]`: the
+    presets a new session may start with."""
     from ledger.core.registry import extras
     from ledger.core.rules import load_preset, preset_names
-    from ledger.present.rules_text import description
+    from ledger.present.rules_text import description, source, title
 
     out = []
     for name in preset_names():
         r = load_preset(name)
-        out.append({"name": name, "description": description(r.description),
+        out.append({"name": name, "title": title(name), "description": description(r.description),
+                    "source": source(r.source),
                     "hand_size": r.hand_size, "mode": r.mode, "settlement": r.settlement,
                     "extras": extras(r), "rule_set": r.to_dict()})
     return out

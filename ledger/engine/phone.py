@@ -29,6 +29,7 @@ from ledger.storage.store import Ledger, open_ledger
 # Words the offline app says beyond the phone app's own (ledger/engine/lang.py).
 OFFLINE_WORDS = {
     "engine_loading": N_("Starting the scorekeeper on this phone…"),
+    "engine_download": N_("Loading the scorekeeper: {mb} MB, only this once; then this app works offline."),
     "engine_failed": N_("The scorekeeper could not start on this phone: {reason}"),
     "engine_slow": N_("The scorekeeper is still starting. If this lasts, close this app's other "
                       "tabs and reload: nothing kept is lost."),
@@ -50,6 +51,25 @@ OFFLINE_WORDS = {
     "sync_unreachable": N_("The hub did not answer (it must be https and allow this app). "
                            "Nothing was lost: sync again when it is reachable."),
     "sync_refused": N_("The hub refused the sync: {reason}"),
+    "sync_how": N_("Paste the scorekeeper link of a hub started with a certificate (bigtwo serve "
+                   "--cert) that allows this app, or move the ledger by file: Export, then "
+                   "bigtwo import on the laptop."),
+    "sync_reachable": N_("This app can reach that hub if the hub allows this app's address: "
+                         "bigtwo serve --allow-origin {app}"),
+    "sync_blocked": N_("This app is on an https address, so the browser will not let it reach "
+                       "{hub} (plain http). Start the hub with a certificate (bigtwo serve "
+                       "--cert), or send the ledger as a file and run bigtwo import on the laptop."),
+    "sync_by_file": N_("Send the ledger as a file"),
+    "this_app": N_("This app"),
+    "install_app": N_("Install on this phone"),
+    "install_ios": N_("To keep it on this iPhone or iPad: in Safari tap Share (the square with "
+                      "an arrow), then Add to Home Screen."),
+    "share_app": N_("Share this app"),
+    "app_link_copied": N_("Copied the app's address: {address}"),
+    "update_ready": N_("A new version of this app is ready."),
+    "reload": N_("Reload"),
+    "app_qr": N_("Scan to open this app"),
+    "app_qr_alt": N_("QR code of {address}"),
 }
 
 

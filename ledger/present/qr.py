@@ -1,5 +1,6 @@
 """QR codes drawn as text: two modules a character row (half blocks), for the links
-``bigtwo serve`` prints and the payment codes of ``bigtwo settle --qr``.
+``bigtwo serve`` prints and the payment codes of ``bigtwo settle --qr``; and as an SVG
+image, for the offline app's address (``bigtwo app build --url``).
 
 segno is imported here only, and only inside the functions that use it.
 """
@@ -26,6 +27,19 @@ def qr_lines(text: str, border: int = 2) -> list[str]:
         rows.append([0] * len(rows[0]))
     return ["".join(GLYPH[(bool(a), bool(b))] for a, b in zip(top, bottom, strict=True))
             for top, bottom in zip(rows[::2], rows[1::2], strict=True)]
+
+
+def qr_svg(text: str, scale: int = 4, border: int = 2) -> bytes:
+    """A QR code of ``text`` (error correction M) as an SVG image, black on white, for a
+    page to show (the offline app's own address, ``bigtwo app build --url``)."""
+    import io
+
+    import segno
+
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="svg", scale=scale, border=border, xmldecl=False,
+                                     dark="#000", light="#fff")
+    return out.getvalue()
 
 
 def on_white(lines: list[str]) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ledger.core.i18n import N_
 from ledger.core.registry import OPTIONS, extras, play_options
 from ledger.core.rules import RuleSet
 
@@ -86,6 +87,37 @@ def rules_show_lines(rules: RuleSet, sources: Mapping[str, str] | None = None) -
         option = OPTIONS[key]
         lines.append(_option_line(key, value, option.help, sources.get(key, option.source)))
     return lines
+
+
+# Each shipped preset's name as a player says it (the phone's start form shows these; the
+# slug stays the preset's name in files, the command line and the JSON).
+PRESET_TITLES = {
+    "classic": N_("Classic (pairwise)"),
+    "pay-the-winner": N_("Pay the winner"),
+    "doubling": N_("Doubling"),
+    "hong-kong": N_("Hong Kong"),
+    "hong-kong-online": N_("Hong Kong online / mainland"),
+    "da-lao-er": N_("Da Lao Er (大老二)"),
+    "choi-dai-di": N_("Choi Dai Di (French rules)"),
+    "taiwan": N_("Taiwan (ranked)"),
+    "three-player": N_("Three players"),
+    "places": N_("By finishing place"),
+}
+
+
+def title(name: str) -> str:
+    """A rule set's name in the interface's language: a shipped preset's title, else
+    its own name as written."""
+    from ledger.core.i18n import _
+
+    return _(PRESET_TITLES[name]) if name in PRESET_TITLES else name
+
+
+def source(text: str) -> str:
+    """A rule set's source in the interface's language (the public names stay)."""
+    from ledger.core.i18n import _
+
+    return _(text) if text else ""
 
 
 def description(text: str) -> str:

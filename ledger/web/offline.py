@@ -65,6 +65,37 @@ def engine_zip() -> bytes:
     return out.getvalue()
 
 
+def first_answers(loads: int) -> bytes:
+    """``static/first.json``: what the app shows before its engine is ready on a first
+    open, answered by the same engine from the same records: in each language the
+    ``words`` and ``presets`` answers and every preset's offered deal facts (the board's
+    ``facts``, alone and in teams), and ``bytes``, what the engine downloads once."""
+    import tempfile
+
+    from ledger.core import i18n
+    from ledger.core.registry import offered_facts
+    from ledger.core.rules import load_preset, preset_names
+    from ledger.engine.phone import Phone
+
+    langs: dict[str, object] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        phone = Phone(str(Path(folder) / "bigtwo.db"))
+        try:
+            for lang in NAMES:
+                def ask(op: str, lang: str = lang) -> object:
+                    return json.loads(phone.answer(op, "{}", lang))["ok"]
+
+                with i18n.using(lang):
+                    facts = {name: {"alone": [o.to_dict() for o in offered_facts(load_preset(name))],
+                                    "teams": [o.to_dict() for o in offered_facts(load_preset(name), True)]}
+                             for name in preset_names()}
+                langs[lang] = {"words": ask("words"), "presets": ask("presets"), "facts": facts}
+        finally:
+            phone.ledger.close()
+    return json.dumps({"bytes": loads, "langs": langs}, ensure_ascii=False,
+                      separators=(",", ":"), default=str).encode()
+
+
 def manifest(lang: str) -> bytes:
     name, short = NAMES[lang]
     return json.dumps({
@@ -135,9 +166,20 @@ def _vendor() -> tuple[tuple[str, Path], ...]:
     return tuple(found)
 
 
-def site(extra: dict[str, bytes] | None = None) -> dict[str, bytes]:
+def address_files(url: str) -> dict[str, bytes]:
+    """For a site built for a known address (``bigtwo app build --url``): a QR code of it
+    (``static/app-qr.svg``) and the address it encodes (``static/app-address.json``); the
+    tables screen shows the code where the app is opened at that address."""
+    from ledger.present.qr import qr_svg
+
+    return {"static/app-qr.svg": qr_svg(url),
+            "static/app-address.json": json.dumps({"url": url, "qr": "app-qr.svg"}).encode()}
+
+
+def site(extra: dict[str, bytes] | None = None, url: str | None = None) -> dict[str, bytes]:
     """Every file of the site by its relative path (sw.js last: it lists the others);
-    ``extra`` files (a club's own page, say) are added and cached like the rest."""
+    ``extra`` files (a club's own page, say) are added and cached like the rest; ``url``,
+    the address it will be published at, adds a QR code of it (:func:`address_files`)."""
     files: dict[str, bytes] = {"index.html": index_html()}
     for folder in ("app", "offline", "icons"):
         for path in sorted((STATIC / folder).rglob("*")):
@@ -150,9 +192,14 @@ def site(extra: dict[str, bytes] | None = None) -> dict[str, bytes]:
     files["static/engine.zip"] = engine_zip()
     wheels = sorted(rel.removeprefix("static/") for rel in files if rel.endswith(".whl"))
     files["static/engine.json"] = json.dumps({"zip": "engine.zip", "wheels": wheels}, indent=1).encode()
+    loads = sum(len(data) for rel, data in files.items()
+                if rel.startswith("static/vendor/") or rel == "static/engine.zip")
+    files["static/first.json"] = first_answers(loads)
     for lang in NAMES:
         files[f"manifest.{lang}.webmanifest"] = manifest(lang)
     files.pop("static/offline/sw.js")
+    if url:
+        files.update(address_files(url))
     files.update(extra or {})
     listed = ["./", *sorted(files)]
     version = hashlib.sha256(b"".join(hashlib.sha256(files[f]).digest() for f in sorted(files)))
@@ -163,9 +210,10 @@ def site(extra: dict[str, bytes] | None = None) -> dict[str, bytes]:
     return files
 
 
-def build(folder: Path, extra: dict[str, bytes] | None = None) -> tuple[int, int]:
+def build(folder: Path, extra: dict[str, bytes] | None = None,
+          url: str | None = None) -> tuple[int, int]:
     """Write the site into ``folder`` (made if missing); (files, bytes) written."""
-    files = site(extra)
+    files = site(extra, url)
     for rel, data in files.items():
         target = folder / rel
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -86,6 +86,33 @@ def test_session_list_when_empty(cli):
 # --- deals and corrections ----------------------------------------------------------
 
 
+def test_after_an_undo_amend_and_void_name_a_deal_by_its_stored_number(cli):
+    """docs/offline.md, "Deal numbers after an undo": the undone deal keeps its number, the
+    next deal takes the one after it, and `amend N` / `void N` name the deal stored as N,
+    never the Nth live deal."""
+    cli.ok("session", "start", *FOUR)
+    cli.ok("deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8")
+    cli.ok("deal", "Ann=5", "Ben=0", "Cat=2", "Dan=13")
+    cli.ok("deal", "Ann=1", "Ben=0", "Cat=2", "Dan=3")
+    assert cli.ok("undo").startswith("undone: deal 3 ")
+    assert cli.ok("deal", "Ann=4", "Ben=6", "Cat=0", "Dan=1").startswith("deal 4:")
+    # Deal 4 is the third live deal: `void 4` names it, and deal 3 stays taken back.
+    assert cli.ok("void", "4").startswith("deal 4 voided")
+    log = _json(cli, "log")
+    voided = [e for e in log if e["kind"] == "void"]
+    assert [e["deal"] for e in voided] == [3, 4]
+    assert [e["live"] for e in log if e["kind"] == "deal"] == [True, True, False, False]
+    # `amend 3` names the deal stored as 3 (the undone one), restoring it under its number.
+    assert cli.ok("amend", "3", "Ann=2", "Ben=0", "Cat=5", "Dan=7").startswith("amended deal 3:")
+    log = _json(cli, "log")
+    live = {e["deal"]: e["facts"]["cards"] for e in log if e["live"]}
+    assert live == {1: {"Ann": 0, "Ben": 3, "Cat": 11, "Dan": 8},
+                    2: {"Ann": 5, "Ben": 0, "Cat": 2, "Dan": 13},
+                    3: {"Ann": 2, "Ben": 0, "Cat": 5, "Dan": 7}}
+    # The next deal still follows the highest number ever stored.
+    assert cli.ok("deal", "Ann=0", "Ben=1", "Cat=1", "Dan=1").startswith("deal 5:")
+
+
 def test_deal_undo_void_amend_and_log(cli):
     cli.ok("session", "start", *FOUR)
     out = cli.ok("deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8")

@@ -101,12 +101,14 @@ def test_demo_leaves_no_folder_behind_unless_kept(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, "-m", "ledger", "demo"], capture_output=True, text=True,
                          env=env, check=True)
     assert "removed now" in run.stdout
+    assert ".png" not in run.stdout  # no plot named in a folder it removes
     assert list(tmp_path.iterdir()) == []
     kept = subprocess.run([sys.executable, "-m", "ledger", "demo", "--keep"], capture_output=True,
                           text=True, env=env, check=True)
     folders = list(tmp_path.iterdir())
     assert len(folders) == 1 and (folders[0] / "demo.db").exists()
     assert (folders[0] / "demo-net.png").exists() and "removed" not in kept.stdout
+    assert f"{folders[0].resolve() / 'demo-net.png'}" in kept.stdout  # the plot where it says
 
 
 def test_reports_use_all_sessions_when_none_is_current(cli, tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 // and a fake keeping place. node --test tests/js
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Outbox } from "../../ledger/web/static/app/model-outbox.js";
+import { Outbox, isPending, pendingTable } from "../../ledger/web/static/app/model-outbox.js";
 import { newId } from "../../ledger/web/static/app/model-ids.js";
 
 function memoryKeep(text = null) {
@@ -97,4 +97,46 @@ test("a write added twice with the id its screen made is one write (the payment 
   // The lost answer's retry carries the same id: the engine keeps it once.
   assert.deepEqual(engine.calls.map((c) => c.key), [id, id]);
   assert.deepEqual(events, ["saving", "waiting", "saved"]);
+});
+
+test("a table started before the engine answers: its deals wait, then go to its number, once", async () => {
+  const engine = fakeEngine([]);
+  engine.start = async (key, args) => { engine.calls.push({ op: "start", key, args }); return { id: 7 }; };
+  engine.record = async (key, args) => { engine.calls.push({ op: "record", key, args }); return { deal: 1 }; };
+  const keep = memoryKeep();
+  let hold = true;
+  const realStart = engine.start;
+  engine.start = async (key, args) => { while (hold) await new Promise((r) => setTimeout(r, 2)); return realStart(key, args); };
+  const box = new Outbox(engine, () => {}, { keep });
+  const start = box.add("start", { players: ["Ann", "Ben", "Cat", "Dan"] }, { kind: "start" });
+  const table = pendingTable(start.id);
+  assert.ok(isPending(table));
+  assert.equal(box.startOf(table), start);
+  box.add("record", { session: table, line: "0 3 11 8" }, { kind: "deal", deal: 1 });
+  assert.equal(box.pending(table).length, 1);
+  // Kept as made: a reload before the engine answers keeps both, the deal still named by the start.
+  const kept = JSON.parse(keep.text);
+  assert.deepEqual(kept.map((i) => i.op), ["start", "record"]);
+  assert.equal(kept[1].args.session, table);
+  hold = false;
+  await until(() => box.items.length === 0);
+  assert.deepEqual(engine.calls.map((c) => [c.op, c.args.session]), [["start", undefined], ["record", 7]]);
+  assert.equal(box.started[table], 7);
+  assert.equal(box.startOf(table), null);
+});
+
+test("a refused start takes the writes for its table with it", async () => {
+  const engine = fakeEngine([]);
+  engine.start = async () => { throw refusal(); };
+  engine.record = async () => { throw new Error("never sent"); };
+  const events = [];
+  const box = new Outbox(engine, (state, item) => events.push([state, item.op]), { keep: memoryKeep() });
+  let hold = true;
+  const refuse = engine.start;
+  engine.start = async (k, a) => { while (hold) await new Promise((r) => setTimeout(r, 2)); return refuse(k, a); };
+  const start = box.add("start", { players: ["Ann"] }, { kind: "start" });
+  box.add("record", { session: pendingTable(start.id), line: "0 3" }, { kind: "deal", deal: 1 });
+  hold = false;
+  await until(() => box.items.length === 0);
+  assert.deepEqual(events.filter(([s]) => s === "refused"), [["refused", "start"], ["refused", "record"]]);
 });

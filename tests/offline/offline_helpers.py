@@ -184,3 +184,12 @@ def fresh_dir(prefix: str) -> Path:
 
 def remove(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)
+
+
+def shot(page: Any, name: str, tmp: Path) -> None:
+    """Screenshots for docs/offline.md: kept in BIGTWO_SHOTS when it names a folder."""
+    path = tmp / name
+    page.screenshot(path=str(path))
+    keep = os.environ.get("BIGTWO_SHOTS")
+    if keep:
+        shutil.copy(path, Path(keep) / name)

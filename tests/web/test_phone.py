@@ -91,10 +91,13 @@ def start_by_taps(phone: Phone, name: str) -> int:
     phone.show("#/start")
     for i, player in enumerate(PLAYERS):
         page.get_by_role("textbox", name=phone.w("Player {n}", n=i + 1), exact=True).fill(player)
-    classic = page.get_by_role("radio", name=re.compile(r"^classic"))
+    classic = page.locator("input[name=rules][value=classic]")
     classic.check()
     described = classic.locator("xpath=..").inner_text().split("\n")
-    assert described[0] == "classic" and len(described[1]) > 20  # each preset described
+    # Each preset by its name (the hub's reads answer in the hub's language), described,
+    # with its source.
+    assert described[0] == "Classic (pairwise)" and len(described[1]) > 20
+    assert described[2].startswith(phone.w("Source: {source}", source="")) and "pagat.com" in described[2]
     page.get_by_role("textbox", name=phone.w("Stake a point"), exact=True).fill("0.5")
     page.get_by_role("textbox", name=phone.w("Currency"), exact=True).fill("HKD")
     page.get_by_role("textbox", name=phone.w("Name of the evening"), exact=True).fill(name)

@@ -24,6 +24,9 @@ def register(app: typer.Typer) -> None:
 def build_cmd(
     folder: Annotated[Path, typer.Argument(
         callback=GIVEN_FOLDER, help="The folder to write the site into (made if missing).")],
+    url: Annotated[str | None, typer.Option(
+        "--url", help="The https address the site will be published at: the app then shows a QR "
+                      "code of it on its tables screen.")] = None,
 ) -> None:
     """Write the offline phone app into FOLDER: the app, this engine for Pyodide, a manifest
     per language and a service worker, for any HTTPS host (GitHub Pages, a NAS).
@@ -31,14 +34,19 @@ def build_cmd(
     Publish the folder as it is (docs/offline.md); after the first visit the app opens
     with no network at all and keeps its ledger in the phone.
     """
-    from ledger.core.errors import StoreError
+    import re
+
+    from ledger.core.errors import InputError, StoreError
     from ledger.web import offline
 
+    if url is not None and not re.fullmatch(r"https?://[^\s/]+(/\S*)?", url.strip()):
+        raise InputError(_("--url must be the address the site is published at, e.g. {example}")
+                         .format(example="https://user.github.io/bigtwo-ledger/"))
     if folder.exists() and not folder.is_dir():
         raise StoreError(_("cannot build the app into {path}: it is a file, not a folder").format(
             path=folder))
     try:
-        count, size = offline.build(folder)
+        count, size = offline.build(folder, url=url.strip() if url else None)
     except OSError as exc:
         raise StoreError(_("cannot build the app into {path}: {reason}").format(
             path=folder, reason=exc.strerror or exc)) from None

@@ -2,8 +2,10 @@
 // <dialog> in the page's language (not window.confirm, whose buttons the browser words).
 //
 // A double tap is one answer: a second question while one is open is answered "no",
-// and the taps that follow an answer closely are dropped, so the second tap of a
-// double tap on "Void" does not land on the button the dialog covered.
+// the taps that follow an answer closely are dropped, so the second tap of a
+// double tap on "Void" does not land on the button the dialog covered, and the second
+// tap of the double tap that opened the question does not answer it (Cancel may lie
+// where "Void" was).
 
 import { h, clear } from "./dom.js";
 import { t } from "./words.js";
@@ -11,8 +13,11 @@ import { t } from "./words.js";
 const QUIET_MS = 450;
 let quietUntil = 0;
 
+let openedUntil = 0; // the second tap of the double tap that opened the question
+
 function swallow(event) {
-  if (performance.now() < quietUntil) {
+  const now = performance.now();
+  if (now < quietUntil || (event.detail > 1 && now < openedUntil)) {
     event.preventDefault();
     event.stopImmediatePropagation();
   }
@@ -44,6 +49,7 @@ export function ask(text, yes, danger) {
           on: { click: () => done(true) } }, yes)));
     dialog.oncancel = (event) => { event.preventDefault(); done(false); };
     dialog.showModal();
+    openedUntil = performance.now() + QUIET_MS; // a double tap's second tap answers nothing
     dialog.querySelector(".primary, .danger-fill").focus();
   });
 }

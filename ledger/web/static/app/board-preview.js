@@ -27,6 +27,10 @@ export function previewer(engine, sid, box) {
       return;
     }
     const text = draft.line();
+    if (typeof sid !== "number") { // a table still waiting for its start: the engine has none yet
+      clear(box, h("p", { class: "meta" }, t("preview_later")));
+      return;
+    }
     timer = setTimeout(async () => {
       try {
         const found = await engine.preview(sid, text);

@@ -3,14 +3,24 @@
 
 import { h, signed, signedMoney, tone } from "./dom.js";
 import { t } from "./words.js";
-import { sessionTitle } from "./names.js";
+import { rulesTitle, sessionTitle, turnText } from "./names.js";
+import { gapBefore } from "./model-numbers.js";
+
+/** The next deal's title: its stored number, and the numbers just taken back said, so
+ * "Deal 6" after deal 5 was undone reads as no missing deal (model-numbers.js). */
+export function nextTitle(board, pending) {
+  const next = board.next_deal || board.session.deals + 1;
+  const gone = pending ? [] : gapBefore((board.deals || []).map((d) => d.deal), next);
+  if (!gone.length) return t("deal_n", { n: next + pending });
+  return t(gone.length === 1 ? "deal_after_gap" : "deal_after_gaps", { n: next, gone: gone.join(", ") });
+}
 
 /** The session's title and what it plays for. */
 export function sessionHead(s) {
   return h("header", { class: "session" },
     h("h1", {}, sessionTitle(s)),
     h("p", { class: "meta" }, s.players.join(" · "), h("br"),
-      t("rules_stake", { rules: s.rules, stake: s.stake, currency: s.currency || "PTS" }),
+      t("rules_stake", { rules: rulesTitle(s.rules), stake: s.stake, currency: s.currency || "PTS" }),
       s.ended_at ? [" · ", h("strong", {}, t("ended"))] : null));
 }
 
@@ -37,7 +47,7 @@ export function scoreboard(board, money, pending) {
         h("th", { scope: "col" }, t("player")), h("th", { scope: "col", class: "num" }, t("wins")),
         h("th", { scope: "col", class: "num" }, t("points")), h("th", { scope: "col", class: "num" }, currency))),
       h("tbody", {}, rows)),
-    board.next ? h("p", { class: "next" }, board.next.text) : null,
+    board.next ? h("p", { class: "next" }, turnText(board.next)) : null,
     waiting.length ? h("ul", { class: "pendings", "aria-live": "polite" }, waiting) : null,
     recent.length ? h("ul", { class: "recent", "aria-label": t("last_deals") }, recent) : null,
   ];

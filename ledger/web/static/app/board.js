@@ -9,7 +9,9 @@ import { sessionTitle } from "./names.js";
 import { DealDraft } from "./model-draft.js";
 import { entryForm } from "./board-entry.js";
 import { previewer } from "./board-preview.js";
-import { scoreboard, sessionHead } from "./board-scores.js";
+import { nextTitle, scoreboard, sessionHead } from "./board-scores.js";
+import { pendingBoard } from "./board-pending.js";
+import { isPending } from "./model-outbox.js";
 
 export function boardScreen(app, sid, fixing) {
   let board = null;
@@ -25,7 +27,7 @@ export function boardScreen(app, sid, fixing) {
   const canEnter = () => app.keeper() && (open() || fixing !== null);
   const pendingDeals = () => app.outbox.pending(sid).filter((i) => i.op === "record");
   const nextNo = () => (board.next_deal || board.session.deals + 1) + pendingDeals().length;
-  const title = () => (fixing !== null ? t("fix_deal", { n: fixing }) : t("deal_n", { n: nextNo() }));
+  const title = () => (fixing !== null ? t("fix_deal", { n: fixing }) : nextTitle(board, pendingDeals().length));
   const shape = () => ({ seats: board.session.players, handSize: board.session.hand_size, offers: board.facts || [] });
 
   /** After every tap: Record's state and the preview. */
@@ -62,6 +64,11 @@ export function boardScreen(app, sid, fixing) {
   }
 
   async function load() {
+    if (isPending(sid)) { // started before the engine answered: no number yet
+      board = await pendingBoard(app, sid);
+      if (!board) throw new Error(t("engine_loading"));
+      return;
+    }
     const [b, m, all] = await Promise.all([app.engine.board(sid), app.engine.settle(sid).catch(() => null),
       fixing !== null ? app.engine.deals(sid) : null]);
     board = b;

@@ -6,6 +6,10 @@
 // from the last answer to the same read (kept in localStorage), and writes wait in the
 // worker's queue and are recorded, in order, once it is ready. A write's promise
 // resolves only when the worker has made it durable, so "saved" means saved.
+// On a first open there is no last answer: the words, the presets and each preset's
+// deal facts come from static/first.json, which `bigtwo app build` wrote with the same
+// engine (ledger/web/offline.py), a ledger never opened has no sessions, and a line
+// says what is loading, how much, and that it happens once.
 //
 // <html data-engine="loading|ready|failed" data-persist="granted|refused|unknown">
 
@@ -22,6 +26,26 @@ const root = document.documentElement;
 const FAILURES = { NoModificationAllowedError: "other_tab", TimeoutError: "storage_stuck" };
 const SLOW_MS = 45000; // Pyodide starts in 5–15 s on a mid-range phone (docs/performance.md)
 
+/** The app's language for a phone's tag, as ledger/core/i18n.normalize reads it. */
+export function langOf(tag) {
+  const low = String(tag || "").trim().split(".")[0].replace(/-/g, "_").toLowerCase();
+  if (low === "zh" || low.startsWith("zh_")) {
+    const parts = low.split("_").slice(1);
+    if (parts.includes("hans")) return "zh_Hans"; // the script decides over the region
+    return parts.some((p) => ["hant", "tw", "hk", "mo"].includes(p)) ? "zh_Hant" : "zh_Hans";
+  }
+  return "en";
+}
+
+async function loadFirst(url) {
+  try {
+    const found = await fetch(url);
+    return found.ok ? await found.json() : null;
+  } catch (e) {
+    return null; // the engine answers once it is ready
+  }
+}
+
 function loadCache() {
   try { return JSON.parse(kept(CACHE) || "{}") || {}; } catch (e) { return {}; }
 }
@@ -32,11 +56,11 @@ function storeCache(cache) {
 
 /** A line at the top of the page for what the engine must say itself (storage refused,
  * the engine failed), in the page's words once they are known. Text, never markup. */
-function note(text, tone) {
-  let box = document.getElementById("offline-note");
+function note(text, tone, id = "offline-note") {
+  let box = document.getElementById(id);
   if (!box) {
     box = document.createElement("p");
-    box.id = "offline-note";
+    box.id = id;
     box.className = "banner " + (tone || "");
     box.setAttribute("role", tone === "bad" ? "alert" : "status");
     document.body.prepend(box);
@@ -47,21 +71,29 @@ function note(text, tone) {
 export async function create(options = {}) {
   root.dataset.engine = "loading";
   const cache = loadCache();
+  // Any kept answer means this phone's ledger was opened before (by a version that kept
+  // no mark, too): it may hold tables, so none is assumed away.
+  if (!cache.opened && Object.keys(cache).length) cache.opened = true;
+  const first = await loadFirst(options.firstUrl || new URL("../first.json", import.meta.url));
   let worker = null;
   const pending = new Map();
   const watchers = new Set();
   let language = "";
+  // No language chosen on this phone: the phone's own (zh-HK: 繁體), as the hub takes
+  // the browser's Accept-Language; the engine reads any tag (ledger.core.i18n.normalize).
+  const spoken = () => language || (navigator.languages && navigator.languages[0]) || navigator.language || "";
   let next = 1;
   let state = "loading";
   let failure = "";
   let words = null;
+  const shipped = () => (first && (first.langs[langOf(spoken())] || first.langs.en)) || null;
   const waiting = []; // reads with no cached answer, until the engine is ready
   const engine = { kind: "worker", marksState: true, timings: null, last: null };
 
-  function say(key, fallback, tone, params) {
+  function say(key, fallback, tone, params, id) {
     let text = (words && words[key]) || fallback;
     for (const [k, v] of Object.entries(params || {})) text = text.replace("{" + k + "}", v);
-    note(text, tone);
+    note(text, tone, id);
   }
 
   function startWorker() {
@@ -77,6 +109,14 @@ export async function create(options = {}) {
   // with that first paint. A read with no kept answer or a write starts it at once
   // (send); the timer, where a hidden page paints no frame.
   requestAnimationFrame(() => setTimeout(startWorker, 0));
+  // Never ready on this phone before: the engine's download, said once.
+  const firstOpen = !cache.opened;
+  if (firstOpen && first) {
+    words = shipped().words.words;
+    root.dataset.engineLoad = "first";
+    say("engine_download", "Loading the scorekeeper: {mb} MB, only this once; then this app works offline.", "",
+      { mb: (first.bytes / 1e6).toFixed(1) }, "engine-progress");
+  }
   setTimeout(startWorker, 1000);
   // A start that takes far longer than Pyodide ever does (a storage lock the browser has
   // not let go of, say) is said, never left as a silent "loading": the kept state stays
@@ -94,10 +134,14 @@ export async function create(options = {}) {
     const data = event.data;
     if (data.type === "ready") {
       state = "ready";
+      if (!cache.opened) { cache.opened = true; storeCache(cache); }
+      const progress = document.getElementById("engine-progress");
+      if (progress) progress.remove();
       if (slow) {
         const box = document.getElementById("offline-note");
         if (box) box.remove();
         delete root.dataset.engineSlow;
+        delete root.dataset.engineLoad;
       }
       engine.timings = data.timings;
       root.dataset.engine = "ready";
@@ -143,12 +187,24 @@ export async function create(options = {}) {
     pending.clear();
   }
 
-  // No language chosen on this phone: the phone's own (zh-HK: 繁體), as the hub takes
-  // the browser's Accept-Language; the engine reads any tag (ledger.core.i18n.normalize).
-  const spoken = () => language || (navigator.languages && navigator.languages[0]) || navigator.language || "";
+
+  // Kept answers by the language they were said in: the phone's own until one is chosen.
+  const keyOf = (op, args) => op + "|" + langOf(spoken()) + "|" + JSON.stringify(args || {});
+
+  /** The answer shipped with the site for a read, while the engine loads (else undefined). */
+  function fromSite(op) {
+    const here = shipped();
+    if (!here) return undefined;
+    if (op === "words") return here.words;
+    if (op === "presets") return here.presets;
+    if (cache.opened) return undefined; // a ledger this phone has opened may hold anything
+    if (op === "sessions") return [];
+    if (op === "last_setup") return null;
+    return undefined;
+  }
 
   function send(op, args) {
-    const cacheKey = op + "|" + language + "|" + JSON.stringify(args || {});
+    const cacheKey = keyOf(op, args);
     startWorker();
     return new Promise((resolve, reject) => {
       const id = next++;
@@ -158,8 +214,10 @@ export async function create(options = {}) {
   }
 
   function read(op, args) {
-    const cacheKey = op + "|" + language + "|" + JSON.stringify(args || {});
+    const cacheKey = keyOf(op, args);
     if (state === "loading" && cacheKey in cache) return Promise.resolve(cache[cacheKey]);
+    const site = state === "loading" ? fromSite(op) : undefined;
+    if (site !== undefined) return Promise.resolve(site);
     if (state === "failed") return Promise.reject(new EngineError(failure, { status: 503, retry: true }));
     return send(op, args);
   }
@@ -190,6 +248,13 @@ export async function create(options = {}) {
     },
     access: async () => ({ level: "keeper" }), // this phone's own ledger
     ...opMethods(read, (op, key, args) => send(op, { ...args, key })),
+    // A preset's deal facts as a board offers them ({alone, teams}), from the site's
+    // files: a table started before the engine is ready is entered with these.
+    offers: async (rules, teams) => {
+      const here = shipped();
+      const found = here && here.facts[rules];
+      return found ? found[teams ? "teams" : "alone"] : null;
+    },
     call: (op, args) => send(op, args), // any op of ledger/engine/ops.py by its own name
     // History moves by file: the CLI's JSON export, and import of an export or a score sheet.
     exportLedger: (session) => send("export", clean({ session })),

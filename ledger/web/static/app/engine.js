@@ -17,6 +17,10 @@
 //   access()                       -> {level: "keeper" | "viewer"}
 //   watch(onChange, onLink)        -> stop()   onChange({session}) when the ledger changes,
 //                                              onLink(true|false) as the live link comes and goes
+// Before the engine is ready (the worker engine only; absent on the hub)
+//   offers(rules, teams)           -> [fact] | null        a preset's deal facts as a board's, from the
+//                                                          site's static/first.json (a table started
+//                                                          before the engine answers, board-pending.js)
 // The phone's own ledger (the worker engine only; null or absent on the hub)
 //   phoneLedger                    -> {keptLink(), exportFile(), importFile(file), sync(link, lang)}
 //                                     (engine-worker-ledger.js)

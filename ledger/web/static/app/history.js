@@ -2,8 +2,9 @@
 
 import { h, clear, signed, signedMoney, tone } from "./dom.js";
 import { t } from "./words.js";
-import { sessionTitle, when } from "./names.js";
+import { rulesTitle, sessionTitle, when } from "./names.js";
 import { barChart } from "./charts.js";
+import { hubReach } from "./reach.js";
 
 /** The offline phone's own ledger: export it, import a file, sync with a hub (the worker
  * engine's `phoneLedger`, engine.js). */
@@ -49,9 +50,26 @@ function phoneLedgerCard(app, refresh) {
       else said(t("sync_refused", { reason: error.message }), "bad");
     } finally {
       button.disabled = false;
+      judge();
     }
   }
   const syncButton = h("button", { type: "button", class: "primary", on: { click: () => doSync(syncButton) } }, t("sync_now"));
+  // Before any try: can this app reach the hub the link names? If not, the file way.
+  const reach = h("p", { class: "meta", id: "hub-reach", "aria-live": "polite" });
+  const byFile = h("button", { type: "button", on: { click: () => doExport().catch((e) => said(e.message || String(e), "bad")) } },
+    t("sync_by_file"));
+  function judge() {
+    const found = hubReach(link.value, window.location.href);
+    reach.dataset.reach = found.state;
+    reach.textContent = found.state === "blocked" ? t("sync_blocked", { hub: found.origin })
+      : found.state === "ok" ? t("sync_reachable", { app: found.app })
+        : found.state === "link" ? t("sync_link_bad") : t("sync_how");
+    reach.className = found.state === "blocked" || found.state === "link" ? "meta bad" : "meta";
+    byFile.hidden = found.state !== "blocked";
+    syncButton.disabled = found.state === "blocked" || found.state === "link";
+  }
+  link.addEventListener("input", judge);
+  judge();
   return h("section", { class: "card", "aria-labelledby": "phone-ledger" },
     h("h2", { id: "phone-ledger" }, t("phone_ledger")),
     h("p", { class: "row" },
@@ -61,7 +79,8 @@ function phoneLedgerCard(app, refresh) {
       h("input", { type: "file", id: "import-file", accept: ".json,.txt,application/json,text/plain",
         on: { change: doImport } })),
     h("p", {}, h("label", { for: "hub-link" }, t("hub_link")), link),
-    h("p", { class: "row" }, syncButton),
+    reach,
+    h("p", { class: "row" }, syncButton, byFile),
     status);
 }
 
@@ -71,7 +90,7 @@ export function historyScreen(app) {
     const items = found.map((r) => h("li", {},
       h("a", { href: "#/t/" + r.id + "/settle", class: "table-link" },
         h("strong", {}, sessionTitle(r)),
-        h("span", { class: "meta" }, when(r.started_at) + " · " + t("deals_count", { n: r.deals }) + " · " + r.rules),
+        h("span", { class: "meta" }, when(r.started_at) + " · " + t("deals_count", { n: r.deals }) + " · " + rulesTitle(r.rules)),
         h("span", { class: "nets" }, ...r.players.map((n) => h("span", { class: tone(r.money[n]) },
           n + " " + signedMoney(r.money[n]) + " " + r.currency))))));
     const players = [...new Set(found.flatMap((r) => r.players))];

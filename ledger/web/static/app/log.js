@@ -1,6 +1,7 @@
 // A table's deals, every one of them (ended sessions too), with Fix and Void for the
 // keeper; undo says what it will take back and asks first; end and reopen.
 
+import { takenBack } from "./model-numbers.js";
 import { h, clear, signed, tone } from "./dom.js";
 import { t } from "./words.js";
 import { sessionTitle } from "./names.js";
@@ -66,7 +67,7 @@ export function logScreen(app, sid) {
     [board, deals] = await Promise.all([app.engine.board(sid), app.engine.deals(sid)]);
     const s = board.session;
     const keeper = app.keeper();
-    const rows = deals.map((d) => h("li", { class: "deal" },
+    const row = (d) => h("li", { class: "deal" },
       h("div", { class: "deal-head" },
         h("strong", {}, t("deal_n", { n: d.deal })),
         d.kind === "amend" ? h("span", { class: "badge" }, t("amended")) : null,
@@ -76,7 +77,17 @@ export function logScreen(app, sid) {
             on: { click: () => once(() => voidDeal(d)) } }, t("void"))) : null),
       h("code", { class: "line" }, d.line),
       h("span", { class: "nets" }, ...s.players.map((n) => h("span", { class: tone((d.net || {})[n] || 0) },
-        n + " " + signed((d.net || {})[n] || 0))))));
+        n + " " + signed((d.net || {})[n] || 0)))));
+    // Taken-back numbers keep their place: "Deal 5: taken back", never renumbered (model-numbers.js).
+    const gone = new Set(takenBack(deals.map((d) => d.deal), board.next_deal || 1));
+    const rows = deals.flatMap((d, i) => {
+      const above = i ? deals[i - 1].deal : board.next_deal || 1; // the newer deal's number
+      const gaps = [];
+      for (let n = above - 1; n > d.deal; n--) if (gone.has(n)) gaps.push(h("li", { class: "deal gone meta" }, t("deal_taken_back", { n })));
+      return [...gaps, row(d)];
+    });
+    const oldest = deals.length ? deals[deals.length - 1].deal : board.next_deal || 1;
+    for (let n = oldest - 1; n >= 1; n--) rows.push(h("li", { class: "deal gone meta" }, t("deal_taken_back", { n })));
     const u = board.undo;
     clear(main,
       h("section", { class: "card" },

@@ -6,7 +6,7 @@
 
 import { h, clear } from "./dom.js";
 import { openEngine } from "./engine.js";
-import { KEY as OUTBOX, Outbox } from "./model-outbox.js";
+import { KEY as OUTBOX, Outbox, isPending, pendingTable } from "./model-outbox.js";
 import { setWords, t } from "./words.js";
 import { boardScreen } from "./board.js";
 import { logScreen } from "./log.js";
@@ -14,7 +14,7 @@ import { settleScreen } from "./settle.js";
 import { historyScreen, playerScreen } from "./history.js";
 import { startScreen, tablesScreen } from "./tables.js";
 import { ask } from "./ask.js";
-import { whatText } from "./names.js";
+import { setPresetTitles, whatText } from "./names.js";
 import { addressFromQuery, addressNumber, parseHash, problemScreen } from "./route.js";
 import { keep, kept } from "./scope.js";
 
@@ -66,6 +66,11 @@ function onOutbox(state, item, result) {
     app.say(t("refused", { what, reason: result.message || String(result.status) }), "bad");
     if (app.screen && app.screen.refused) app.screen.refused(item, result);
   } else if (state === "saved") {
+    if (item.op === "start" && result && result.id !== undefined) {
+      app.rememberTable(result.id);
+      // The pending table's board, now numbered: the same table at its number.
+      if (window.location.hash.startsWith("#/t/" + pendingTable(item.id))) window.location.replace("#/t/" + result.id);
+    }
     const done = item.what.kind === "deal" && result && result.deal ? { ...item.what, deal: result.deal } : item.what;
     app.say(t("saved", { what: whatText(done) }), "ok");
     root.dataset.saved = String(Number(root.dataset.saved || 0) + 1);
@@ -89,7 +94,13 @@ async function route() {
   app.bar();
   let screen;
   const sid = first === "t" ? addressNumber(second) : null;
-  if (first === "t" && sid === null) {
+  if (first === "t" && isPending(second)) {
+    // A table started before the engine answered: its board while the start waits,
+    // its number once written (this page's life), else the running table.
+    const to = app.outbox.startOf(second) ? null : app.outbox.started[second];
+    if (!app.outbox.startOf(second)) { window.location.replace(to ? "#/t/" + to : "#/"); return; }
+    screen = boardScreen(app, second, null);
+  } else if (first === "t" && sid === null) {
     screen = problemScreen(t("not_session_number", { text: second || "" }), null);
   } else if (first === "t") {
     app.rememberTable(sid);
@@ -109,6 +120,8 @@ async function route() {
     screen = tablesScreen(app);
   } else {
     const last = kept(LAST_TABLE);
+    const starting = app.outbox.items.find((i) => i.op === "start");
+    if (starting) { window.location.replace("#/t/" + pendingTable(starting.id)); return; }
     const sessions = await app.engine.sessions().catch(() => []);
     const open = sessions.filter((s) => s.open !== false && !s.ended_at);
     const remembered = sessions.find((s) => String(s.id) === last && !s.ended_at);
@@ -166,6 +179,10 @@ async function loadWords(lang) {
   document.getElementById("main").setAttribute("aria-label", t("title"));
   document.getElementById("banner").textContent = t("link_down");
   languages();
+  // The presets' names in this language, for the screens that name a session's rules
+  // (kept or shipped answers on the phone; one read on the hub), waited for a moment only.
+  const titles = app.engine.presets().then(setPresetTitles, () => {});
+  await Promise.race([titles, new Promise((done) => setTimeout(done, 1500))]);
 }
 
 async function chooseLanguage(code) {
@@ -173,6 +190,14 @@ async function chooseLanguage(code) {
   if (app.engine.useLanguage) app.engine.useLanguage(code);
   await loadWords(code);
   route();
+}
+
+/** A new version is cached (offline.js): say so, with Reload, once. */
+function updateNotice() {
+  if (document.getElementById("update-note")) return;
+  const note = h("p", { id: "update-note", class: "banner", role: "status" }, t("update_ready"), " ",
+    h("button", { type: "button", class: "button small", on: { click: () => window.location.reload() } }, t("reload")));
+  document.body.prepend(note);
 }
 
 function link(up) {
@@ -189,6 +214,9 @@ async function boot() {
     if (lang && app.engine.useLanguage) app.engine.useLanguage(lang);
     await loadWords(lang);
     addressFromQuery();
+    // Opening the app lands on the running table: an address kept from the start form
+    // (a reopened tab, an installed app's last page) is not a wish to start another.
+    if (parseHash()[0] === "start") history.replaceState(history.state, "", window.location.pathname + window.location.search + "#/");
     app.level = (await app.engine.access()).level;
   } catch (error) {
     root.dataset.engine = "failed";
@@ -207,6 +235,8 @@ async function boot() {
   root.dataset.saved = "0";
   app.engine.watch(() => { if (app.screen && app.screen.refresh) app.screen.refresh(); }, link);
   window.addEventListener("hashchange", route);
+  window.addEventListener("bigtwo-update", updateNotice);
+  if (root.dataset.update === "ready") updateNotice();
   document.addEventListener("keydown", (event) => {
     if (app.screen && app.screen.key && !document.querySelector("dialog[open]")) app.screen.key(event);
   });

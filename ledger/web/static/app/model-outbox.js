@@ -6,11 +6,26 @@
 // Part of the model: no DOM. The page gives it a place to keep its items (`keep`:
 // {read() -> text, write(text)}) and calls kick(true) when the phone comes back online
 // or into view; tests/js/outbox.test.mjs drives it with a fake engine and store.
+//
+// A table started before the engine could answer has no number yet: writes for it name
+// it `new-` + the start's id (pendingTable), and once the start is written they are
+// rewritten, in the outbox and in its keeping place, to the number the engine gave.
 
 import { newId } from "./model-ids.js";
 
 export const KEY = "bigtwo.outbox";
 const WAITS = [1000, 2000, 4000, 8000, 15000];
+export const PENDING = "new-";
+
+/** The name of the table a start in the outbox will make, until it has its number. */
+export function pendingTable(startId) {
+  return PENDING + startId;
+}
+
+/** Whether `session` names a table still waiting for its start to be written. */
+export function isPending(session) {
+  return typeof session === "string" && session.startsWith(PENDING);
+}
 
 /** A keeping place over localStorage (or none, in a private window: items stay in memory). */
 export function localKeep(storage, key = KEY) {
@@ -31,6 +46,12 @@ export class Outbox {
     this.busy = false;
     this.timer = null;
     this.failures = 0;
+    this.started = {}; // pendingTable(id) -> the number its start was given (this page's life)
+  }
+
+  /** The start item of a pending table, or null once it is written (or never was). */
+  startOf(table) {
+    return this.items.find((i) => i.op === "start" && pendingTable(i.id) === table) || null;
   }
 
   load() {
@@ -82,6 +103,7 @@ export class Outbox {
         const item = this.items[0];
         try {
           const result = await this.engine[item.op](item.id, item.args);
+          this.numbered(item, result);
           this.drop(item);
           this.failures = 0;
           this.onEvent("saved", item, result);
@@ -97,11 +119,25 @@ export class Outbox {
           }
           this.drop(item);
           this.onEvent("refused", item, error);
+          if (item.op === "start") { // nothing can be written to a table never started
+            for (const orphan of this.pending(pendingTable(item.id))) {
+              this.drop(orphan);
+              this.onEvent("refused", orphan, error);
+            }
+          }
         }
       }
     } finally {
       this.busy = false;
     }
+  }
+
+  /** A start written: the writes waiting for its table now name its number. */
+  numbered(item, result) {
+    if (item.op !== "start" || !result || result.id === undefined) return;
+    const table = pendingTable(item.id);
+    this.started[table] = result.id;
+    for (const i of this.items) if (i.args && i.args.session === table) i.args = { ...i.args, session: result.id };
   }
 
   drop(item) {

@@ -2,8 +2,32 @@
 
 import { t } from "./words.js";
 
+let presetTitles = {};
+
+/** The presets' names in the page's language (the presets answer's `title`s). */
+export function setPresetTitles(presets) {
+  presetTitles = Object.fromEntries((presets || []).map((p) => [p.name, p.title || p.name]));
+}
+
+/** A session's rules as players say them: a preset's title, else the rule set's own name. */
+export function rulesTitle(name) {
+  return presetTitles[name] || name;
+}
+
 export function sessionTitle(s) {
   return s.name ? s.name : t("session_n", { id: s.id });
+}
+
+/** Who deals and leads next (the engine's `next`: {dealers, leader, opener, leaders}),
+ * in the page's words — the record's `text` is English, as every value of the JSON. */
+export function turnText(next) {
+  const dealers = next.dealers || [];
+  const leader = next.leader !== null && next.leader !== undefined ? next.leader : next.opener;
+  if (!dealers.length || leader === undefined || leader === null) return next.text || "";
+  const deals = dealers.length === 1 ? t("turn_deals", { name: dealers[0] })
+    : t("turn_deals_tied", { names: t("turn_or", { names: dealers.slice(0, -1).join(", "), last: dealers[dealers.length - 1] }) });
+  const leads = (next.leaders || []).length > 1 ? t("turn_showdown_leads") : t("turn_leads", { name: leader });
+  return t("turn_next", { deals, leads });
 }
 
 const FACTS = {

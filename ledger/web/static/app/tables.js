@@ -4,7 +4,10 @@
 
 import { h, clear } from "./dom.js";
 import { t } from "./words.js";
-import { sessionTitle, when } from "./names.js";
+import { rulesTitle, sessionTitle, when } from "./names.js";
+import { pendingTable } from "./model-outbox.js";
+import { regionDefaults } from "./region.js";
+import { appCard } from "./install.js";
 
 export function tablesScreen(app) {
   async function show(main) {
@@ -14,13 +17,15 @@ export function tablesScreen(app) {
         h("strong", {}, sessionTitle(s)),
         h("span", { class: "badge " + (s.ended_at ? "ended" : "open") }, s.ended_at ? t("ended") : t("open")),
         h("span", { class: "meta" }, s.players.join(" · ")),
-        h("span", { class: "meta" }, t("deals_count", { n: s.deals }) + " · " + s.rules + " · " + when(s.started_at)))));
+        h("span", { class: "meta" }, t("deals_count", { n: s.deals }) + " · " + rulesTitle(s.rules) + " · " + when(s.started_at)))));
     clear(main,
       h("section", { class: "card" },
         h("h1", {}, t("tables")),
         app.keeper() ? h("p", {}, h("a", { class: "button primary", href: "#/start" }, t("new_table"))) : null,
         items.length ? h("ul", { class: "tables" }, items) : h("p", { class: "meta" }, t("no_tables")),
-        h("p", { class: "meta" }, app.keeper() ? t("keeper_note") : t("viewer_note"))));
+        app.engine.kind === "worker" ? null // the hub's links: words of the hub only
+          : h("p", { class: "meta" }, app.keeper() ? t("keeper_note") : t("viewer_note"))),
+      app.engine.kind === "worker" ? appCard(app) : null);
   }
   return { name: "tables", show, refresh: () => show(document.getElementById("main")) };
 }
@@ -32,7 +37,10 @@ export function startScreen(app) {
     if (busy) return;
     busy = true;
     if (button) button.disabled = true;
-    app.outbox.add("start", args, { kind: "start" });
+    const item = app.outbox.add("start", args, { kind: "start" });
+    // The phone's own engine: the new table's board at once, its start written when the
+    // engine is ready (a first open) — deals tapped meanwhile wait behind it.
+    if (app.engine.offers) app.go("#/t/" + pendingTable(item.id));
   }
 
   async function show(main) {
@@ -40,22 +48,29 @@ export function startScreen(app) {
       clear(main, h("section", { class: "card" }, h("p", {}, t("viewer_cannot_start"))));
       return;
     }
-    const [presets, last] = await Promise.all([app.engine.presets(), app.engine.lastSetup().catch(() => null)]);
+    const [presets, last, sessions] = await Promise.all([app.engine.presets(),
+      app.engine.lastSetup().catch(() => null), app.engine.sessions().catch(() => [])]);
+    const running = sessions.find((s) => !s.ended_at);
     const error = h("p", { class: "error", role: "alert", hidden: true });
     const players = [0, 1, 2, 3].map((i) => h("input", { type: "text", class: "player", maxlength: 200,
       autocomplete: "off", "aria-label": t("player_n", { n: i + 1 }),
       placeholder: i === 0 ? t("player_1_hint") : i === 3 ? t("player_4_hint") : t("player_n", { n: i + 1 }) }));
     if (last) last.players.forEach((n, i) => { if (players[i]) players[i].value = n; });
-    const chosen = (last && presets.some((p) => p.name === last.rules)) ? last.rules : "classic";
+    // The last rules used here, else the phone's region's (region.js).
+    const place = regionDefaults(navigator.languages || [navigator.language]);
+    const chosen = (last && presets.some((p) => p.name === last.rules)) ? last.rules
+      : presets.some((p) => p.name === place.rules) ? place.rules : "classic";
     const rules = presets.map((p) => h("label", { class: "preset" },
       h("input", { type: "radio", name: "rules", value: p.name, checked: p.name === chosen }),
-      h("span", {}, h("strong", {}, p.name), h("span", { class: "meta" }, p.description))));
+      h("span", {}, h("strong", {}, p.title || p.name), h("span", { class: "meta" }, p.description),
+        p.source ? h("span", { class: "meta source" }, t("preset_source", { source: p.source })) : null)));
     const stake = h("input", { type: "text", inputmode: "decimal", value: last ? last.stake : "1", "aria-label": t("stake") });
-    const currency = h("input", { type: "text", maxlength: 8, value: last ? last.currency : "HKD", "aria-label": t("currency") });
+    const currency = h("input", { type: "text", maxlength: 8, value: last ? last.currency : place.currency, "aria-label": t("currency") });
     const name = h("input", { type: "text", maxlength: 200, placeholder: t("optional"), "aria-label": t("evening_name") });
     const teams = h("input", { type: "checkbox" });
-    const startButton = h("button", { type: "submit", class: "button primary" }, t("start"));
-    const form = h("form", { class: "card", autocomplete: "off" },
+    // Start sits in the fixed action bar, on screen however long the presets run.
+    const startButton = h("button", { type: "submit", form: "start-form", class: "button primary record" }, t("start"));
+    const form = h("form", { class: "card", id: "start-form", autocomplete: "off" },
       h("h1", {}, t("new_table")),
       h("fieldset", {}, h("legend", {}, t("players_in_order")), players),
       h("fieldset", {}, h("legend", {}, t("rules")), h("div", { class: "presets" }, rules)),
@@ -64,8 +79,7 @@ export function startScreen(app) {
       h("label", {}, t("evening_name"), name),
       h("label", { class: "toggle" }, teams, " ", t("teams")),
       error,
-      h("p", {}, startButton),
-      h("p", { class: "meta" }, t("keeper_note")));
+      app.engine.kind === "worker" ? null : h("p", { class: "meta" }, t("keeper_note")));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const seats = players.map((i) => i.value.trim()).filter((v) => v);
@@ -76,11 +90,17 @@ export function startScreen(app) {
     const again = last ? h("section", { class: "card" },
       h("h2", {}, t("same_as_last")),
       h("p", { class: "meta" }, last.players.join(" · ")),
-      h("p", { class: "meta" }, t("rules_stake", { rules: last.rules, stake: last.stake, currency: last.currency })),
+      h("p", { class: "meta" }, t("rules_stake", { rules: rulesTitle(last.rules), stake: last.stake, currency: last.currency })),
       h("button", { type: "button", class: "button primary",
-        on: { click: (event) => begin({ players: last.players, rule_set: last.rule_set, stake: last.stake,
-          currency: last.currency, teams: last.teams }, event.currentTarget) } }, t("start_same"))) : null;
+        on: { click: async (event) => {
+          const button = event.currentTarget;
+          // A table is running: one tap must not split the evening over two tables.
+          if (running && !(await app.ask(t("start_while_running", { name: sessionTitle(running) }), t("start_same")))) return;
+          begin({ players: last.players, rule_set: last.rule_set, stake: last.stake,
+            currency: last.currency, teams: last.teams }, button);
+        } } }, t("start_same"))) : null;
     clear(main, again, form);
+    app.bar(startButton);
     app.startError = error;
   }
 
@@ -92,7 +112,7 @@ export function startScreen(app) {
     },
     refused(item, error) {
       busy = false;
-      for (const b of document.querySelectorAll("#main button")) b.disabled = false;
+      for (const b of document.querySelectorAll("#main button, #actions button")) b.disabled = false;
       if (app.startError) { app.startError.textContent = error.message; app.startError.hidden = false; }
     },
   };

@@ -20,6 +20,14 @@ const manifest = document.querySelector('link[rel="manifest"]');
 if (manifest) manifest.href = "manifest." + pageLanguage() + ".webmanifest";
 
 if ("serviceWorker" in navigator && window.isSecureContext) {
+  // A new build published at this address takes over at once (sw.js: skipWaiting, claim);
+  // a page opened under the old one is told, and the app offers Reload (main.js).
+  const before = navigator.serviceWorker.controller;
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (!before) return; // the first install: nothing was running before
+    document.documentElement.dataset.update = "ready";
+    window.dispatchEvent(new Event("bigtwo-update"));
+  });
   navigator.serviceWorker.register("sw.js").then(
     (registration) => { document.documentElement.dataset.offline = registration.active ? "cached" : "caching"; },
     () => { document.documentElement.dataset.offline = "none"; },
