@@ -19,7 +19,7 @@ False
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 from ledger.core.errors import InputError
 from ledger.core.i18n import _
@@ -59,3 +59,14 @@ def check_day(day: date, what: str) -> date:
     if not EARLIEST.date() <= day < LATEST.date():
         raise _outside(day.isoformat(), what)
     return day
+
+
+def just_after(stamp: str) -> str:
+    """The stored time one microsecond after ``stamp`` (in its zone): the time of an
+    entry that comes right after another (``ValueError`` for a damaged time).
+
+    >>> just_after("2026-12-02T05:39:45.398716+00:00")
+    '2026-12-02T05:39:45.398717+00:00'
+    """
+    return (datetime.fromisoformat(stamp) + timedelta(microseconds=1)).isoformat(
+        timespec="microseconds")

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ledger.core.deal_line import facts_text
 from ledger.core.i18n import N_
 from ledger.core.phrase import Phrase
+from ledger.core.times import just_after
 from ledger.formats.conflicts import Conflict
 from ledger.storage.raw_rows import ImportedEntry, StoredEntry
 from ledger.storage.rows import PointsTuple
@@ -64,6 +65,7 @@ class SessionMerge:
         self.deal_of: dict[str, int] = {}  # a "deal" entry's uuid: its number here
         self.renumbered: list[tuple[str, int, int]] = []  # (uuid, the file's number, here)
         self.versions: dict[int, tuple[str, str] | None] = {}  # deal: its version's order key
+        self.latest: str | None = None  # the time of the session's latest entry, once read
 
     def target(self, e: EntrySpec) -> int:
         """The number here of the deal that the correction ``e`` is about: by its deal's
@@ -146,9 +148,31 @@ class SessionMerge:
         self.undone.add(e.undoes)
         return True
 
+    def _timed(self, e: EntrySpec) -> EntrySpec:
+        """``e`` with its time: an entry the file gives no ``at`` comes a microsecond after
+        every entry before it (the session's in the ledger, its start at least, and this
+        import's), so that the one order (``created_at``, then ``uuid``), which decides a
+        deal's version, keeps the file's order, in which its points are added up."""
+        if self.latest is None:
+            self.latest = self.ledger.journal.latest_time(self.sid)
+        if e.at is not None:
+            return e
+        try:
+            at = None if self.latest is None else just_after(self.latest)
+        except ValueError:  # a damaged time: the order then falls back on uuids
+            at = None
+        return e._replace(at=at or self.ledger.journal.next_time(self.sid))
+
+    def _written(self, row: ImportedEntry) -> ImportedEntry:
+        """``row``, which this import writes, counted as the session's latest when it is."""
+        if row.created_at is not None and (self.latest is None or row.created_at > self.latest):
+            self.latest = row.created_at
+        return row
+
     def new_entry(self, e: EntrySpec) -> ImportedEntry | None:
         """The deal entry ``e`` as written (its points), or None and a conflict."""
         sid, deal_nos = self.sid, self.deal_nos
+        e = self._timed(e)
         if e.kind == "deal":
             # Another deal holds its number here (two devices each recorded the session
             # while apart): it takes the next free number; nothing is lost or doubled.
@@ -170,16 +194,17 @@ class SessionMerge:
         # one order (created_at, then uuid) on every device, so a correction older than
         # the version here is kept, in the log, with no points (superseded).
         here = self._version(e.deal_no)
-        if e.kind != "deal" and e.at is not None and here is not None and (e.at, e.uuid) < here:
+        assert e.at is not None
+        if e.kind != "deal" and here is not None and (e.at, e.uuid) < here:
             if not self._undoes_ok(e):
                 return None
             self.mine.add(e.uuid)
             facts = e.facts_json if e.facts_json is not None else e.facts
-            return ImportedEntry(e.uuid, e.kind, e.deal_no, facts, [], e.at, e.undoes)
+            return self._written(ImportedEntry(e.uuid, e.kind, e.deal_no, facts, [], e.at,
+                                               e.undoes))
         if not self._undoes_ok(e):
             return None
-        if e.at is not None:
-            self.versions[e.deal_no] = (e.at, e.uuid)
+        self.versions[e.deal_no] = (e.at, e.uuid)
         rows: list[PointsTuple] = []
         if e.kind != "deal":
             rows = _negated(self._live(e.deal_no))
@@ -196,7 +221,8 @@ class SessionMerge:
         deal_nos.add(e.deal_no)
         self.mine.add(e.uuid)
         facts = e.facts_json if e.facts_json is not None else e.facts
-        return ImportedEntry(e.uuid, e.kind, e.deal_no, facts, rows, e.at, e.undoes)
+        return self._written(ImportedEntry(e.uuid, e.kind, e.deal_no, facts, rows, e.at,
+                                           e.undoes))
 
     def add_action(self, e: EntrySpec) -> bool:
         """Append the session's own action ``e`` (end, reopen, undo); False: a conflict."""
@@ -207,5 +233,6 @@ class SessionMerge:
             return False
         self.ledger.journal.add_action(self.sid, e.kind, entry_uuid=e.uuid,
                                        created_at=e.at, undoes=e.undoes)
+        self.latest = None  # read again: the action's time
         self.mine.add(e.uuid)
         return True

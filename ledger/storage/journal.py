@@ -13,18 +13,16 @@ reads are its bases, :class:`~ledger.storage.sessions.SessionReads` and
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from ledger.core.errors import InputError
+from ledger.core.times import just_after
 from ledger.storage.codec import inserted_id, new_uuid, now, to_json
 from ledger.storage.history import EntryReads
 from ledger.storage.rows import EntryRow, PointsRow
 
 if TYPE_CHECKING:
     from ledger.storage.store import Ledger
-
-ONE_TICK = timedelta(microseconds=1)
 
 
 class Journal(EntryReads):
@@ -72,15 +70,19 @@ class Journal(EntryReads):
         entry when that is not earlier (a fast double action, a clock set back), so the
         session's entries keep the order they were made in."""
         stamp = now()
-        last = self.conn.execute("SELECT MAX(created_at) FROM entries WHERE session_id = ?",
-                                 [session_id]).fetchone()[0]
+        last = self.latest_time(session_id)
         if last is not None and last >= stamp:
             try:
-                return (datetime.fromisoformat(last) + ONE_TICK).isoformat(
-                    timespec="microseconds")
+                return just_after(last)
             except ValueError:  # a damaged time: the order then falls back on uuids
                 return stamp
         return stamp
+
+    def latest_time(self, session_id: int) -> str | None:
+        """The time of the session's latest entry (its start at least; None: no entry)."""
+        row = self.conn.execute("SELECT MAX(created_at) FROM entries WHERE session_id = ?",
+                                [session_id]).fetchone()
+        return None if row is None else row[0]
 
     # -- sessions --
 

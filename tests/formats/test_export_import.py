@@ -169,6 +169,43 @@ def test_a_conflicting_merge_is_refused_with_a_report(cli, exported, tmp_path) -
     assert "standings 4" in after
 
 
+def test_an_entry_without_its_time_keeps_the_files_order(cli, tmp_path) -> None:
+    """A file that leaves out a deal's ``at`` (hand-written, or one key lost) while its
+    amend keeps its own: the deal must not be dated at the import (after its own amend),
+    or the deal's version (the latest in the one order) is the old facts while the points
+    count the amend, and ``bigtwo doctor`` finds the amend's points wrong."""
+    src, dst = str(tmp_path / "src.db"), str(tmp_path / "dst.db")
+    cli.ok("--db", src, "session", "start", "--players", "Ann,Ben,Cat,Dan")
+    cli.ok("--db", src, "deal", "0", "3", "11", "8")
+    cli.ok("--db", src, "amend", "1", "0", "3", "12", "8")
+    cli.ok("--db", src, "deal", "5", "0", "2", "7")
+    cli.ok("--db", src, "void", "2")
+    data = json.loads(cli.ok("--db", src, "export", "--all"))
+    entries = data["sessions"][0]["entries"]
+    assert [e["kind"] for e in entries] == ["deal", "amend", "deal", "void", "start"]
+    del entries[0]["at"]  # the deal's time, not its amend's
+    path = tmp_path / "no-time.json"
+    path.write_text(json.dumps(data))
+    cli.ok("--db", dst, "import", str(path))
+    assert cli.ok("--db", dst, "doctor").startswith("ok: ")
+    assert _agreed(cli, dst) == _agreed(cli, src)  # the amended facts are the live ones
+    log = json.loads(cli.ok("--db", dst, "log", "--session", "1", "--json"))
+    times = [e["at"] for e in log]
+    assert times == sorted(times)  # the file's order: the deal right after the start
+    assert log[0]["at"] < entries[1]["at"]
+    # Merged into a session the ledger holds, an entry without a time comes after its own.
+    cli.ok("--db", src, "deal", "1", "0", "2", "3")
+    more = json.loads(cli.ok("--db", src, "export", "--all"))
+    for e in more["sessions"][0]["entries"]:
+        e.pop("at", None)
+    path.write_text(json.dumps(more))
+    assert "1 entry added" in cli.ok("--db", dst, "import", str(path))
+    assert cli.ok("--db", dst, "doctor").startswith("ok: ")
+    assert _agreed(cli, dst) == _agreed(cli, src)
+    log = json.loads(cli.ok("--db", dst, "log", "--session", "1", "--json"))
+    assert [e["at"] for e in log] == sorted(e["at"] for e in log)
+
+
 def _sync(cli, tmp_path, src: str, dst: str) -> str:
     """``src``'s whole ledger exported and imported into ``dst``: the import's report."""
     path = tmp_path / "sync.json"

@@ -494,6 +494,16 @@ def test_an_unmutated_export_imports_whole():
     _try_import(json.dumps(EXPORT), [], "export.json", "json")
 
 
+def test_an_export_without_an_amended_deals_time_imports_sound():
+    """What ``test_fuzz_json_exports_long`` found: the first deal's ``at`` deleted (its
+    amend keeps its own) made the import date the deal after its amend."""
+    doc = json.loads(json.dumps(EXPORT))
+    entries = doc["sessions"][0]["entries"]
+    assert [e["kind"] for e in entries[:2]] == ["deal", "amend"]
+    del entries[0]["at"]
+    _try_import(json.dumps(doc), [], "export.json", "json")
+
+
 @pytest.fixture(scope="module", autouse=True)
 def _figures() -> Iterator[None]:
     yield
