@@ -16,7 +16,6 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ledger.core.errors import InputError
-from ledger.core.times import just_after
 from ledger.storage.codec import inserted_id, new_uuid, now, to_json
 from ledger.storage.history import EntryReads
 from ledger.storage.rows import EntryRow, PointsRow
@@ -72,6 +71,8 @@ class Journal(EntryReads):
         stamp = now()
         last = self.latest_time(session_id)
         if last is not None and last >= stamp:
+            from ledger.core.times import just_after  # rare: kept off the deal's start-up
+
             try:
                 return just_after(last)
             except ValueError:  # a damaged time: the order then falls back on uuids

@@ -155,7 +155,11 @@ PATH_OPTIONS: dict[str, tuple[str, Callable[[str], list[str]]]] = {
     "compare --rules": ("r.toml", lambda p: ["compare", "3S", "4S", "--rules", p]),
     "redeal-check --rules": ("r.toml", lambda p: ["redeal-check", "3D", "--rules", p]),
     "app build FOLDER": ("site", lambda p: ["app", "build", p]),
+    "bot telegram --token-file": ("token.txt", lambda p: ["bot", "telegram", "--token-file", p]),
+    "bot telegram --db-per-chat": ("chats", lambda p: ["bot", "telegram", "--token-file", KEYFILE,
+                                                       "--db-per-chat", p]),
 }
+FOLDER_OPTIONS = ("app build FOLDER", "bot telegram --db-per-chat")
 KEYFILE = str(ROOT / "pyproject.toml")  # a regular file: the other of --cert and --key
 
 
@@ -194,7 +198,7 @@ def _same(target: Path, kind: str) -> bool:
 def test_every_path_option_refuses_what_is_not_a_file_at_once(
         option: str, kind: str, tmp_path: Path, small_ledger: Path) -> None:
     name, argv = PATH_OPTIONS[option]
-    wants_folder = option.endswith("FOLDER")
+    wants_folder = option in FOLDER_OPTIONS
     if wants_folder and kind == "folder":
         kind = "file"  # a folder is what it wants: a plain file is what is not one
     target = tmp_path / name
@@ -219,6 +223,7 @@ def test_every_path_option_refuses_what_is_not_a_file_at_once(
     assert file_digest(small_ledger) == before
 
 
+@pytest.mark.no_ledger
 @pytest.mark.parametrize("command", [("doctor",), ("backup", "{tmp}/b.db"), ("standings",)])
 def test_bigtwo_db_naming_a_fifo_says_what_it_is(command: tuple[str, ...], tmp_path: Path) -> None:
     """$BIGTWO_DB is checked as --db is: ``doctor`` and ``backup`` once said "no ledger at
