@@ -278,6 +278,10 @@ def test_the_charts_type_is_readable_at_360_px(browser: Any, hub: LiveServer, lo
             phone.show(screen)
             chart = page.locator("svg.chart").first
             expect(chart).to_be_visible()
+            # a live redraw may replace the chart between two reads: measure it once laid out
+            page.wait_for_function("""() => { const svg = document.querySelector('svg.chart');
+                return svg && svg.isConnected && [...svg.querySelectorAll('text')].every(
+                    (t) => t.getBoundingClientRect().height > 0); }""")
             drawn = chart.evaluate("""(svg) => {
                 const box = svg.getBoundingClientRect();
                 const scale = box.width / svg.viewBox.baseVal.width;
