@@ -35,12 +35,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import NamedTuple
 
 from ledger.core.errors import InputError, Problems
 from ledger.core.i18n import N_, _
-from ledger.core.settlement import MAX_STAKE, parse_currency, quantum
+from ledger.core.settlement import MAX_STAKE, parse_currency, plain_decimal, quantum
 from ledger.core.text import clean_name, clean_text
 from ledger.core.times import check_time
 from ledger.storage.store import Ledger
@@ -85,13 +85,7 @@ def parse_amount(text: str, currency: str) -> Decimal:
     """A payment's amount: positive, at most :data:`MAX_AMOUNT`, no finer than the
     currency's smallest unit (kept with its places: 10 HKD is 10.00)."""
     bad = _("bad amount {text!r}: an amount paid is a positive number such as 20 or 12.50")
-    cleaned = str(text).strip()
-    if not cleaned or not all(ch.isdigit() or ch == "." for ch in cleaned):
-        raise InputError(bad.format(text=text))
-    try:
-        amount = Decimal(cleaned)
-    except InvalidOperation:
-        raise InputError(bad.format(text=text)) from None
+    amount = plain_decimal(text, bad)
     if amount <= 0 or amount > MAX_AMOUNT:
         raise InputError(bad.format(text=text))
     q = quantum(currency)

@@ -42,16 +42,22 @@ def _exponent(amount: Decimal) -> int:
     return exponent if isinstance(exponent, int) else 0
 
 
-def parse_stake(text: str) -> Decimal:
-    """A stake per point: a positive decimal like ``0.25`` (no exponent, no sign)."""
-    bad = _("bad stake {text!r}: a stake is a positive amount per point such as 1, 0.25 or 10")
-    cleaned = text.strip()
+def plain_decimal(text: str, bad: str) -> Decimal:
+    """``text`` as a Decimal written with digits and a point only (no sign, no exponent,
+    no NaN); else an InputError of ``bad`` (a message with ``{text!r}``)."""
+    cleaned = str(text).strip()
     if not cleaned or not all(ch.isdigit() or ch == "." for ch in cleaned):
         raise InputError(bad.format(text=text))
     try:
-        stake = Decimal(cleaned)
+        return Decimal(cleaned)
     except InvalidOperation:
         raise InputError(bad.format(text=text)) from None
+
+
+def parse_stake(text: str) -> Decimal:
+    """A stake per point: a positive decimal like ``0.25`` (no exponent, no sign)."""
+    stake = plain_decimal(text, _("bad stake {text!r}: a stake is a positive amount per point "
+                                  "such as 1, 0.25 or 10"))
     if stake <= 0 or stake > MAX_STAKE:
         raise InputError(_("bad stake {text!r}: a stake is a positive amount per point such as "
                            "1, 0.25 or 10, at most {most}").format(text=text, most=MAX_STAKE))
