@@ -212,3 +212,36 @@ class Phone:
 
     def close(self) -> None:
         self.context.close()
+
+
+# --- the scorekeeper's writes over HTTP, for tests that set a table up before the phone ---
+
+
+def keeper_post(hub: LiveServer, op: str, body: dict[str, Any]) -> Any:
+    """``POST /api/<op>`` with the keeper's token and a fresh key: the answer (200 only)."""
+    import uuid
+
+    import httpx
+
+    answer = httpx.post(f"{hub.base()}/api/{op}", json=body, timeout=10,
+                        headers={"authorization": f"Bearer {KEY}",
+                                 "idempotency-key": str(uuid.uuid4())})
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def keeper_table(hub: LiveServer, name: str, players: list[str], deals: list[str]) -> int:
+    """A table started at 0.5 HKD a point with ``deals`` recorded: its session number."""
+    sid = keeper_post(hub, "start", {"players": players, "stake": "0.5", "currency": "HKD",
+                                     "name": name})["id"]
+    for line in deals:
+        keeper_post(hub, "record", {"session": sid, "line": line})
+    return int(sid)
+
+
+def recorded_payments(db: Path, sid: int) -> list[tuple[str, str, str]]:
+    """(from, to, amount) of the session's payments, as ``bigtwo payments list`` has them."""
+    from web.webhelpers import cli_json
+
+    return [(p["from"], p["to"], p["amount"]) for p in cli_json(db, "payments", "list")
+            if p["session"] == sid]

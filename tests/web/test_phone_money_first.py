@@ -7,14 +7,13 @@ scorekeeper sets a pay id from the settle screen."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from web.phonekit import LAN, LiveServer, Phone, launch
-from web.webhelpers import KEY, bigtwo, cli_json
+from web.phonekit import LAN, LiveServer, Phone, keeper_post, keeper_table, launch, recorded_payments
+from web.webhelpers import bigtwo, cli_json
 
 PLAYERS = ["陳大文", "Ben", "Cat", "Dan"]
 DEALS = ["0 3 11 8", "5 0 2 13"]  # fewest payments: Cat → 陳大文 8.50, Dan → Ben 33.50,
@@ -40,27 +39,12 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     served.stop()
 
 
-def post(hub: LiveServer, op: str, body: dict[str, Any]) -> Any:
-    import httpx
-
-    answer = httpx.post(f"{hub.base()}/api/{op}", json=body, timeout=10,
-                        headers={"authorization": f"Bearer {KEY}",
-                                 "idempotency-key": str(uuid.uuid4())})
-    assert answer.status_code == 200, answer.text
-    return answer.json()
+post = keeper_post
+payments = recorded_payments
 
 
 def table(hub: LiveServer, name: str) -> int:
-    sid = post(hub, "start", {"players": PLAYERS, "stake": "0.5", "currency": "HKD",
-                              "name": name})["id"]
-    for line in DEALS:
-        post(hub, "record", {"session": sid, "line": line})
-    return int(sid)
-
-
-def payments(db: Path, sid: int) -> list[tuple[str, str, str]]:
-    return [(p["from"], p["to"], p["amount"]) for p in cli_json(db, "payments", "list")
-            if p["session"] == sid]
+    return keeper_table(hub, name, PLAYERS, DEALS)
 
 
 @pytest.mark.parametrize("size", ["360x640", "390x844", "844x390"])
