@@ -10,8 +10,12 @@ import { regionDefaults } from "./region.js";
 import { appCard } from "./install.js";
 
 export function tablesScreen(app) {
+  let drawn = null; // what the screen shows now: a live update that changes nothing redraws nothing
   async function show(main) {
     const sessions = await app.engine.sessions();
+    const key = JSON.stringify([sessions, app.keeper()]);
+    if (key === drawn && main.isConnected && main.firstChild) return; // the reader keeps their place
+    drawn = key;
     const items = sessions.map((s) => h("li", {},
       h("a", { href: "#/t/" + s.id, class: "table-link" },
         h("strong", {}, sessionTitle(s)),
