@@ -18,11 +18,18 @@ from typing import Any
 
 @dataclass
 class ChatState:
-    """One chat's table: its session number, the scoreboard's message id, its language."""
+    """One chat's table: its session number, the scoreboard's message id, its language,
+    and who each member is at the table (``/iam``: a Telegram user's id as text -> a
+    player's name), so a payment's code goes privately to its payer."""
 
     session: int | None = None
     board: int | None = None
     lang: str | None = None
+    people: dict[str, str] = field(default_factory=dict)
+
+    def user_of(self, name: str) -> int | None:
+        """The Telegram user who said they are ``name`` here, if one did."""
+        return next((int(user) for user, said in self.people.items() if said == name), None)
 
 
 @dataclass

@@ -15,6 +15,7 @@ from __future__ import annotations
 import secrets
 import uuid
 from collections.abc import Callable
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
@@ -26,6 +27,8 @@ from ledger.core.i18n import _
 from ledger.engine import dispatch
 from ledger.storage.store import Ledger, open_ledger
 
+CAPTION = 1024
+"""The most characters a picture's caption holds (the Bot API's sendPhoto)."""
 NAMESPACE = uuid.UUID("6f0c4e7a-3b1d-5c2e-9a84-2d7b1f0e5c31")
 """The fixed namespace of the bot's keys (uuid5): the same message, the same key, for ever."""
 
@@ -48,6 +51,12 @@ class Chat(Protocol):
 
     async def pin(self, chat: int, message: int) -> None: ...
 
+    async def photo(self, chat: int, png: bytes, caption: str | None = None,
+                    reply_to: int | None = None) -> bool:
+        """Send a picture; False where the chat cannot be written to (a user who never
+        opened a private chat with the bot, or blocked it)."""
+        ...
+
     async def answer(self, callback: str, text: str | None = None) -> None: ...
 
     async def is_member(self, chat: int, user: int) -> bool: ...
@@ -69,6 +78,7 @@ class Tables:
         self.codes: dict[int, str] = {}  # a chat asking to keep score here -> its code
         self.ledgers: dict[str, Ledger] = {}
         self.me = 0  # the bot's own user id (getMe), to know a reply to its scoreboard
+        self.username = ""  # the bot's @name (getMe), for "open a private chat with @…"
 
     def close(self) -> None:
         for ledger in self.ledgers.values():
@@ -239,9 +249,86 @@ class Tables:
         await api.send(chat, words.after_deal(after), reply_to=m["message_id"])
 
     async def settle(self, chat: int, state: ChatState, rest: str, m: dict[str, Any] | None,
-                     api: Chat) -> None:
+                     api: Chat, after: str = "") -> None:
+        """The settlement card (PNG) with the fewest payments beside it; then each payment's
+        code, privately to its payer (never to the chat: it holds the payee's pay id)."""
         st = self.call(chat, state, "settle")
-        await api.send(chat, words.payments(st), reply_to=m["message_id"] if m else None)
+        text = words.payments(st) + (("\n" + after) if after else "")
+        reply = m["message_id"] if m else None
+        card = await self.card(chat, state)
+        if card is not None and len(text) <= CAPTION:
+            await api.photo(chat, card, caption=text, reply_to=reply)
+        else:
+            if card is not None:
+                await api.photo(chat, card, reply_to=reply)
+            await api.send(chat, text, reply_to=reply)
+        await self.send_codes(chat, state, api)
+
+    async def card(self, chat: int, state: ChatState) -> bytes | None:
+        """The settlement card the hub draws (``ledger/present/share.py``), drawn off the
+        event loop; None where it cannot be drawn (the payments still go as text)."""
+        import asyncio
+        import tempfile
+
+        from ledger.book import actions as book
+        from ledger.book import reports
+        from ledger.present import share
+
+        ledger = self.ledger(chat)
+        settlement = reports.settle(ledger, [book.current_session(ledger, state.session)])
+
+        def draw() -> bytes:  # in a thread, in this update's language (to_thread copies the context)
+            with tempfile.TemporaryDirectory(prefix="bigtwo-card-") as folder:
+                out = Path(folder) / "settle.png"
+                share.card(settlement, out, self.notice)
+                return out.read_bytes()
+
+        try:
+            return await asyncio.to_thread(draw)
+        except (LedgerError, OSError, ValueError) as exc:
+            self.notice(_("the settlement card could not be drawn: {problem}").format(problem=exc))
+            return None
+
+    async def send_codes(self, chat: int, state: ChatState, api: Chat) -> None:
+        """Each outstanding payment's code (FPS, PayNow, PromptPay) to its payer in a private
+        chat; the chat is told only who could not be reached, never a pay id."""
+        from ledger.present.qr import qr_png
+
+        st = self.call(chat, state, "settle", pay_codes=True)
+        left = {(p["from"], p["to"]): p["outstanding"] for p in st.get("progress") or []}
+        unreached: list[str] = []
+        for p in st["payments"]:
+            code = p.get("pay_code")
+            outstanding = left.get((p["from"], p["to"]), p["amount"])
+            if code is None or Decimal(outstanding) <= 0:
+                continue
+            user = state.user_of(p["from"])
+            sent = user is not None and await api.photo(
+                user, qr_png(code["payload"]), caption=words.pay_code(p, st["currency"], outstanding))
+            if not sent and p["from"] not in unreached:
+                unreached.append(p["from"])
+        if unreached:
+            await api.send(chat, words.codes_unreached(unreached, self.username))
+
+    async def iam(self, chat: int, state: ChatState, rest: str, m: dict[str, Any], api: Chat) -> None:
+        """``/iam 陳大文``: the sender is this player at this chat's table (their payment
+        codes come to them privately)."""
+        sender = m.get("from") or {}
+        if m.get("sender_chat") is not None or not sender.get("id"):
+            raise InputError(_("write /iam as yourself, not as the group"))
+        players = self.call(chat, state, "session")["players"]
+        name = " ".join(rest.split())
+        if not name:
+            raise InputError(_("write /iam and your name at this table, one of: {players}").format(
+                players=", ".join(players)))
+        if name not in players:
+            raise InputError(_("{name} does not play at this table; its players: {players}").format(
+                name=name, players=", ".join(players)))
+        user = str(int(sender["id"]))
+        state.people = {u: n for u, n in state.people.items() if n != name and u != user}
+        state.people[user] = name
+        self.chats.save()
+        await api.send(chat, words.iam(name, self.username), reply_to=m["message_id"])
 
     async def owed(self, chat: int, state: ChatState, rest: str, m: dict[str, Any], api: Chat) -> None:
         await api.send(chat, words.owed(self.call(chat, state, "settle")), reply_to=m["message_id"])
@@ -258,15 +345,14 @@ class Tables:
         await api.send(chat, words.deal_list(self.call(chat, state, "deals")), reply_to=m["message_id"])
 
     async def end(self, chat: int, state: ChatState, rest: str, m: dict[str, Any], api: Chat) -> None:
-        st = self.call(chat, state, "settle")
         self.call(chat, state, "end", key=key_of("msg", chat, m["message_id"]))
+        await self.settle(chat, state, "", m, api, after=_("This session has ended."))  # the money first
         await self.show_board(chat, state, api)
-        await api.send(chat, words.payments(st) + "\n" + _("This session has ended."),
-                       reply_to=m["message_id"])
 
     COMMANDS: ClassVar[dict[str, tuple[Callable[..., Any], bool]]] = {  # name -> (handler, writes)
         "new": (new, True), "d": (deal, True), "deal": (deal, True), "settle": (settle, False),
         "owed": (owed, False), "paid": (paid, True), "log": (log, False), "end": (end, True),
+        "iam": (iam, True),
     }
 
     # --- the buttons -------------------------------------------------------------------

@@ -66,6 +66,23 @@ class Api:
         with contextlib.suppress(TelegramError):  # not an admin here: it works unpinned
             await self.bot.pin_chat_message(chat, message, disable_notification=True)
 
+    async def photo(self, chat: int, png: bytes, caption: str | None = None,
+                    reply_to: int | None = None) -> bool:
+        from telegram import InputFile, ReplyParameters
+        from telegram.error import BadRequest, Forbidden
+
+        reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
+        try:
+            await self.bot.send_photo(chat, InputFile(png, filename="bigtwo.png"), caption=caption,
+                                      reply_parameters=reply)
+        except Forbidden:  # a user who never opened a chat with the bot, or blocked it
+            return False
+        except BadRequest as exc:
+            if "chat not found" in str(exc).lower():
+                return False
+            raise
+        return True
+
     async def answer(self, callback: str, text: str | None = None) -> None:
         await self.bot.answer_callback_query(callback, text=text)
 
@@ -113,7 +130,7 @@ async def run(token: str, api_url: str, tables: Tables, say: Callable[[str], Non
         raise LedgerError(_("the Bot API at {url} refused the bot: {problem}").format(
             url=api_url, problem=clean(exc))) from None
     async with bot:
-        tables.me = me.id
+        tables.me, tables.username = me.id, me.username or ""
         say(f"@{me.username} ({me.id})")
         offset: int | None = None
         while True:

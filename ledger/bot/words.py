@@ -97,6 +97,27 @@ def paid(a: dict[str, Any]) -> str:
         payer=p["from"], payee=p["to"], currency=p["currency"], amount=p["amount"])
 
 
+def pay_code(p: dict[str, Any], currency: str, outstanding: str) -> str:
+    """The caption of a payment's code, sent privately to its payer."""
+    return "\n".join([
+        _("Pay {payee} {currency} {amount}: scan this code in your banking app.").format(
+            payee=p["to"], currency=currency, amount=outstanding),
+        _("Then tell the table: /paid {payer} {payee} {amount}").format(
+            payer=p["from"], payee=p["to"], amount=outstanding)])
+
+
+def codes_unreached(names: list[str], bot: str) -> str:
+    """Who has a payment code waiting that the bot could not send them (no pay id here)."""
+    return _("A payment code is ready for {names}: send /iam and your name here, and open a "
+             "private chat with @{bot} (send it /start) so it can send you the code.").format(
+        names=", ".join(names), bot=bot)
+
+
+def iam(name: str, bot: str) -> str:
+    return _("You are {name} at this table: your payment codes come to you privately from @{bot} "
+             "(open a chat with it and send /start once).").format(name=name, bot=bot)
+
+
 def deal_list(deals: list[dict[str, Any]]) -> str:
     """Every live deal, oldest first: ``#1 陳大文=0 李小明=3 …``."""
     if not deals:
@@ -114,6 +135,7 @@ def help_text() -> str:
         _("(or reply to the scoreboard with just the counts)"),
         _("/settle — the fewest payments; /owed — what is still to pay"),
         _("/paid FROM TO AMOUNT — a payment made"),
+        _("/iam NAME — who you are at this table: your payment codes come to you privately"),
         _("/log — the deals so far; /end — the money, and the session ended"),
         _("/lang en | zh_Hant | zh_Hans — this chat's language"),
     ])

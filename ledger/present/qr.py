@@ -1,6 +1,7 @@
 """QR codes drawn as text: two modules a character row (half blocks), for the links
 ``bigtwo serve`` prints and the payment codes of ``bigtwo settle --qr``; and as an SVG
-image, for the offline app's address (``bigtwo app build --url``).
+image, for the offline app's address (``bigtwo app build --url``), and as a PNG image for
+the chat bot to send a payer.
 
 segno is imported here only, and only inside the functions that use it.
 """
@@ -39,6 +40,18 @@ def qr_svg(text: str, scale: int = 4, border: int = 2) -> bytes:
     out = io.BytesIO()
     segno.make(text, error="m").save(out, kind="svg", scale=scale, border=border, xmldecl=False,
                                      dark="#000", light="#fff")
+    return out.getvalue()
+
+
+def qr_png(text: str, scale: int = 8, border: int = 4) -> bytes:
+    """A QR code of ``text`` (error correction M) as a PNG image, black on white, for a
+    chat to show (a payment's code, sent by the chat bot to its payer)."""
+    import io
+
+    import segno
+
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="png", scale=scale, border=border, dark="#000", light="#fff")
     return out.getvalue()
 
 

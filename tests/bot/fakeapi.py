@@ -40,6 +40,7 @@ class Sent:
     buttons: list[tuple[str, str]]
     reply_to: int | None
     edits: int = 0
+    photo: bytes | None = None  # a picture's bytes (sendPhoto), its caption as the text
 
 
 @dataclass
@@ -160,9 +161,23 @@ class FakeApi:
 
     @staticmethod
     async def read(request: Request) -> dict[str, Any]:
-        if request.headers.get("content-type", "").startswith("application/json"):
+        kind = request.headers.get("content-type", "")
+        if kind.startswith("application/json"):
             data: dict[str, Any] = await request.json()
             return data
+        if kind.startswith("multipart/form-data"):  # a picture sent (sendPhoto)
+            from email.parser import BytesParser
+            from email.policy import HTTP
+
+            body = await request.body()
+            parsed = BytesParser(policy=HTTP).parsebytes(f"Content-Type: {kind}\r\n\r\n".encode() + body)
+            parts: dict[str, Any] = {}
+            for part in parsed.iter_parts():
+                field_name = part.get_param("name", header="content-disposition")
+                value = part.get_payload(decode=True)
+                parts[str(field_name)] = value if part.get_filename() else value.decode("utf-8")
+            return {k: (v if isinstance(v, bytes) or k in TEXT_KEYS | {"caption"} else FakeApi.json_or(v))
+                    for k, v in parts.items()}
         from urllib.parse import parse_qsl
 
         form = parse_qsl((await request.body()).decode("utf-8"))  # the bot sends no files
@@ -176,6 +191,13 @@ class FakeApi:
             except ValueError:
                 out[k] = v
         return out
+
+    @staticmethod
+    def json_or(value: str) -> Any:
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
 
     async def m_getMe(self, p: dict[str, Any]) -> Any:
         return BOT
@@ -207,12 +229,15 @@ class FakeApi:
         return {"message_id": s.message_id, "date": int(time.time()), "chat": self._chat(s.chat),
                 "from": BOT, "text": s.text}
 
-    async def m_sendMessage(self, p: dict[str, Any]) -> Any:
+    async def m_sendMessage(self, p: dict[str, Any], photo: bytes | None = None) -> Any:
         chat = int(p["chat_id"])
+        if chat > 0 and chat not in self.chat_types:  # a user who never opened a chat with the bot
+            return JSONResponse({"ok": False, "error_code": 403, "description":
+                                 "Forbidden: bot can't initiate conversation with a user"}, 403)
         reply = p.get("reply_parameters") or {}
         with self.lock:
             s = Sent(chat, self._message_id(chat), str(p["text"]), self._buttons(p),
-                     reply.get("message_id") if isinstance(reply, dict) else None)
+                     reply.get("message_id") if isinstance(reply, dict) else None, photo=photo)
             self.sent.append(s)
         return self._as_message(s)
 
@@ -245,7 +270,9 @@ class FakeApi:
         return True
 
     async def m_sendPhoto(self, p: dict[str, Any]) -> Any:
-        return await self.m_sendMessage({**p, "text": p.get("caption") or ""})
+        photo = p.get("photo")
+        assert isinstance(photo, bytes) and photo.startswith(b"\x89PNG"), "a picture is a PNG file"
+        return await self.m_sendMessage({**p, "text": p.get("caption") or ""}, photo=photo)
 
     async def m_getChatMember(self, p: dict[str, Any]) -> Any:
         chat, user = int(p["chat_id"]), int(p["user_id"])
