@@ -100,10 +100,14 @@ class Site:
         self._watch: Ledger | None = None
 
     async def run_read(self, work: Any) -> Any:
-        """``work()`` in a read thread (never one a write is waiting for)."""
+        """``work()`` in a read thread (never one a write is waiting for), in the request's
+        context: its language (``ledger.core.i18n.using``) goes with it, as
+        ``asyncio.to_thread`` would carry it (``run_in_executor`` alone does not)."""
         import asyncio
+        import contextvars
 
-        return await asyncio.get_running_loop().run_in_executor(self.read_pool, work)
+        here = contextvars.copy_context()
+        return await asyncio.get_running_loop().run_in_executor(self.read_pool, here.run, work)
 
     def replaced(self) -> bool:
         return self.moved() is not None

@@ -115,6 +115,11 @@ def test_board_presets_and_last_setup(client, db: Path) -> None:
     names = [p["name"] for p in presets]
     assert names[0] == "classic" and "taiwan" in names
     assert all(p["description"] for p in presets)
+    english = client.get("/api/presets", headers={**VIEW, "accept-language": "en"}).json()
+    described = {p["name"]: p["description"] for p in presets}
+    assert [p["name"] for p in english] == names  # the same rule sets, described in the request's language
+    assert described["classic"] != english[0]["description"]
+    assert any("\u4e00" <= c <= "\u9fff" for c in described["classic"]), described["classic"]
     last = client.get("/api/last_setup", headers=VIEW).json()
     assert last["players"] == ["陳大文", "Ben", "Cat", "Dan"] and last["stake"] == "0.5"
     again = client.post("/api/start", json={k: last[k] for k in (

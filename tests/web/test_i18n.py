@@ -252,14 +252,31 @@ def api_evening(client: Any, headers: dict[str, str]) -> list[Any]:
     return [normalized(r.json()) for r in out]
 
 
+def fact_labels(answers: list[Any]) -> list[str]:
+    """The labels of the deal facts a board offers (the registry's words, to be read) —
+    cut out of the answers, which are otherwise the same in every language."""
+    labels = []
+    for answer in answers:
+        for fact in (answer.get("facts") or []) if isinstance(answer, dict) else []:
+            if isinstance(fact, dict) and "label" in fact:  # an offered fact (a deal's own are words)
+                labels.append(fact.pop("label"))
+    return labels
+
+
 def test_the_api_json_is_the_same_in_every_language(tmp_path: Path, client_for) -> None:
-    answers = {}
+    answers, labels = {}, {}
     for lang, headers in (("en", {}), ("zh_Hant", HK), ("zh_Hans", {"cookie": f"{COOKIE}=zh_Hans"})):
         db = tmp_path / f"{lang}.db"
         start(db)
         answers[lang] = api_evening(client_for(lang if lang != "en" else None, db), headers)
+        labels[lang] = fact_labels(answers[lang])
     assert answers["zh_Hant"] == answers["en"]
     assert answers["zh_Hans"] == answers["en"]
+    # A fact's label is in the request's language, however busy the server's read threads.
+    assert "the winner did not call \"last card\"" in labels["en"]
+    assert "贏家冇叫「最後一張」" in labels["zh_Hant"]
+    assert all(re.search(r"[\u4e00-\u9fff]", x) for x in labels["zh_Hant"] + labels["zh_Hans"])
+    assert labels["zh_Hant"] != labels["zh_Hans"]
     text = json.dumps(answers["zh_Hant"], ensure_ascii=False)
     assert not re.search(r"[\u4e00-\u9fff]", text.replace("陳大文", ""))
     # Undo says what it took back, of any kind: a fix, a void, the end of the session.
