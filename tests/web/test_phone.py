@@ -94,9 +94,9 @@ def start_by_taps(phone: Phone, name: str) -> int:
     classic = page.locator("input[name=rules][value=classic]")
     classic.check()
     described = classic.locator("xpath=..").inner_text().split("\n")
-    # Each preset by its name (the hub's reads answer in the hub's language), described,
-    # with its source.
-    assert described[0] == "Classic (pairwise)" and len(described[1]) > 20
+    # Each preset by its name in the phone's language (the hub answers each request in its
+    # own), described, with its source.
+    assert described[0] == phone.w("Classic (pairwise)") and len(described[1]) > 20
     assert described[2].startswith(phone.w("Source: {source}", source="")) and "pagat.com" in described[2]
     page.get_by_role("textbox", name=phone.w("Stake a point"), exact=True).fill("0.5")
     page.get_by_role("textbox", name=phone.w("Currency"), exact=True).fill("HKD")
