@@ -18,28 +18,36 @@ from typer.testing import CliRunner
 from ledger.cli.app import app
 
 # Tests kept to one worker each under `--dist loadgroup` (xdist_group), by file.  A group
-# runs its tests one after another, so they keep the margins they were written with:
-# no two Chromiums at once, no two crash or server tests at once.  Other tests spread
-# over the other workers.  tests/architecture/test_suite_groups.py checks that every
-# file that starts Chromium is in "browser", and every file that starts `bigtwo serve`
-# or kills a process is in a group.
+# runs its tests one after another, so they keep the margins they were written with: no
+# two crash or server tests at once, and one Chromium per browser group.  The Chromium
+# tests are three groups — the phone on the hub, and the offline app (Pyodide loads in
+# each test) in two halves of about equal time — as they mostly wait (on Pyodide, the
+# page, the hub), not compute: three side by side keep their margins on two CPUs.  Other
+# tests spread over the other workers.  tests/architecture/test_suite_groups.py checks
+# that every file that starts Chromium is in a browser group (BROWSER), and every file
+# that starts `bigtwo serve` or kills a process is in a group.
 GROUPS = {
-    # Chromium (Playwright): the phone app on the hub, the offline app on Pyodide.
+    # Chromium (Playwright): the phone app on the hub.
     "browser": (
-        "tests/offline/test_offline_browser.py",
-        "tests/offline/test_offline_first_open.py",
-        "tests/offline/test_offline_pay.py",
-        "tests/offline/test_offline_scopes.py",
-        "tests/offline/test_offline_start.py",
-        "tests/offline/test_offline_store_open.py",
-        "tests/offline/test_offline_update.py",
-        "tests/offline/test_offline_words_layout.py",
         "tests/web/test_other_port.py",
         "tests/web/test_phone.py",
         "tests/web/test_phone_corrections.py",
         "tests/web/test_phone_money_first.py",
         "tests/web/test_phone_pay.py",
         "tests/web/test_phone_restart.py",
+    ),
+    # Chromium: the offline app on Pyodide, in two halves.
+    "browser-offline": (
+        "tests/offline/test_offline_browser.py",
+        "tests/offline/test_offline_store_open.py",
+        "tests/offline/test_offline_words_layout.py",
+    ),
+    "browser-offline-2": (
+        "tests/offline/test_offline_first_open.py",
+        "tests/offline/test_offline_pay.py",
+        "tests/offline/test_offline_scopes.py",
+        "tests/offline/test_offline_start.py",
+        "tests/offline/test_offline_update.py",
     ),
     # Processes killed at chosen moments, writers racing for the lock, `bigtwo serve`
     # and its time limits, a terminal under tmux: what they measure is timing.
@@ -60,6 +68,8 @@ GROUPS = {
         "tests/web/test_tokens.py",
     ),
 }
+BROWSER = ("browser", "browser-offline", "browser-offline-2")
+"""The groups whose tests start Chromium."""
 GROUP_OF = {path: group for group, paths in GROUPS.items() for path in paths}
 ROOT = Path(__file__).resolve().parent.parent
 
