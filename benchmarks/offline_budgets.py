@@ -58,6 +58,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -149,7 +150,7 @@ READY = """(() => {
 })();"""
 
 
-def wait_for_mark(page, name: str, longest: float = 120) -> float | None:
+def wait_for_mark(page: Any, name: str, longest: float = 120) -> float | None:
     """The page's ``window[name]`` once set (polled by one plain evaluate), or None."""
     deadline = time.monotonic() + longest
     while time.monotonic() < deadline:
@@ -160,7 +161,7 @@ def wait_for_mark(page, name: str, longest: float = 120) -> float | None:
     return None
 
 
-def first_opens(browser, url: str, opens: int) -> dict[str, object]:
+def first_opens(browser: Any, url: str, opens: int) -> dict[str, object]:
     """The start form on first opens against a bare ``loadPyodide()``, each in a fresh
     profile, alternating: the times and the pairs' ratios."""
     form, bare = [], []
