@@ -238,6 +238,15 @@ def run(deals: int, timed: int, opens: int) -> dict[str, object]:
                  "spin-worker.js": SPIN_WORKER.encode()}
         offline.build(Path(folder), extra)
         server = StaticServer(Path(folder))
+        plain = server.httpd.handle_error
+
+        def quiet_reset(request: Any, address: Any) -> None:
+            """A first open's profile is closed mid-download once its start form is
+            painted: the reset is expected, anything else still printed."""
+            if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+                plain(request, address)
+
+        server.httpd.handle_error = quiet_reset  # type: ignore[method-assign]
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
