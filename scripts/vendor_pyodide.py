@@ -12,7 +12,8 @@ Pyodide comes from the npm registry (``npm pack pyodide@VERSION``: the release t
 whose sha256 is pinned here); only the files the engine loads are kept.  The wheels
 come from PyPI (``pip download --no-deps``), each pinned by version and sha256:
 opening a new ledger runs its migrations through sqlite-utils, which imports click,
-click-default-group, dateutil (→ tzdata), pluggy, tabulate and sqlite-fts4.
+click-default-group, dateutil (→ tzdata), pluggy, tabulate and sqlite-fts4; segno draws
+a payment's QR code (the ``qr`` op of ``ledger/engine/phone.py``, as the hub's ``POST /qr``).
 """
 
 from __future__ import annotations
@@ -59,6 +60,10 @@ WHEELS = (
      "f0b0622e567335c8fabaaa659f1b33bcb6ddfe2e496071b743aa113f8774f2d3"),
     ("sqlite_fts4-1.0.3-py3-none-any.whl",
      "0359edd8dea6fd73c848989e1e2b1f31a50fe5f9d7272299ff0e8dbaa62d035f"),
+    # A payment's QR code (ledger/present/qr.py), drawn on the phone as on the hub:
+    # segno, pure Python, BSD-3-Clause (its LICENSE in the wheel's .dist-info).
+    ("segno-1.6.6-py3-none-any.whl",
+     "28c7d081ed0cf935e0411293a465efd4d500704072cdb039778a2ab8736190c7"),
 )
 
 LICENCE = """Pyodide {version} (https://github.com/pyodide/pyodide), from the npm package
@@ -69,7 +74,7 @@ Software Foundation License, https://docs.python.org/3/license.html) and SQLite
 (public domain).  These files are unmodified copies of the release's files.
 
 The wheels in ../wheels/ are unmodified copies from PyPI; each carries its licence
-in its .dist-info folder.
+in its .dist-info folder (segno: BSD-3-Clause).
 """
 
 

@@ -225,8 +225,6 @@ WORDS = {
     "show_pay_code_label": N_("Payment code: {payer} pays {payee}"),
     "pay_code_label": N_("Payment code"),
     "pay_code_drawing": N_("Drawing the code…"),
-    "pay_code_no_drawing": N_("The hub (bigtwo serve) draws this code; this offline app "
-                              "cannot. Pay in the banking app, then Mark paid."),
     "pay_code_sending": N_("Saving the payment…"),
     "brightness_hint": N_("Turn the screen's brightness up, then scan with the banking app."),
     "text_code_note": N_("Pay {amount} {currency} to this receive code in its own app."),

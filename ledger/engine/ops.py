@@ -188,19 +188,23 @@ def undo_preview(ledger: Ledger, session: SessionRow) -> Any:
 
 
 @op()
-def export(ledger: Ledger, session: SessionRow | None = None) -> Any:
+def export(ledger: Ledger, session: SessionRow | None = None, pay_ids: bool = False) -> Any:
     """`{"name": "bigtwo-all.json", "text": "…", "sessions": 3}`: `text` is exactly
     `bigtwo export --format json` of the session, or of every session without one (the
     phone's download or share sheet, and the hub's half of a sync; `bigtwo import` reads
-    it, merged by uuid)."""
+    it, merged by uuid); with `pay_ids`, as `export --with-pay-ids`: the pay ids of the
+    players seated in them, for a sync between the scorekeeper's own devices (the hub
+    takes it from the scorekeeper's token only, never a viewer's)."""
     import io
 
     from ledger.formats import exchange
     from ledger.formats.payments_io import exported_rows
 
     chosen = [session] if session is not None else list(ledger.journal.sessions())
+    own = ledger.pay_ids.rows([s.id for s in chosen]) if pay_ids else []
     out = io.StringIO()  # the payments too, as bigtwo export writes them: a sync carries them
-    exchange.export_json(ledger, chosen, out, exported_rows(ledger, chosen, everything=session is None))
+    exchange.export_json(ledger, chosen, out, exported_rows(ledger, chosen, everything=session is None),
+                         own)
     stamp = "all" if session is None else f"session-{session.id}"
     return {"name": f"bigtwo-{stamp}.json", "text": out.getvalue(), "sessions": len(chosen)}
 

@@ -6,7 +6,8 @@ private file system (OPFS) before it answers; this module opens the ledger there
 and answers the same ops as the hub (every op declared in ``ledger/engine/ops.py``),
 through the same :func:`ledger.engine.dispatch.call`
 — no second scoring path.  It imports only the pure engine (runs in Pyodide), never
-starlette, uvicorn, jinja2, segno or matplotlib.
+starlette, uvicorn, jinja2 or matplotlib; segno (vendored for Pyodide) only when the
+``qr`` op draws a payment's code.
 
 Answers are JSON text both ways, so nothing but strings crosses into JavaScript:
 
@@ -116,7 +117,21 @@ def op_words(phone: Phone, args: dict[str, Any]) -> dict[str, Any]:
     return words()
 
 
-PHONE_OPS = {"words": op_words}
+def op_qr(phone: Phone, args: dict[str, Any]) -> dict[str, Any]:
+    """``{"text": PAYLOAD}`` → ``{"rows": […]}``: a payment's QR code drawn by the same
+    Python as the hub's ``POST /qr`` (:func:`ledger.present.qr.pay_code_rows`).  The phone's
+    own, not an op of ``ledger/engine/ops.py``: the hub would serve a read as ``GET
+    /api/qr?text=…``, a pay id in an address and open to a viewer."""
+    from ledger.present.qr import pay_code_rows
+
+    extra = sorted(set(args) - {"text"})
+    if extra:
+        raise InputError(_("{op} does not take {names}; it takes: {allowed}").format(
+            op="qr", names=", ".join(extra), allowed="text"))
+    return pay_code_rows(args.get("text"))
+
+
+PHONE_OPS = {"words": op_words, "qr": op_qr}
 
 
 def words() -> dict[str, Any]:

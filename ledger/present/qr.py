@@ -1,7 +1,8 @@
 """QR codes drawn as text: two modules a character row (half blocks), for the links
 ``bigtwo serve`` prints and the payment codes of ``bigtwo settle --qr``; and as an SVG
-image, for the offline app's address (``bigtwo app build --url``), and as a PNG image for
-the chat bot to send a payer.
+image, for the offline app's address (``bigtwo app build --url``); as the module rows a
+phone paints, for a payment's code on the settle screen (:func:`pay_code_rows`); and as a
+PNG image for the chat bot to send a payer.
 
 segno is imported here only, and only inside the functions that use it.
 """
@@ -109,3 +110,21 @@ def qr_matrix(text: str, border: int = 4) -> list[str]:
 
     return ["".join("1" if m else "0" for m in row)
             for row in segno.make(text, error="m").matrix_iter(scale=1, border=border)]
+
+
+QR_MAX = 512
+"""The longest text a payment code's drawing takes: an EMVCo payload is at most 512 characters."""
+
+
+def pay_code_rows(text: object) -> dict[str, list[str]]:
+    """``{"rows": ["0110…", …]}``: a payment code's modules for the phone's canvas
+    (:func:`qr_matrix`), or InputError for anything but text of 1 to :data:`QR_MAX`
+    characters.  The one drawing of both phones: the hub's ``POST /qr`` and the offline
+    app's own engine (the ``qr`` op of ``ledger/engine/phone.py``, segno vendored for
+    Pyodide by scripts/vendor_pyodide.py)."""
+    from ledger.core.errors import InputError
+    from ledger.core.i18n import _
+
+    if not isinstance(text, str) or not text or len(text) > QR_MAX:
+        raise InputError(_("a payment code is text of 1 to {n} characters").format(n=QR_MAX))
+    return {"rows": qr_matrix(text)}

@@ -63,6 +63,8 @@ async def api_op(request: Request) -> Response:
         args = op_args(request, op)
         if name == "settle":  # pay ids are the scorekeeper's alone, never a viewer's
             args["pay_codes"] = level == KEEPER
+        if name == "export" and level != KEEPER:  # a sync's pay ids: the scorekeeper's devices only
+            args.pop("pay_ids", None)
 
         def read() -> bytes:  # the answer's bytes, as JSONResponse writes them, made once
             with site.reading() as ledger:

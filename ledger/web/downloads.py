@@ -83,19 +83,14 @@ async def share_text(request: Request) -> Response:
     return PlainTextResponse(await site.run_read(work), headers={"cache-control": "no-store"})
 
 
-QR_MAX = 512
-"""The longest text ``/qr`` draws: an EMVCo payload is at most 512 characters."""
-
-
 async def qr_rows(request: Request) -> Response:
     """``POST /qr`` with ``{"text": PAYLOAD}``: ``{"rows": ["0110…", …]}``, the QR code's
-    modules (1 dark, quiet zone included) for the phone to draw.  The scorekeeper's
+    modules (1 dark, quiet zone included) for the phone to draw, by the drawing the offline
+    app's engine uses too (:func:`ledger.present.qr.pay_code_rows`).  The scorekeeper's
     token only (a payload carries a pay id), the payload in the body (never in an
     address a log keeps); nothing is read from the ledger."""
     need_write(request)
-    from ledger.present.qr import qr_matrix
+    from ledger.present.qr import pay_code_rows
 
-    text = (await body(request)).get("text")
-    if not isinstance(text, str) or not text or len(text) > QR_MAX:
-        raise InputError(_("a payment code is text of 1 to {n} characters").format(n=QR_MAX))
-    return JSONResponse({"rows": qr_matrix(text)}, headers={"cache-control": "no-store"})
+    return JSONResponse(pay_code_rows((await body(request)).get("text")),
+                        headers={"cache-control": "no-store"})

@@ -4,6 +4,7 @@ and a browser killed right after the last "saved" finds every deal there exactly
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -163,6 +164,7 @@ def test_a_phone_and_a_hub_that_both_recorded_while_apart_sync_to_the_same_stand
     db = tmp_path / "hub.db"
     bigtwo(db, "session", "start", "--players", "陳大文,李小明,José,Dan", "--name", "Friday")
     bigtwo(db, "deal", "陳大文=0", "李小明=3", "José=11", "Dan=8")
+    bigtwo(db, "player", "pay-id", "李小明", "fps", "+852 9123 4567")  # synced to the keeper's phone
     parts = urlsplit(site.url)
     server = Server(db, KEY, "--cert", str(cert), "--key", str(pem_key),
                     "--allow-origin", f"{parts.scheme}://{parts.netloc}",
@@ -217,6 +219,7 @@ def test_a_phone_and_a_hub_that_both_recorded_while_apart_sync_to_the_same_stand
                 harness.goto(site.url + "harness.html")
                 wait_ready(harness)
                 phone = call(harness, "board", {"session": sid})
+                phone_ids = json.loads(call(harness, "export", {"pay_ids": True})["text"])["pay_ids"]
             finally:
                 browser.close()
     finally:
@@ -226,6 +229,7 @@ def test_a_phone_and_a_hub_that_both_recorded_while_apart_sync_to_the_same_stand
         hub = json_roundtrip(engine.call(ledger, "board", {"session": 1}))
     assert json_roundtrip(phone["standings"]) == hub["standings"]
     assert len(phone["deals"]) == len(hub["deals"]) == 4
+    assert [(r["player"], r["scheme"], r["id"]) for r in phone_ids] == [("李小明", "fps", "+85291234567")]
 
 
 @pytest.mark.parametrize(("locale", "heading"), [("zh-HK", "呢部手機嘅記分簿"), ("zh-CN", "这部手机的账本"),

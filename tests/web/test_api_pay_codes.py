@@ -83,3 +83,27 @@ def test_the_hub_draws_a_payment_code_for_the_keeper_only(evening) -> None:
     assert evening.post("/qr", json={"text": payload}, headers=VIEW).status_code == 403
     assert evening.post(f"/qr?text={payload}", headers=KEEP).status_code == 400  # the body only
     assert evening.post("/qr", json={"text": "x" * 513}, headers=KEEP).status_code == 400
+
+
+def test_the_offline_engine_draws_the_hubs_code(evening, tmp_path) -> None:
+    """The phone's own qr op (segno vendored for Pyodide) answers the hub's POST /qr rows
+    for the same payload; bad text is one clear error; the hub has no /api/qr (a read
+    would carry the pay id in its address, to a viewer too)."""
+    import json
+
+    from ledger.engine.phone import Phone
+
+    payload = next(p for p in evening.get("/api/settle?session=1", headers=KEEP).json()["payments"]
+                   if "pay_code" in p)["pay_code"]["payload"]
+    phone = Phone(str(tmp_path / "phone" / "bigtwo.db"))
+    try:
+        answer = json.loads(phone.answer("qr", json.dumps({"text": payload}), "en"))
+        assert answer == {"ok": evening.post("/qr", json={"text": payload}, headers=KEEP).json()}
+        for bad in ({"text": ""}, {"text": "x" * 513}, {"text": 5}, {}, {"text": "a", "size": 2}):
+            refused = json.loads(phone.answer("qr", json.dumps(bad), "en"))
+            assert refused["error"]["status"] == 400 and refused["error"]["message"], bad
+        said = json.loads(phone.answer("qr", '{"text": ""}', "zh_Hant"))["error"]["message"]
+        assert said != json.loads(phone.answer("qr", '{"text": ""}', "en"))["error"]["message"]
+    finally:
+        phone.ledger.close()
+    assert evening.get(f"/api/qr?text={payload}", headers=KEEP).status_code == 404

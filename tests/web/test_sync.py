@@ -146,3 +146,57 @@ def test_a_push_that_is_no_export_changes_nothing(client, db: Path) -> None:
     assert bad.status_code == 400 and "not a bigtwo-ledger export" in bad.json()["message"]
     assert "bigtwo export" not in bad.json()["message"]  # the CLI's advice, never the phone's
     assert ledger_bytes(db) == before
+
+
+def test_pay_ids_sync_between_the_keepers_devices_and_never_to_a_viewer(client, db: Path,
+                                                                        tmp_path: Path) -> None:
+    """Pay ids ride a sync (the export's pay_ids, as --with-pay-ids) both ways and to a
+    second phone of the scorekeeper, each once by its uuid; a viewer's export never
+    carries them, even when it asks; the phone's own download leaves them out."""
+    from ledger.storage.store import open_ledger
+
+    assert client.post("/api/record", json={"session": 1, "line": "陳大文=0 Ben=3 Cat=11 Dan=8"},
+                       headers=keyed(KEEP)).status_code == 200
+    phone = Phone(str(tmp_path / "phone" / "bigtwo.db"))
+    other = Phone(str(tmp_path / "other" / "bigtwo.db"))
+
+    def sync(device: Phone) -> tuple[dict[str, Any], dict[str, Any]]:
+        mine = phone_call(device, "export", pay_ids=True)
+        pushed = client.post("/api/import", json={"text": mine["text"], "name": "phone.json"},
+                             headers=keyed(KEEP))
+        assert pushed.status_code == 200, pushed.text
+        theirs = client.get("/api/export?pay_ids=true", headers=KEEP)
+        assert theirs.status_code == 200, theirs.text
+        return pushed.json(), phone_call(device, "import", key=str(uuid.uuid4()),
+                                         text=theirs.json()["text"], name="hub.json")
+
+    try:
+        sync(phone)
+        phone_call(phone, "set_pay_id", key=str(uuid.uuid4()), player="Ben", scheme="fps",
+                   id="+852 9123 4567")
+        assert client.post("/api/set_pay_id", json={"player": "Dan", "scheme": "text", "id": "wxp://f2f0abc"},
+                           headers=keyed(KEEP)).status_code == 200
+        pushed, pulled = sync(phone)
+        assert pushed["pay_ids_added"] == 1 and pulled["pay_ids_added"] == 1
+        with open_ledger(db) as ledger:
+            hub_ids = ledger.pay_ids.current()
+        assert hub_ids == {"Ben": [("fps", "+85291234567")], "Dan": [("text", "wxp://f2f0abc")]}
+        again = sync(phone)  # sent again: nothing doubled
+        assert [a.get("pay_ids_added", 0) for a in again] == [0, 0]
+        sync(other)  # the scorekeeper's second phone
+        coded = {p["to"]: p["pay_code"]["scheme"]
+                 for p in phone_call(other, "settle", session=1, pay_codes=True)["payments"]
+                 if p.get("pay_code")}
+        assert coded == {p["to"]: p["pay_code"]["scheme"]
+                         for p in client.get("/api/settle?session=1", headers=KEEP).json()["payments"]
+                         if "pay_code" in p} and coded
+        # A viewer's export: no pay id, asked or not; the phone's download: none either.
+        for asked in ("/api/export?pay_ids=true", "/api/export"):
+            seen = client.get(asked, headers=VIEW)
+            assert seen.status_code == 200 and "pay_ids" not in json.loads(seen.json()["text"])
+            assert "91234567" not in seen.text and "wxp://" not in seen.text
+        assert "pay_ids" not in json.loads(phone_call(phone, "export")["text"])
+        assert "pay_ids" in json.loads(client.get("/api/export?pay_ids=true", headers=KEEP).json()["text"])
+    finally:
+        phone.ledger.close()
+        other.ledger.close()

@@ -1,7 +1,10 @@
 // Sync the phone's ledger with a hub (`bigtwo serve --cert … --allow-origin <this app>`):
 // push this phone's export to the hub's `import`, then import the hub's `export` here.
 // Both halves merge by entry uuid in the one Python engine (ledger/formats), so a sync
-// sent twice, or cut off halfway and sent again, writes every entry exactly once. This
+// sent twice, or cut off halfway and sent again, writes every entry exactly once. The
+// players' pay ids ride along (export's pay_ids, as `bigtwo export --with-pay-ids`): a
+// sync is between the scorekeeper's own devices, and the hub gives them to the
+// scorekeeper's token alone. This
 // file only carries the texts; it never reads a score.
 
 import { newId } from "./model-ids.js";
@@ -60,9 +63,10 @@ export async function syncWithHub(engine, link, lang) {
   const { origin, token } = parseLink(link);
   keep(LINK, link.trim()); // refused (private mode): asked again
   const q = lang ? "?lang=" + encodeURIComponent(lang) : "";
-  const mine = await engine.exportLedger();
+  // The pay ids go both ways: the link is the scorekeeper's (a viewer's token gets none).
+  const mine = await engine.call("export", { pay_ids: true });
   const pushed = await hub("POST", origin + "/api/import" + q, token, { text: mine.text, name: "phone.json" });
-  const theirs = await hub("GET", origin + "/api/export" + q, token);
+  const theirs = await hub("GET", origin + "/api/export" + (q ? q + "&" : "?") + "pay_ids=true", token);
   const pulled = await engine.importFile(newId(), { text: theirs.text, name: "hub.json" });
   return { pushed, pulled };
 }

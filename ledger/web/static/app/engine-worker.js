@@ -256,6 +256,9 @@ export async function create(options = {}) {
       return found ? found[teams ? "teams" : "alone"] : null;
     },
     call: (op, args) => send(op, args), // any op of ledger/engine/ops.py by its own name
+    // A payment's QR code ({rows}), drawn by this phone's engine with the vendored segno
+    // (ledger/engine/phone.py's qr op: the same Python as the hub's POST /qr); never kept.
+    qr: (text) => send("qr", { text }),
     // History moves by file: the CLI's JSON export, and import of an export or a score sheet.
     exportLedger: (session) => send("export", clean({ session })),
     importFile: write("import"), // (key, {text, name})

@@ -15,7 +15,7 @@ export const OPS = [
   {"name": "last_setup", "method": "GET", "write": false, "args": []},
   {"name": "preview", "method": "GET", "write": false, "args": [{"name": "session", "kind": "session", "required": true, "limit": null}, {"name": "line", "kind": "text", "required": true, "limit": 2000}]},
   {"name": "undo_preview", "method": "GET", "write": false, "args": [{"name": "session", "kind": "session", "required": true, "limit": null}]},
-  {"name": "export", "method": "GET", "write": false, "args": [{"name": "session", "kind": "session", "required": false, "limit": null}]},
+  {"name": "export", "method": "GET", "write": false, "args": [{"name": "session", "kind": "session", "required": false, "limit": null}, {"name": "pay_ids", "kind": "bool", "required": false, "limit": null}]},
   {"name": "record", "method": "POST", "write": true, "args": [{"name": "session", "kind": "session", "required": true, "limit": null}, {"name": "line", "kind": "text", "required": true, "limit": 2000}]},
   {"name": "amend", "method": "POST", "write": true, "args": [{"name": "session", "kind": "session", "required": true, "limit": null}, {"name": "line", "kind": "text", "required": true, "limit": 2000}, {"name": "deal", "kind": "int", "required": false, "limit": null}, {"name": "deal_uuid", "kind": "text", "required": false, "limit": 100}]},
   {"name": "void", "method": "POST", "write": true, "args": [{"name": "session", "kind": "session", "required": true, "limit": null}, {"name": "deal", "kind": "int", "required": false, "limit": null}, {"name": "deal_uuid", "kind": "text", "required": false, "limit": 100}]},

@@ -1,7 +1,8 @@
 // A payment's code filling the screen (settle.js opens it by a tap on the payment):
 // the payee's EMVCo payload (FPS, PayNow, PromptPay; ledger/core/paycode.py) drawn as a
-// QR code on a canvas from the module matrix the hub makes (engine.qr, POST /qr: nothing
-// loaded from elsewhere), or a `text` receive code written out with the amount beside
+// QR code on a canvas from the module matrix the engine makes (engine.qr: the hub's POST
+// /qr, or the offline app's own engine with the vendored segno — the same Python,
+// ledger/present/qr.py; nothing loaded from elsewhere), or a `text` receive code written out with the amount beside
 // it; a brightness hint; then Mark paid — the engine's pay op for the outstanding
 // amount, with the id made when this screen opened, so a double tap and a retried
 // request are the one write.
@@ -42,15 +43,11 @@ export function payCodeScreen(app, sid, p, code, currency, onClose) {
     clear(holder, h("p", { class: "receive-code" }, code.payload),
       h("p", { class: "meta" }, t("text_code_note", { amount, currency })));
   }
-  if (app.engine.qr) {
-    app.engine.qr(code.payload).then((answer) => {
-      holder.prepend(drawQr(answer.rows));
-      const wait = holder.querySelector(".meta");
-      if (code.scheme !== "text" && wait) wait.remove();
-    }, (e) => { if (code.scheme !== "text") clear(holder, h("p", { class: "error" }, e.message)); });
-  } else if (code.scheme !== "text") {
-    clear(holder, h("p", { class: "meta" }, t("pay_code_no_drawing")));
-  }
+  app.engine.qr(code.payload).then((answer) => {
+    holder.prepend(drawQr(answer.rows));
+    const wait = holder.querySelector(".meta");
+    if (code.scheme !== "text" && wait) wait.remove();
+  }, (e) => { if (code.scheme !== "text") clear(holder, h("p", { class: "error" }, e.message)); });
 
   markPaid.addEventListener("click", () => {
     if (state !== "open") return;
