@@ -40,6 +40,7 @@ GROUPS = {
         "tests/web/test_phone_money_first.py",
         "tests/web/test_phone_pay.py",
         "tests/web/test_phone_restart.py",
+        "tests/web/test_phone_tables.py",
     ),
     # Processes killed at chosen moments, writers racing for the lock, `bigtwo serve`
     # and its time limits, a terminal under tmux: what they measure is timing.
