@@ -123,7 +123,7 @@ def test_empty_ledger(cli):
         (["--session", "1", "--all"], "not both"),
         (["--player", "Eve", "--until", "2024-03-31"], "no sessions with Eve"),
         (["--all", "--limit", "2"], "without --all"),
-        (["--limit", "0"], "--limit"),
+        (["--limit", "0"], "a page shows 1 to 200 sessions, not 0"),
     ],
 )
 def test_bad_input_is_one_clean_line(cli, ledger, args, message):

@@ -38,8 +38,7 @@ OutOpt = Annotated[
 
 
 LimitOpt = Annotated[
-    int | None, typer.Option("--limit", min=1, max=200,
-                             help="Sessions a page shows (default 50, at most 200).")
+    int | None, typer.Option("--limit", help="Sessions a page shows (default 50, at most 200).")
 ]
 BeforeOpt = Annotated[
     str | None, typer.Option("--before", metavar="CURSOR",
