@@ -91,6 +91,7 @@ def test_money_matches_settle(cli, ledger):
         (["--session", "2"], [2]),
         (["--all", "--player", "Cat"], [1, 2]),  # every session at once: oldest first
         (["--all", "--player", "Eve"], [3]),
+        (["--all", "--search", "cat"], [1, 2]),
     ],
 )
 def test_filters(cli, ledger, args, ids):

@@ -31,9 +31,17 @@ class History(NamedTuple):
         return [line.to_dict() for line in self.lines]
 
 
-def history(ledger: Ledger, scope: "Scope") -> History:
+def history(ledger: Ledger, scope: "Scope", q: str | None = None) -> History:
+    """Every session of ``scope`` (those ``q`` finds: :func:`matches`), in its order."""
     from ledger.book.stats import history as rows
+    from ledger.book.views.listing import search_text
 
+    q = search_text(q)
+    if q is not None:
+        from ledger.book.scope import Scope
+
+        scope = Scope([s for s in scope.sessions if matches(s, q)], everything=False,
+                      since=scope.since, until=scope.until, season=scope.season)
     return History([HistoryLine(r, sorted(r.money.items(), key=lambda kv: (-kv[1], kv[0])))
                     for r in rows(ledger, scope)])
 

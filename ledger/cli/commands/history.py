@@ -143,12 +143,7 @@ def history_cmd(
             if paged:
                 page = views.history_page(ledger, scope, search, before, limit)
             else:
-                from ledger.book.views.listing import search_text
-                from ledger.book.views.periods import matches
-
-                q = search_text(search)
-                scope.sessions = [s for s in scope.sessions if matches(s, q)]
-                view = views.history(ledger, scope)
+                view = views.history(ledger, scope, search)
     if json_out:
         from ledger.present.text import dumps
 

@@ -122,11 +122,13 @@ async function route() {
     const last = kept(LAST_TABLE);
     const starting = app.outbox.items.find((i) => i.op === "start");
     if (starting) { window.location.replace("#/t/" + pendingTable(starting.id)); return; }
-    // The newest page: a table still open is among them (the one remembered is asked apart).
-    const sessions = await app.engine.sessions().then((page) => page.sessions).catch(() => []);
+    // The newest page: a table still open is among them; the one remembered is asked apart
+    // only when older sessions exist beyond it (never while a list kept in the phone answers).
+    const page = await app.engine.sessions().catch(() => ({ sessions: [], next: null }));
+    const sessions = page.sessions;
     const open = sessions.filter((s) => s.open !== false && !s.ended_at);
     const remembered = sessions.find((s) => String(s.id) === last && !s.ended_at)
-      || (last && /^\d+$/.test(last) ? await app.engine.session(Number(last))
+      || (page.next && /^\d+$/.test(last || "") ? await app.engine.session(Number(last))
         .then((s) => (s.ended_at ? null : s)).catch(() => null) : null);
     const only = open.length === 1 ? open[0] : null;
     const to = remembered || only;
