@@ -250,6 +250,10 @@ WORDS = {
     "tables": N_("Tables"),
     "new_table": N_("New table"),
     "no_tables": N_("No sessions yet."),
+    "search_tables": N_("Search: a player, a name or a number"),
+    "no_match": N_("No session matches “{q}”."),
+    "tables_shown": N_("{shown} of {total} sessions"),
+    "more_tables": N_("More sessions"),
     "deals_count": N_("deals: {n}"),
     "keeper_note": N_("One scorekeeper link writes to every table of this server; the "
                       "viewer link only reads. Starting a new table moves nobody else's page."),

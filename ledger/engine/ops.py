@@ -25,6 +25,7 @@ Name = Annotated[str, Limit(200)]
 Preset = Annotated[str, Limit(100)]
 Uuid = Annotated[str, Limit(MAX_KEY)]
 Word = Annotated[str, Limit(20)]
+Cursor = Annotated[str, Limit(100)]
 Amount = Annotated[str, Limit(40)]
 File = Annotated[str, Limit(None)]  # a file's text: the request's size caps it
 
@@ -58,9 +59,17 @@ def card(s: SessionRow) -> dict[str, Any]:
 
 
 @op()
-def sessions(ledger: Ledger) -> Any:
-    """`[SESSION, …]`, newest first: the table picker."""
-    return [card(s) for s in reversed(ledger.journal.sessions())]
+def sessions(ledger: Ledger, q: Name | None = None, before: Cursor | None = None,
+             limit: int | None = None) -> Any:
+    """`{"sessions": [ITEM, …], "total": 16686, "next": CURSOR}` (`SessionPage`): the table
+    picker, one page newest first (by start, then id), `limit` sessions (50; 1 to 200), each
+    as `bigtwo session list --json` gives it (the rule set's name, not its rules: `session`
+    has them) with `open`; `total` counts every session the search finds; `next` is the
+    cursor to give as `before` for the next page (null: the last page); `q` finds a text
+    in the session's name or a player's name, or its number."""
+    from ledger.book import views
+
+    return views.session_page(ledger, q, before, limit).to_dict()
 
 
 @op()
@@ -129,7 +138,8 @@ def settle(ledger: Ledger, session: SessionRow, round: Word | None = None,
 
 @op()
 def history(ledger: Ledger, player: Name | None = None) -> Any:
-    """`History`, oldest first, exactly `bigtwo history --json [--player NAME]`."""
+    """`History`, every session oldest first (the History screen's charts), exactly `bigtwo
+    history --all --json [--player NAME]`."""
     from ledger.book import views
     from ledger.book.scope import select
 

@@ -14,7 +14,7 @@ Answers are JSON text both ways, so nothing but strings crosses into JavaScript:
 >>> import json, tempfile, os
 >>> phone = Phone(os.path.join(tempfile.mkdtemp(), "bigtwo.db"))
 >>> json.loads(phone.answer("sessions", "{}", "en"))
-{'ok': []}
+{'ok': {'sessions': [], 'total': 0, 'next': None}}
 """
 
 from __future__ import annotations

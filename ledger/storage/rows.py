@@ -54,6 +54,33 @@ class SessionRow(NamedTuple):
         }
 
 
+class SessionListRow(NamedTuple):
+    """A session as a list of sessions shows it (:meth:`SessionReads.session_page
+    <ledger.storage.sessions.SessionReads.session_page>`): a :class:`SessionRow` without
+    its frozen rules (their name only) and its start's uuid."""
+
+    id: int
+    uuid: str
+    name: str
+    rules_name: str
+    stake: str
+    currency: str | None
+    teams: bool
+    started_at: str
+    ended_at: str | None
+    seats: tuple[str, ...]
+    deals: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """As :meth:`SessionRow.to_dict` (the rule set's name)."""
+        return {
+            "id": self.id, "uuid": self.uuid, "name": self.name, "rules": self.rules_name,
+            "stake": self.stake, "currency": self.currency, "teams": self.teams,
+            "started_at": self.started_at, "ended_at": self.ended_at,
+            "players": list(self.seats), "deals": self.deals,
+        }
+
+
 class EntryRow(NamedTuple):
     """One entry.  A session's own action (``start``, ``end``, ``reopen``, ``undo`` of the
     start) has ``seq`` and ``deal_no`` 0: it has none (NULL in the file)."""

@@ -22,7 +22,7 @@ APP = "bigtwo-ledger"
 POINT_COLUMNS = ("deals", "wins", "fried", "cards", "penalty", "net")
 
 # Adding a migration below?  Bump this too (a test checks they agree).
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 APPLICATION_ID = 0x42324C47  # "B2LG": marks the file as a bigtwo ledger
 
 
@@ -367,6 +367,14 @@ def migrations() -> Migrations:
                 f"CREATE TRIGGER imports_no_{op.lower()} BEFORE {op} ON imports "
                 "BEGIN SELECT RAISE(ABORT, 'imports are append-only'); END"
             )
+
+    @migrations(name="m012_sessions_by_start")
+    def m012_sessions_by_start(db: Database) -> None:
+        """The sessions in the order of their starts (then id: the rowid every index
+        ends with), for the list of sessions by pages (``sessions`` op, ``bigtwo
+        history``): a page is a walk down this index from its cursor, never a sort of
+        every session."""
+        db.execute("CREATE INDEX idx_sessions_started ON sessions (started_at)")
 
     return migrations
 

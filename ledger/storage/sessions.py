@@ -8,12 +8,13 @@ column that changes: it is the latest of the session's own actions (``end``,
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ledger.core.errors import NotFound
 from ledger.storage.codec import rules_dict
-from ledger.storage.rows import EntryRow, SessionRow
+from ledger.storage.rows import EntryRow, SessionListRow, SessionRow
 
 if TYPE_CHECKING:
     import sqlite3
@@ -30,6 +31,11 @@ START_UUID = """(SELECT a.uuid FROM entries a
 # A session whose start was undone is no session of the ledger any more.
 NOT_TAKEN_BACK = """NOT EXISTS (SELECT 1 FROM entries a
     WHERE a.session_id = s.id AND a.seq IS NULL AND a.kind = 'undo')"""
+
+
+def like(text: str) -> str:
+    """``text`` anywhere, as a LIKE pattern (``ESCAPE '\\'``): its ``%`` and ``_`` as typed."""
+    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
 def ended_at(last: str | None) -> str | None:
@@ -116,6 +122,70 @@ class SessionReads:
 
     def sessions(self) -> list[SessionRow]:
         return self._session_rows("", [])
+
+    def session_page(self, before: tuple[str, int] | None, limit: int, q: str | None = None,
+                     player: str | None = None) -> tuple[list[SessionListRow], int]:
+        """Up to ``limit`` sessions, newest first (by start, then id), those after ``before``
+        (the start and id of the last session of the page before; None: from the newest),
+        and how many sessions match in all.  ``q``: a text in the session's name or in a
+        seated player's name (as typed or shown now), or the session's number; ``player``:
+        a seated player, by the name shown now.  A keyset page: the index of the sessions'
+        starts, never an offset, so a session added meanwhile moves no page.  No rule set
+        is read (its name only)."""
+        names = self._names()
+        cond = [NOT_TAKEN_BACK]
+        if q:
+            cond.append(f"""(s.name LIKE :like ESCAPE '\\' OR CAST(s.id AS TEXT) = :q OR EXISTS (
+                SELECT 1 FROM seats t JOIN players p ON p.id = t.player_id
+                JOIN {names} n ON n.id = t.player_id WHERE t.session_id = s.id
+                AND (p.name LIKE :like ESCAPE '\\' OR n.name LIKE :like ESCAPE '\\')))""")
+        if player is not None:
+            cond.append(f"""EXISTS (SELECT 1 FROM seats t JOIN {names} n ON n.id = t.player_id
+                WHERE t.session_id = s.id AND n.name = :player)""")
+        params = {"like": like(q) if q else None, "q": q, "player": player, "limit": limit,
+                  "started": before and before[0], "id": before and before[1]}
+        where = " AND ".join(cond)
+        if q or player is not None:
+            total = self.conn.execute(f"SELECT COUNT(*) FROM sessions s WHERE {where}",
+                                      params).fetchone()[0]
+        else:
+            # every session less those whose start was undone: an undo always names what it
+            # took back, so its partial index holds them all (a count, no scan of sessions)
+            total = self.conn.execute(
+                """SELECT (SELECT COUNT(*) FROM sessions) - (SELECT COUNT(DISTINCT session_id)
+                   FROM entries WHERE undoes IS NOT NULL AND seq IS NULL AND kind = 'undo')"""
+            ).fetchone()[0]
+        if before is not None:
+            where += " AND (s.started_at, s.id) < (:started, :id)"
+        rows = self.conn.execute(
+            f"""SELECT s.id, s.uuid, s.name, s.rules_name, s.stake, s.currency, s.teams,
+                       s.started_at,
+                       (SELECT COALESCE(MAX(deals), 0) FROM session_totals q
+                         WHERE q.session_id = s.id)
+                FROM sessions s WHERE {where}
+                ORDER BY s.started_at DESC, s.id DESC LIMIT :limit""",
+            params).fetchall()
+        ids = json.dumps([r[0] for r in rows])
+        # Each session's own actions by (session_id, seq) with no seq: never its deals.
+        last: dict[int, tuple[str, str, str]] = {}
+        for sid, kind, at, uuid in self.conn.execute(
+                """SELECT session_id, kind, created_at, uuid FROM entries
+                   WHERE session_id IN (SELECT value FROM json_each(?)) AND seq IS NULL
+                   AND kind != 'start'""", [ids]):
+            if sid not in last or (at, uuid) > last[sid][1:]:
+                last[sid] = (kind, at, uuid)
+        seats: dict[int, list[str]] = {}
+        for sid, name in self.conn.execute(
+                f"SELECT t.session_id, p.name FROM seats t JOIN {names} p ON p.id = t.player_id "
+                "WHERE t.session_id IN (SELECT value FROM json_each(?)) ORDER BY t.session_id, t.seat",
+                [ids]):
+            seats.setdefault(sid, []).append(name)
+        return [SessionListRow(id=sid, uuid=uuid, name=name, rules_name=rules_name, stake=stake,
+                               currency=currency, teams=bool(teams), started_at=started_at,
+                               ended_at=last[sid][1] if last.get(sid, ("",))[0] == "end" else None,
+                               seats=tuple(seats.get(sid, ())), deals=deals)
+                for sid, uuid, name, rules_name, stake, currency, teams, started_at, deals
+                in rows], total
 
     def session(self, session_id: int) -> SessionRow:
         rows = self._session_rows("WHERE s.id = ?", [session_id])

@@ -173,7 +173,7 @@ def test_history_ranks_each_sessions_money_in_the_book(tmp_path: Path, cli) -> N
     with open_ledger(Path(cli.ok("db", "path").strip())) as ledger:
         view = views.history(ledger, scope.select(ledger, None, True))
     assert [n for n, _v in view.lines[0].money] == ["陳大文", "Ben", "Dan", "Cat"]
-    assert view.to_dict() == json.loads(cli.ok("history", "--json"))
+    assert view.to_dict() == json.loads(cli.ok("history", "--all", "--json"))
 
 
 def test_an_undo_says_what_it_took_back_and_the_deal_after(tmp_path: Path) -> None:

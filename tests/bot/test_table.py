@@ -66,7 +66,7 @@ def test_a_chats_language_and_a_ledger_per_chat(tmp_path: Path) -> None:
     assert [t for c, _m, t, _b in chat.sent if c == -2][-1].startswith("error: ")
     for own, deals in ((-1, 1), (-2, 0)):  # each chat its own ledger
         with open_ledger(tmp_path / "chats" / f"chat{own}.db") as ledger:
-            (s,) = dispatch.call(ledger, "sessions", {})
+            (s,) = dispatch.call(ledger, "sessions", {})["sessions"]
             assert s["deals"] == deals
     with open_ledger(tmp_path / "chats" / "chat-1.db") as ledger:
         log = dispatch.call(ledger, "log", {"session": 1})
@@ -95,7 +95,7 @@ def test_twenty_chats_at_once_each_its_own_table(tmp_path: Path) -> None:
     asyncio.run(evening())
     tables.close()
     with open_ledger(tmp_path / "ledger.db") as ledger:
-        cards = dispatch.call(ledger, "sessions", {})
+        cards = dispatch.call(ledger, "sessions", {})["sessions"]
         assert sorted(s["id"] for s in cards) == list(range(1, 21))
         for s in cards:
             (chat_id,) = [c for c in chats if s["players"][0] == f"陳大文{c}"]
@@ -132,7 +132,7 @@ def test_a_strangers_button_does_nothing(tmp_path: Path) -> None:
     tables.close()
     assert answers == ["only the members of this chat keep its score", "already taken back: nothing done"]
     with open_ledger(tmp_path / "ledger.db") as ledger:
-        assert dispatch.call(ledger, "sessions", {})[0]["deals"] == 1
+        assert dispatch.call(ledger, "sessions", {})["sessions"][0]["deals"] == 1
 
 
 def test_new_alone_is_the_same_as_last_time(tmp_path: Path) -> None:

@@ -25,5 +25,5 @@ def test_case_and_accents_typed_any_way_find_the_player(cli):
     for typed in ("jose\u0301", "JOSÉ", "José"):
         data = json.loads(cli.ok("stats", "--player", typed, "--json"))
         assert [p["name"] for p in data["players"]] == ["José"]
-        rows = json.loads(cli.ok("history", "--player", typed, "--json"))
+        rows = json.loads(cli.ok("history", "--player", typed, "--json"))["sessions"]
         assert len(rows) == 1

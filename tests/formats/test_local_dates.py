@@ -27,10 +27,11 @@ def test_a_dated_sheet_keeps_its_date_in_every_zone(cli, tmp_path, monkeypatch, 
 
     local = [datetime.fromisoformat(e["at"]).astimezone(ZoneInfo(tz)).date().isoformat() for e in log]
     assert local == ["2024-03-01", "2024-03-01"]  # the sheet's date, not the import's
-    rows = json.loads(cli.ok("history", "--json"))
+    rows = json.loads(cli.ok("history", "--json"))["sessions"]
     assert rows[0]["date"] == "2024-03-01"
     assert "2024-03-01" in cli.ok("log", "--session", "1", "--wide")
-    assert json.loads(cli.ok("history", "--since", "2024-03-01", "--until", "2024-03-01", "--json"))
+    assert json.loads(cli.ok("history", "--since", "2024-03-01", "--until", "2024-03-01",
+                             "--json"))["sessions"]
 
 
 def test_an_evening_in_los_angeles_is_dated_that_evening(cli, ledger_path, monkeypatch):
@@ -47,8 +48,9 @@ def test_an_evening_in_los_angeles_is_dated_that_evening(cli, ledger_path, monke
     conn.commit()
     conn.close()
     monkeypatch.setenv("TZ", "America/Los_Angeles")
-    assert json.loads(cli.ok("history", "--json"))[0]["date"] == "2024-05-03"
-    assert json.loads(cli.ok("history", "--since", "2024-05-03", "--until", "2024-05-03", "--json"))
+    assert json.loads(cli.ok("history", "--json"))["sessions"][0]["date"] == "2024-05-03"
+    assert json.loads(cli.ok("history", "--since", "2024-05-03", "--until", "2024-05-03",
+                             "--json"))["sessions"]
     cli.fails("history", "--since", "2024-05-04")
     monkeypatch.setenv("TZ", "Asia/Hong_Kong")
-    assert json.loads(cli.ok("history", "--json"))[0]["date"] == "2024-05-04"
+    assert json.loads(cli.ok("history", "--json"))["sessions"][0]["date"] == "2024-05-04"

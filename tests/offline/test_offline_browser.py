@@ -71,7 +71,7 @@ def test_an_evening_offline_then_the_browser_killed_after_saved_keeps_every_deal
             page.goto(harness)
             wait_ready(page)
             board = call(page, "board", {"session": session})
-            sessions = call(page, "sessions", {})
+            sessions = call(page, "sessions", {})["sessions"]
         finally:
             reopened.kill()
     assert len(sessions) == 1
@@ -113,7 +113,7 @@ def test_the_phones_export_imported_by_bigtwo_import_gives_the_same_standings_an
         subprocess.run([sys.executable, "-m", "ledger", "--db", str(laptop), "import", str(file)],
                        check=True, capture_output=True, text=True)
     with open_ledger(laptop) as ledger:
-        sid = engine.call(ledger, "sessions", {})[0]["id"]
+        sid = engine.call(ledger, "sessions", {})["sessions"][0]["id"]
         laptop_board = engine.call(ledger, "board", {"session": sid})
         laptop_settle = engine.call(ledger, "settle", {"session": sid, "round": "0.5"})
     assert laptop_board["standings"] == phone_board["standings"]

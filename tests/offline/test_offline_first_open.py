@@ -142,6 +142,6 @@ def test_a_first_open_is_usable_before_the_engine_and_its_taps_are_written_once(
     harness = phone.new_page()  # the phone's ledger, asked directly: one table, one deal
     harness.goto(gated.url + "harness.html")
     wait_ready(harness)
-    sessions = call(harness, "sessions", {})
+    sessions = call(harness, "sessions", {})["sessions"]
     assert [(s["players"], s["deals"]) for s in sessions] == [(PLAYERS, 1)]
     assert errors == []

@@ -64,7 +64,7 @@ def origin() -> Iterator[StaticServer]:
 
 
 def sessions(page: Any) -> list[str]:
-    return [s["name"] for s in call(page, "sessions", {})]
+    return [s["name"] for s in call(page, "sessions", {})["sessions"]]
 
 
 def open_app(context: Any, url: str, errors: list[str]) -> Any:

@@ -58,7 +58,7 @@ def test_standings_and_settle_are_the_cli_json(client, db: Path, cli) -> None:
                                     [e.facts for e in ledger.journal.live_deals(1)])
     assert client.get("/api/board?session=1", headers=VIEW).json()["next"]["text"] == full.describe()
     listed = cli_json(db, "session", "list")
-    served = client.get("/api/sessions", headers=VIEW).json()
+    served = client.get("/api/sessions", headers=VIEW).json()["sessions"]
     assert [{k: s[k] for k in listed[0]} for s in reversed(served)] == listed
 
 

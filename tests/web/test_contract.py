@@ -75,7 +75,7 @@ def test_each_read_is_its_record_and_the_clis_json(client, db: Path) -> None:
 
         undo = views.undo_preview(ledger, s, session_start=False)
         records = {
-            "sessions": [views.session_card(x).to_dict() for x in reversed(ledger.journal.sessions())],
+            "sessions": views.session_page(ledger).to_dict(),
             "session": views.session_card(s).to_dict(),
             "board": views.board(ledger, s).to_dict(),
             "standings": reports.standings(ledger, [s]).to_dict(),
@@ -93,13 +93,13 @@ def test_each_read_is_its_record_and_the_clis_json(client, db: Path) -> None:
         assert answer.json() == json.loads(json.dumps(record, default=str)), op
     # Where a command answers the same question, its --json is the same dict.
     for op, words in (("standings", ["standings"]), ("settle", ["settle"]), ("log", ["log"]),
-                      ("history", ["history"])):
+                      ("history", ["history", "--all"])):
         params = {} if op == "history" else {"session": 1}
         assert client.get(f"/api/{op}", params=params, headers=VIEW).json() == cli_json(db, *words), op
     assert client.get("/api/settle", params={"session": 1, "round": "1"}, headers=VIEW).json() == (
         cli_json(db, "settle", "--round", "1"))
     assert client.get("/api/history", params={"player": "Ben"}, headers=VIEW).json() == (
-        cli_json(db, "history", "--player", "Ben"))
+        cli_json(db, "history", "--all", "--player", "Ben"))
     # The board's pieces are the other ops' records: one shape for each question.
     board = client.get("/api/board", params={"session": 1}, headers=VIEW).json()
     assert board["session"] == records["session"] and board["undo"] == records["undo_preview"]
@@ -107,3 +107,25 @@ def test_each_read_is_its_record_and_the_clis_json(client, db: Path) -> None:
     after = client.post("/api/record", json={"session": 1, "line": line}, headers=keyed(KEEP)).json()
     assert after["next"] == client.get("/api/board", params={"session": 1}, headers=VIEW).json()["next"]
     assert set(after["next"]) == {"dealers", "leader", "opener", "leaders", "text"}
+
+
+def test_the_sessions_op_is_a_page_of_the_session_list(client, db: Path) -> None:
+    """``GET /api/sessions`` is a :class:`SessionPage`: each session as ``bigtwo session list
+    --json`` gives it (no rule set) with ``open``, newest first, the total and a cursor
+    that ``before`` continues from; a crafted cursor is one 400."""
+    start(db, name="Saturday", rules="hong-kong")
+    listed = list(reversed(cli_json(db, "session", "list")))
+    first = client.get("/api/sessions", params={"limit": 1}, headers=VIEW).json()
+    assert first["total"] == len(listed) == 2 and first["next"]
+    rest = client.get("/api/sessions", params={"before": first["next"]}, headers=VIEW).json()
+    assert rest["next"] is None
+    pages = first["sessions"] + rest["sessions"]
+    assert [{k: v for k, v in s.items() if k != "open"} for s in pages] == listed
+    assert all(s["open"] is (s["ended_at"] is None) and "rule_set" not in s for s in pages)
+    found = client.get("/api/sessions", params={"q": "hong"}, headers=VIEW).json()
+    assert found["total"] == 0  # the rules are no search: names, players and numbers are
+    found = client.get("/api/sessions", params={"q": "陳大文"}, headers=VIEW).json()
+    assert found["total"] == 2
+    bad = client.get("/api/sessions", params={"before": "bm90IGEgZGF0ZSAx"}, headers=VIEW)
+    assert bad.status_code == 400 and "is not a cursor of this list" in bad.json()["error"]
+    assert client.get("/api/sessions", params={"limit": 500}, headers=VIEW).status_code == 400

@@ -102,7 +102,7 @@ def test_two_keepers_two_tables(client, db: Path) -> None:
     assert first["session"]["players"] == ["陳大文", "Ben", "Cat", "Dan"] and first["next_deal"] == 3
     assert second["session"]["rules"] == "hong-kong" and second["next_deal"] == 2
     assert [d["deal"] for d in first["deals"]] == [2, 1]
-    tables = client.get("/api/sessions", headers=VIEW).json()
+    tables = client.get("/api/sessions", headers=VIEW).json()["sessions"]
     assert [(t["id"], t["open"]) for t in tables] == [(2, True), (1, True)]
 
 

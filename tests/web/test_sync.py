@@ -73,7 +73,7 @@ def test_a_phone_and_the_hub_that_recorded_apart_sync_to_the_same_standings(clie
     assert record("陳大文=0 Ben=3 Cat=11 Dan=8").status_code == 200
     phone = Phone(str(tmp_path / "phone" / "bigtwo.db"))
     assert pull(client, phone)["sessions_new"] == 1
-    [mine] = phone_call(phone, "sessions")
+    [mine] = phone_call(phone, "sessions")["sessions"]
     # Apart: the hub records two deals, the phone (offline) two and a void of deal 1.
     assert record("陳大文=5 Ben=0 Cat=2 Dan=9").status_code == 200
     assert record("陳大文=1 Ben=1 Cat=0 Dan=13").status_code == 200

@@ -24,6 +24,8 @@ is the one thing said in the language).
   :class:`AfterDeal` of the correction it wrote.
 - :class:`AfterPayment` (``views/payment.py``) — a payment recorded and what is
   outstanding after it (``bigtwo paid``).
+- :class:`SessionPage` (``views/listing.py``) — one page of the sessions, newest first,
+  with the total and the cursor of the next (the table picker, ``bigtwo history``).
 - :class:`Log` (``views/entries.py``), :class:`History` (``views/periods.py``); the
   league table of ``standings --by month|year`` is :class:`ledger.book.league.League`.
 
@@ -47,11 +49,14 @@ if TYPE_CHECKING:
         turn_dict,
     )
     from ledger.book.views.entries import Log, LogLine, log
+    from ledger.book.views.listing import SessionPage, session_page
     from ledger.book.views.payment import AfterPayment, after_payment
     from ledger.book.views.periods import (
         History,
         HistoryLine,
+        HistoryPage,
         history,
+        history_page,
     )
     from ledger.book.views.scoreboard import (
         Board,
@@ -85,16 +90,17 @@ HOMES = {
                    "session_working", "settle_view"),
     "entries": ("Log", "LogLine", "log"),
     "undo": ("UndoneView", "undone_view"),
-    "periods": ("History", "HistoryLine", "history"),
+    "periods": ("History", "HistoryLine", "HistoryPage", "history", "history_page"),
     "payment": ("AfterPayment", "after_payment"),
+    "listing": ("SessionPage", "session_page"),
 }
 _HOME = {name: module for module, names in HOMES.items() for name in names}
 # every name of HOMES (a test checks)
-__all__ = ["AfterDeal", "AfterPayment", "Board", "DealLine", "DealPreview", "Deals", "History",
-           "HistoryLine", "LastSetup", "Log", "LogLine", "PaymentProgress", "PlayerPoints",
-           "SessionCard", "SessionWorking", "SettleView", "UndoPreview", "UndoneView",
-           "WorkingRow", "after_deal", "after_payment", "board", "deal_lines", "deal_points",
-           "deal_preview", "history", "last_setup", "log", "session_card", "session_working",
+__all__ = ["AfterDeal", "AfterPayment", "Board", "DealLine", "DealPreview", "Deals", "History", "HistoryLine",
+           "HistoryPage", "LastSetup", "Log", "LogLine", "PaymentProgress", "PlayerPoints", "SessionCard",
+           "SessionPage", "SessionWorking", "SettleView", "UndoPreview", "UndoneView", "WorkingRow",
+           "after_deal", "after_payment", "board", "deal_lines", "deal_points", "deal_preview", "history",
+           "history_page", "last_setup", "log", "session_card", "session_page", "session_working",
            "settle_view", "turn_dict", "undo_preview", "undone_view"]
 
 

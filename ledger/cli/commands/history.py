@@ -37,6 +37,22 @@ OutOpt = Annotated[
 ]
 
 
+LimitOpt = Annotated[
+    int | None, typer.Option("--limit", help="Sessions a page shows (default 50, at most 200).")
+]
+BeforeOpt = Annotated[
+    str | None, typer.Option("--before", metavar="CURSOR",
+                             help="The next page: the sessions after the CURSOR the page before "
+                                  "ended with.")
+]
+SearchOpt = Annotated[
+    str | None, typer.Option("--search", help="Only sessions whose name, a player's name or "
+                                              "number holds this text.")
+]
+HistoryAllOpt = Annotated[
+    bool, typer.Option("--all", help="Every session at once, oldest first (no pages).")
+]
+
 WideOpt = Annotated[
     bool, typer.Option("--wide", help="Every column, whatever the screen's width (COLUMNS).")
 ]
@@ -85,36 +101,65 @@ def stats_cmd(
 def history_cmd(
     ctx: typer.Context,
     session: SessionOpt = None,
-    all_sessions: AllOpt = False,
+    all_sessions: HistoryAllOpt = False,
     player: PlayerOpt = None,
+    search: SearchOpt = None,
     since: SinceOpt = None,
     until: UntilOpt = None,
     season: SeasonOpt = None,
+    limit: LimitOpt = None,
+    before: BeforeOpt = None,
     json_out: JsonOpt = False,
     wide: WideOpt = False,
 ) -> None:
-    """List sessions: date, name, players, rules, deals and money per player (default: all)."""
+    """List sessions, newest first a page at a time: date, name, players, rules, deals and
+    money per player."""
     from ledger.book import views
+    from ledger.core.errors import InputError
 
+    paged = not all_sessions and session is None
+    if not paged and (limit is not None or before is not None):
+        raise InputError(_("--limit and --before page the list: give them without --all or "
+                           "--session"))
+    empty = '{"sessions": [], "total": 0, "next": null}' if paged else "[]"
     if not ledger_exists(ctx):
-        typer.echo("[]" if json_out else _(NO_SESSIONS))
+        typer.echo(empty if json_out else _(NO_SESSIONS))
         return
     with open_db(ctx) as ledger:
         if not ledger.journal.session_ids():
-            typer.echo("[]" if json_out else _(NO_SESSIONS))
+            typer.echo(empty if json_out else _(NO_SESSIONS))
             return
-        scope = chosen_scope(ledger, session, all_sessions, since, until, season, player=player,
-                             default_all=True)
-        view = views.history(ledger, scope)
+        page = None
+        if paged and not (since or until or season):  # every session, read a page at a time
+            shown = ledger.player_name(player) if player is not None else None
+            page = views.history_page(ledger, None, search, before, limit, shown)
+            if not page.total and shown is not None:
+                from ledger.book.scope import Range, no_sessions
+
+                raise no_sessions(shown, Range(None, None))
+        else:
+            scope = chosen_scope(ledger, session, all_sessions, since, until, season, player=player,
+                                 default_all=True)
+            if paged:
+                page = views.history_page(ledger, scope, search, before, limit)
+            else:
+                view = views.history(ledger, scope, search)
     if json_out:
         from ledger.present.text import dumps
 
-        typer.echo(dumps(view.to_dict()))
+        typer.echo(dumps(page.to_dict() if page is not None else view.to_dict()))
         return
     from ledger.present.fit import report_width
     from ledger.present.stats_text import history_text
 
-    typer.echo(history_text(view, report_width(wide)))
+    if page is not None and not page.history.lines:
+        typer.echo(_("no session matches {text!r}").format(text=search) if search
+                   else _(NO_SESSIONS))
+        return
+    typer.echo(history_text(page.history if page is not None else view, report_width(wide)))
+    if page is not None and page.next is not None:
+        typer.echo(_("{shown} of {total} sessions; the next page: --before {cursor}").format(
+            shown=len(page.history.lines), total=f"{page.total:,}", cursor=page.next), err=True)
 
 
 def plot_cmd(

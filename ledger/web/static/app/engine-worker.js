@@ -198,7 +198,7 @@ export async function create(options = {}) {
     if (op === "words") return here.words;
     if (op === "presets") return here.presets;
     if (cache.opened) return undefined; // a ledger this phone has opened may hold anything
-    if (op === "sessions") return [];
+    if (op === "sessions") return { sessions: [], total: 0, next: null };
     if (op === "last_setup") return null;
     return undefined;
   }

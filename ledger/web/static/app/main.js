@@ -122,9 +122,14 @@ async function route() {
     const last = kept(LAST_TABLE);
     const starting = app.outbox.items.find((i) => i.op === "start");
     if (starting) { window.location.replace("#/t/" + pendingTable(starting.id)); return; }
-    const sessions = await app.engine.sessions().catch(() => []);
+    // The newest page: a table still open is among them; the one remembered is asked apart
+    // only when older sessions exist beyond it (never while a list kept in the phone answers).
+    const page = await app.engine.sessions().catch(() => ({ sessions: [], next: null }));
+    const sessions = page.sessions;
     const open = sessions.filter((s) => s.open !== false && !s.ended_at);
-    const remembered = sessions.find((s) => String(s.id) === last && !s.ended_at);
+    const remembered = sessions.find((s) => String(s.id) === last && !s.ended_at)
+      || (page.next && /^\d+$/.test(last || "") ? await app.engine.session(Number(last))
+        .then((s) => (s.ended_at ? null : s)).catch(() => null) : null);
     const only = open.length === 1 ? open[0] : null;
     const to = remembered || only;
     if (to) { window.location.replace("#/t/" + to.id); return; }

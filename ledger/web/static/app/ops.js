@@ -3,7 +3,7 @@
 // Each op: its name, GET (a read) or POST (a write), and its arguments in
 // order (the idempotency key of a write travels apart).
 export const OPS = [
-  {"name": "sessions", "method": "GET", "write": false, "args": []},
+  {"name": "sessions", "method": "GET", "write": false, "args": [{"name": "q", "kind": "text", "required": false, "limit": 200}, {"name": "before", "kind": "text", "required": false, "limit": 100}, {"name": "limit", "kind": "int", "required": false, "limit": null}]},
   {"name": "session", "method": "GET", "write": false, "args": [{"name": "session", "kind": "session", "required": true, "limit": null}]},
   {"name": "board", "method": "GET", "write": false, "args": [{"name": "session", "kind": "session", "required": true, "limit": null}]},
   {"name": "standings", "method": "GET", "write": false, "args": [{"name": "session", "kind": "session", "required": true, "limit": null}]},

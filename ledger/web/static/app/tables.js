@@ -1,37 +1,47 @@
-// The table picker (every session of this ledger; many tables on one server) and the
-// start of a new table: players, a preset described in the page's language, or the
-// same players and rules as last time.
+// The table picker (the sessions of this ledger, a page at a time, with a search:
+// tables-list.js; many tables on one server) and the start of a new table: players, a
+// preset described in the page's language, or the same players and rules as last time.
 
 import { h, clear } from "./dom.js";
 import { t } from "./words.js";
-import { rulesTitle, sessionTitle, when } from "./names.js";
+import { rulesTitle, sessionTitle } from "./names.js";
 import { pendingTable } from "./model-outbox.js";
 import { regionDefaults } from "./region.js";
 import { appCard } from "./install.js";
+import { tableList } from "./tables-list.js";
 
 export function tablesScreen(app) {
   let drawn = null; // what the screen shows now: a live update that changes nothing redraws nothing
-  async function show(main) {
-    const sessions = await app.engine.sessions();
-    const key = JSON.stringify([sessions, app.keeper()]);
-    if (key === drawn && main.isConnected && main.firstChild) return; // the reader keeps their place
+  let card = null; // the screen's card, kept while shown: the search box keeps its focus
+  let box = null;
+  let keeper = null;
+  let main = null; // this screen's <main>: off the page once left (main.js), drawn there unseen
+  const list = tableList(app, () => draw());
+
+  function draw() {
+    const key = JSON.stringify([list.shown(), app.keeper()]);
+    if (key === drawn && card && card.isConnected) return; // the reader keeps their place
     drawn = key;
-    const items = sessions.map((s) => h("li", {},
-      h("a", { href: "#/t/" + s.id, class: "table-link" },
-        h("strong", {}, sessionTitle(s)),
-        h("span", { class: "badge " + (s.ended_at ? "ended" : "open") }, s.ended_at ? t("ended") : t("open")),
-        h("span", { class: "meta" }, s.players.join(" · ")),
-        h("span", { class: "meta" }, t("deals_count", { n: s.deals }) + " · " + rulesTitle(s.rules) + " · " + when(s.started_at)))));
-    clear(main,
-      h("section", { class: "card" },
+    if (!card || !card.isConnected || keeper !== app.keeper()) {
+      keeper = app.keeper();
+      box = h("div", { class: "table-pages" });
+      card = h("section", { class: "card" },
         h("h1", {}, t("tables")),
-        app.keeper() ? h("p", {}, h("a", { class: "button primary", href: "#/start" }, t("new_table"))) : null,
-        items.length ? h("ul", { class: "tables" }, items) : h("p", { class: "meta" }, t("no_tables")),
+        keeper ? h("p", {}, h("a", { class: "button primary", href: "#/start" }, t("new_table"))) : null,
+        h("p", {}, list.search),
+        box,
         app.engine.kind === "worker" ? null // the hub's links: words of the hub only
-          : h("p", { class: "meta" }, app.keeper() ? t("keeper_note") : t("viewer_note"))),
-      app.engine.kind === "worker" ? appCard(app) : null);
+          : h("p", { class: "meta" }, keeper ? t("keeper_note") : t("viewer_note")));
+      clear(main, card, app.engine.kind === "worker" ? appCard(app) : null);
+    }
+    box.replaceChildren(...list.view().filter(Boolean));
   }
-  return { name: "tables", show, refresh: () => show(document.getElementById("main")) };
+
+  async function show(into) {
+    main = into;
+    if (await list.first()) draw();
+  }
+  return { name: "tables", show, refresh: () => show(main || document.getElementById("main")) };
 }
 
 export function startScreen(app) {
@@ -53,7 +63,7 @@ export function startScreen(app) {
       return;
     }
     const [presets, last, sessions] = await Promise.all([app.engine.presets(),
-      app.engine.lastSetup().catch(() => null), app.engine.sessions().catch(() => [])]);
+      app.engine.lastSetup().catch(() => null), app.engine.sessions().then((page) => page.sessions).catch(() => [])]);
     const running = sessions.find((s) => !s.ended_at);
     const error = h("p", { class: "error", role: "alert", hidden: true });
     const players = [0, 1, 2, 3].map((i) => h("input", { type: "text", class: "player", maxlength: 200,
