@@ -322,6 +322,15 @@ def refuse_not_a_ledger(path: str) -> None:
                            "is a regular file (or a new name)").format(path=path, kind=kind))
 
 
+def _new_from_script(conn: sqlite3.Connection) -> bool:
+    """A file with nothing in it made a ledger from the schema script (fresh.py)."""
+    if conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is not None:
+        return False
+    from ledger.storage.fresh import create_from_script
+
+    return create_from_script(conn)
+
+
 def open_ledger(path: str | os.PathLike[str], *, create_folder: bool = False,
                 create: bool = True) -> Ledger:
     """Open (creating and migrating if new) the ledger at ``path``.
@@ -365,7 +374,8 @@ def open_ledger(path: str | os.PathLike[str], *, create_folder: bool = False,
         ledger = Ledger(conn, path)
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if (app_id, version) != (APPLICATION_ID, SCHEMA_VERSION):
+        if (app_id, version) != (APPLICATION_ID, SCHEMA_VERSION) and not (
+                version == 0 and _new_from_script(conn)):
             check_and_migrate(ledger.db, path)
         ledger.remember_file()
     except sqlite3.Error as exc:
