@@ -200,15 +200,20 @@ def json_sessions(path: Path, origin: str, seen: tuple[set[int], set[int]] | Non
 
 def _once(spec: SessionSpec, entries: list[EntrySpec], where: str,
           seen: tuple[set[int], set[int]]) -> None:
-    """Refuse a session or an entry the file gave already."""
+    """Refuse a session or an entry the file gave already (its start entry too: a deal
+    of another session cannot take its uuid).  The uuids are in their one form already
+    (:func:`_uuid`), kept as numbers."""
     sessions, uuids = seen
-    number = uuidlib.UUID(spec.uuid).int
+    number = int(spec.uuid.replace("-", ""), 16)
     _want(number not in sessions, where, N_("session {uuid} appears twice"), uuid=spec.uuid)
     sessions.add(number)
-    for e in entries:
-        number = uuidlib.UUID(e.uuid).int
-        _want(number not in uuids, e.where, N_("entry {uuid} appears twice in the file"),
-              uuid=e.uuid)
+    from ledger.storage.upgrade import action_uuid
+
+    start = spec.start_uuid or action_uuid(spec.uuid, "start")
+    for uuid, at_where in ((start, where), *((e.uuid, e.where) for e in entries)):
+        number = int(uuid.replace("-", ""), 16)
+        _want(number not in uuids, at_where, N_("entry {uuid} appears twice in the file"),
+              uuid=uuid)
         uuids.add(number)
 
 
@@ -369,31 +374,49 @@ def _checked_facts(spec: SessionSpec, e: EntrySpec) -> EntrySpec:
 
 def import_json(ledger: Ledger, path: Path, origin: str,
                 start_progress: Callable[[int, int], Progress | None] | None = None) -> ImportReport:
-    # Read twice, streamed: once to check everything (a file with an error writes
-    # nothing) and count for the progress bar, once to import, a session at a time.
+    """Read once, streamed, into one transaction: each session checked and scored through
+    the pure core, its uuids through the gate a part at a time, then written (the bulk
+    path for a session new to the ledger).  Any problem of the file, wherever it is, is
+    one message of the gate and rolls everything back: nothing is written."""
     from ledger.formats.file_gate import FileActions
     from ledger.formats.pay_ids_io import check_pay_ids, import_pay_ids, read_pay_ids
     from ledger.formats.payments_io import check_payments, import_payments, read_payments
+    from ledger.formats.sheet_import import line_count
 
-    sessions = entries = 0
     rest: dict[str, Any] = {}
     gate = Gate(ledger, origin)
     found = FileActions()
     players: set[str] = set()
-    for spec, checked in json_sessions(path, origin, (set(), set()), rest, gate):
-        sessions += 1
-        entries += len(checked)
-        found.add(spec, checked)
-        players.update(spec.players)
-    payments = read_payments(rest.get("payments"), origin, gate)
-    claims = check_payments(ledger, payments, found.sessions, gate)
-    found.check(ledger, gate, claims)
-    gate.close()  # every problem of the file, one message each; nothing written
-    pay_ids = read_pay_ids(rest.get("pay_ids"), origin)
-    check_pay_ids(ledger, pay_ids, players)
+    after: dict[str, Any] = {}
+
+    def sessions() -> Iterator[tuple[SessionSpec, list[EntrySpec]]]:
+        read = json_sessions(path, origin, (set(), set()), rest, gate)
+        for spec, checked in found.parts(ledger, gate, read):
+            players.update(spec.players)
+            yield spec, checked
+        # The file is read: what follows its sessions, inside the same transaction.
+        payments = read_payments(rest.get("payments"), origin, gate)
+        claims = check_payments(ledger, payments, found.sessions, gate)
+        found.check(ledger, gate, claims)
+        gate.close()  # every problem of the file, one message each; all rolled back
+        pay_ids = read_pay_ids(rest.get("pay_ids"), origin)
+        check_pay_ids(ledger, pay_ids, players)
+        after["payments"], after["pay_ids"] = payments, pay_ids
+
     report = ImportReport(origin, "json")
-    progress = start_progress(sessions, entries) if start_progress else None
-    report = Importer(ledger, report, progress).run(json_sessions(path, origin))
+    lines = line_count(path)  # an export holds one entry a line: as many entries at most
+    bar = start_progress(1, lines) if start_progress else None  # a bar for a long file only
+    moved = [0]
+
+    def progress(entries: int) -> None:
+        moved[0] += entries
+        if bar is not None:
+            bar(entries)
+
+    report = Importer(ledger, report, progress, expected=lines, whole=True).run(sessions())
+    if bar is not None and moved[0] < lines:
+        bar(lines - moved[0])  # the bar counted lines: it ends full
+    payments, pay_ids = after["payments"], after["pay_ids"]
     if payments and not report.conflicts:
         report.payments_added, report.payments_present = import_payments(ledger, payments)
     if pay_ids and not report.conflicts:

@@ -69,6 +69,7 @@ class Ledger:
         self._db: Database | None = None
         self.identity: tuple[int, int] | None = None  # (device, inode) of the file opened
         self.holder = N_("this command")  # who opened it, for LedgerMoved's message (N_)
+        self.savepoints = 0  # savepoints taken (nested actions), each named by its count
 
     @property
     def db(self) -> Database:
@@ -187,8 +188,18 @@ class Ledger:
         """One user action = one transaction, with the write lock taken up front."""
         conn = self.conn
         if conn.in_transaction:  # nested action: a savepoint inside the outer one
-            with self.db.atomic():
+            self.savepoints += 1
+            name = f"action_{self.savepoints}"
+            conn.execute(f"SAVEPOINT {name}")
+            try:
                 yield self
+            except BaseException:
+                # An error that ended the whole transaction took the savepoint with it.
+                if conn.in_transaction:
+                    conn.execute(f"ROLLBACK TO SAVEPOINT {name}")
+                    conn.execute(f"RELEASE SAVEPOINT {name}")
+                raise
+            conn.execute(f"RELEASE SAVEPOINT {name}")
             return
         try:
             conn.execute("BEGIN IMMEDIATE")
