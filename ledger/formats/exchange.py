@@ -427,6 +427,19 @@ def import_json(ledger: Ledger, path: Path, origin: str,
 # --- choosing the reader -------------------------------------------------------------------
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def is_backup(path: Path) -> bool:
+    """Whether ``path`` is an SQLite file (a bigtwo backup, or refused as another's):
+    :mod:`ledger.formats.backup_import` imports it, and is loaded only then."""
+    try:
+        with path.open("rb") as f:
+            return f.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
+
+
 def detect_format(path: Path) -> str:
     """``json`` if the file starts with ``{`` (after blanks), else ``sheet``."""
     with path.open("rb") as f:
