@@ -157,14 +157,21 @@ def _check_version(version: object, origin: str) -> None:
           version=version, known=VERSION)
 
 
+# The entries of a session (its uuid) the ledger holds already -> (kind, facts as stored).
+Stored = Callable[[str, list[str]], dict[str, tuple[str, str]]]
+
+
 def json_sessions(path: Path, origin: str, seen: tuple[set[int], set[int]] | None = None,
                   rest: dict[str, Any] | None = None, gate: Gate | None = None,
+                  stored: Stored | None = None,
                   ) -> Iterator[tuple[SessionSpec, list[EntrySpec]]]:
     """Every session of a JSON export, read and checked one at a time (through the
     pure core).  With ``seen`` (two empty sets), sessions and entries that appear twice
     in the file are refused; the header is checked once the file is read.  With
     ``gate``, a session refused is the gate's problem and the file is read on (one
-    message per problem: :class:`~ledger.book.gate.Gate`)."""
+    message per problem: :class:`~ledger.book.gate.Gate`).  With ``stored``, a deal or
+    amend the ledger holds already in that session, with the same facts, is not scored
+    again (it is not written either: the merge finds it there); every other is."""
     top: dict[str, Any] = {}
     try:
         with path.open(encoding="utf-8-sig", errors="strict") as f:
@@ -180,7 +187,7 @@ def json_sessions(path: Path, origin: str, seen: tuple[set[int], set[int]] | Non
                 where = f"{origin}: sessions[{index}]"
                 index += 1
                 try:
-                    spec, entries = _json_session(value, where)
+                    spec, entries = _json_session(value, where, stored)
                     if seen is not None:
                         _once(spec, entries, where, seen)
                 except InputError as exc:
@@ -217,7 +224,8 @@ def _once(spec: SessionSpec, entries: list[EntrySpec], where: str,
         uuids.add(number)
 
 
-def _json_session(raw: object, where: str) -> tuple[SessionSpec, list[EntrySpec]]:
+def _json_session(raw: object, where: str, stored: Stored | None = None
+                  ) -> tuple[SessionSpec, list[EntrySpec]]:
     s = _keys(raw, where, ("uuid", "players", "rules", "entries"))
     try:
         _want(isinstance(s["rules"], dict), where, N_("rules must be a JSON object"))
@@ -280,7 +288,16 @@ def _json_session(raw: object, where: str) -> tuple[SessionSpec, list[EntrySpec]
                   N_("a void of deal {deal}, which an earlier entry already voided"),
                   deal=e.deal_no)
         live[e.deal_no] = e.kind != "void"
-    return spec, [e if e.facts is None else _checked_facts(spec, e) for e in ordered] + actions
+    held = {} if stored is None else stored(spec.uuid, [e.uuid for e in ordered if e.facts])
+    return spec, [e if e.facts is None else _held(e, held.get(e.uuid)) or _checked_facts(spec, e)
+                  for e in ordered] + actions
+
+
+def _held(e: EntrySpec, stored: tuple[str, str] | None) -> EntrySpec | None:
+    """``e`` as the ledger holds it already (same kind, same facts), or None."""
+    if stored is None or stored[0] != e.kind or json.loads(stored[1]) != e.facts:
+        return None
+    return e._replace(facts_json=stored[1])
 
 
 def _session_actions(spec: SessionSpec, actions: list[EntrySpec], where: str) -> list[EntrySpec]:
@@ -389,8 +406,17 @@ def import_json(ledger: Ledger, path: Path, origin: str,
     players: set[str] = set()
     after: dict[str, Any] = {}
 
+    def stored(session_uuid: str, uuids: list[str]) -> dict[str, tuple[str, str]]:
+        """The entries of a session the ledger held before this import (merged into)."""
+        sid = ledger.bulk.session_id_by_uuid(session_uuid) if uuids else None
+        if sid is None:  # (the file gives a session once: not one this import wrote)
+            return {}
+        return {u: (e.kind, e.facts) for u, e in ledger.bulk.entry_texts(uuids).items()
+                if e.session_id == sid and e.facts is not None}
+
     def sessions() -> Iterator[tuple[SessionSpec, list[EntrySpec]]]:
-        read = json_sessions(path, origin, (set(), set()), rest, gate)
+        read = json_sessions(path, origin, (set(), set()), rest, gate,
+                             None if ledger.bulk.entry_count() == 0 else stored)
         for spec, checked in found.parts(ledger, gate, read):
             players.update(spec.players)
             yield spec, checked
