@@ -192,6 +192,8 @@ class Gate:
         self.ledger = ledger
         self.origin = origin
         self.problems: list[str] = []
+        # Every uuid the batch has claimed so far, with its first claim (check_keys).
+        self.claimed: dict[str, Claim] = {}
 
     def refuse(self, where: str, problem: str) -> None:
         from ledger.core.phrase import local
@@ -207,19 +209,26 @@ class Gate:
 
     def check_keys(self, claims: Iterable[Claim]) -> None:
         """One uuid, one action: a uuid the batch gives two kinds of action, or one that
-        another table of the ledger holds, is refused (looked up in bulk)."""
+        another table of the ledger holds, is refused (looked up in bulk).
+
+        A batch read and written a part at a time (a JSON import) calls this for each
+        part before writing it: a uuid an earlier part claimed is compared with that
+        claim (not looked up again: the ledger may hold it now, from that part)."""
         from ledger.book.keys import table_word
 
-        first: dict[str, Claim] = {}
+        first = self.claimed
+        new: dict[str, Claim] = {}
         for claim in claims:
             other = first.setdefault(claim.uuid, claim)
-            if other.table != claim.table:
+            if other is claim:
+                new[claim.uuid] = claim
+            elif other.table != claim.table:
                 self.refuse(claim.where, _("its uuid {uuid} names {what} too ({where}): one "
                                            "uuid names one action").format(
                     uuid=claim.uuid, what=table_word(other.table), where=other.where))
-        held = self.ledger.keys.held_elsewhere({u: c.table for u, c in first.items()})
+        held = self.ledger.keys.held_elsewhere({u: c.table for u, c in new.items()})
         for uuid, table in held.items():
-            claim = first[uuid]
+            claim = new[uuid]
             if table != claim.table:
                 self.refuse(claim.where, _("its uuid {uuid} is {what} in the ledger already: "
                                            "one uuid names one action").format(

@@ -24,17 +24,6 @@ from ledger.formats.rebuild import rebuild
 from ledger.storage.backup import BackupReader
 from ledger.storage.store import Ledger, open_ledger
 
-HEADER = b"SQLite format 3\x00"
-
-
-def is_backup(path: Path) -> bool:
-    """Whether ``path`` is an SQLite file (a bigtwo backup, or refused as another's)."""
-    try:
-        with path.open("rb") as f:
-            return f.read(len(HEADER)) == HEADER
-    except OSError:
-        return False
-
 
 def import_backup(ledger: Ledger, path: Path) -> ImportReport:
     """Merge the backup ``path`` into ``ledger`` (see the module's docstring)."""

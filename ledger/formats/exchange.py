@@ -157,14 +157,21 @@ def _check_version(version: object, origin: str) -> None:
           version=version, known=VERSION)
 
 
+# The entries of a session (its uuid) the ledger holds already -> (kind, facts as stored).
+Stored = Callable[[str, list[str]], dict[str, tuple[str, str]]]
+
+
 def json_sessions(path: Path, origin: str, seen: tuple[set[int], set[int]] | None = None,
                   rest: dict[str, Any] | None = None, gate: Gate | None = None,
+                  stored: Stored | None = None,
                   ) -> Iterator[tuple[SessionSpec, list[EntrySpec]]]:
     """Every session of a JSON export, read and checked one at a time (through the
     pure core).  With ``seen`` (two empty sets), sessions and entries that appear twice
     in the file are refused; the header is checked once the file is read.  With
     ``gate``, a session refused is the gate's problem and the file is read on (one
-    message per problem: :class:`~ledger.book.gate.Gate`)."""
+    message per problem: :class:`~ledger.book.gate.Gate`).  With ``stored``, a deal or
+    amend the ledger holds already in that session, with the same facts, is not scored
+    again (it is not written either: the merge finds it there); every other is."""
     top: dict[str, Any] = {}
     try:
         with path.open(encoding="utf-8-sig", errors="strict") as f:
@@ -180,7 +187,7 @@ def json_sessions(path: Path, origin: str, seen: tuple[set[int], set[int]] | Non
                 where = f"{origin}: sessions[{index}]"
                 index += 1
                 try:
-                    spec, entries = _json_session(value, where)
+                    spec, entries = _json_session(value, where, stored)
                     if seen is not None:
                         _once(spec, entries, where, seen)
                 except InputError as exc:
@@ -200,19 +207,25 @@ def json_sessions(path: Path, origin: str, seen: tuple[set[int], set[int]] | Non
 
 def _once(spec: SessionSpec, entries: list[EntrySpec], where: str,
           seen: tuple[set[int], set[int]]) -> None:
-    """Refuse a session or an entry the file gave already."""
+    """Refuse a session or an entry the file gave already (its start entry too: a deal
+    of another session cannot take its uuid).  The uuids are in their one form already
+    (:func:`_uuid`), kept as numbers."""
     sessions, uuids = seen
-    number = uuidlib.UUID(spec.uuid).int
+    number = int(spec.uuid.replace("-", ""), 16)
     _want(number not in sessions, where, N_("session {uuid} appears twice"), uuid=spec.uuid)
     sessions.add(number)
-    for e in entries:
-        number = uuidlib.UUID(e.uuid).int
-        _want(number not in uuids, e.where, N_("entry {uuid} appears twice in the file"),
-              uuid=e.uuid)
+    from ledger.storage.upgrade import action_uuid
+
+    start = spec.start_uuid or action_uuid(spec.uuid, "start")
+    for uuid, at_where in ((start, where), *((e.uuid, e.where) for e in entries)):
+        number = int(uuid.replace("-", ""), 16)
+        _want(number not in uuids, at_where, N_("entry {uuid} appears twice in the file"),
+              uuid=uuid)
         uuids.add(number)
 
 
-def _json_session(raw: object, where: str) -> tuple[SessionSpec, list[EntrySpec]]:
+def _json_session(raw: object, where: str, stored: Stored | None = None
+                  ) -> tuple[SessionSpec, list[EntrySpec]]:
     s = _keys(raw, where, ("uuid", "players", "rules", "entries"))
     try:
         _want(isinstance(s["rules"], dict), where, N_("rules must be a JSON object"))
@@ -275,7 +288,16 @@ def _json_session(raw: object, where: str) -> tuple[SessionSpec, list[EntrySpec]
                   N_("a void of deal {deal}, which an earlier entry already voided"),
                   deal=e.deal_no)
         live[e.deal_no] = e.kind != "void"
-    return spec, [e if e.facts is None else _checked_facts(spec, e) for e in ordered] + actions
+    held = {} if stored is None else stored(spec.uuid, [e.uuid for e in ordered if e.facts])
+    return spec, [e if e.facts is None else _held(e, held.get(e.uuid)) or _checked_facts(spec, e)
+                  for e in ordered] + actions
+
+
+def _held(e: EntrySpec, stored: tuple[str, str] | None) -> EntrySpec | None:
+    """``e`` as the ledger holds it already (same kind, same facts), or None."""
+    if stored is None or stored[0] != e.kind or json.loads(stored[1]) != e.facts:
+        return None
+    return e._replace(facts_json=stored[1])
 
 
 def _session_actions(spec: SessionSpec, actions: list[EntrySpec], where: str) -> list[EntrySpec]:
@@ -369,31 +391,58 @@ def _checked_facts(spec: SessionSpec, e: EntrySpec) -> EntrySpec:
 
 def import_json(ledger: Ledger, path: Path, origin: str,
                 start_progress: Callable[[int, int], Progress | None] | None = None) -> ImportReport:
-    # Read twice, streamed: once to check everything (a file with an error writes
-    # nothing) and count for the progress bar, once to import, a session at a time.
+    """Read once, streamed, into one transaction: each session checked and scored through
+    the pure core, its uuids through the gate a part at a time, then written (the bulk
+    path for a session new to the ledger).  Any problem of the file, wherever it is, is
+    one message of the gate and rolls everything back: nothing is written."""
     from ledger.formats.file_gate import FileActions
     from ledger.formats.pay_ids_io import check_pay_ids, import_pay_ids, read_pay_ids
     from ledger.formats.payments_io import check_payments, import_payments, read_payments
+    from ledger.formats.sheet_import import line_count
 
-    sessions = entries = 0
     rest: dict[str, Any] = {}
     gate = Gate(ledger, origin)
     found = FileActions()
     players: set[str] = set()
-    for spec, checked in json_sessions(path, origin, (set(), set()), rest, gate):
-        sessions += 1
-        entries += len(checked)
-        found.add(spec, checked)
-        players.update(spec.players)
-    payments = read_payments(rest.get("payments"), origin, gate)
-    claims = check_payments(ledger, payments, found.sessions, gate)
-    found.check(ledger, gate, claims)
-    gate.close()  # every problem of the file, one message each; nothing written
-    pay_ids = read_pay_ids(rest.get("pay_ids"), origin)
-    check_pay_ids(ledger, pay_ids, players)
+    after: dict[str, Any] = {}
+
+    def stored(session_uuid: str, uuids: list[str]) -> dict[str, tuple[str, str]]:
+        """The entries of a session the ledger held before this import (merged into)."""
+        sid = ledger.bulk.session_id_by_uuid(session_uuid) if uuids else None
+        if sid is None:  # (the file gives a session once: not one this import wrote)
+            return {}
+        return {u: (e.kind, e.facts) for u, e in ledger.bulk.entry_texts(uuids).items()
+                if e.session_id == sid and e.facts is not None}
+
+    def sessions() -> Iterator[tuple[SessionSpec, list[EntrySpec]]]:
+        read = json_sessions(path, origin, (set(), set()), rest, gate,
+                             None if ledger.bulk.entry_count() == 0 else stored)
+        for spec, checked in found.parts(ledger, gate, read):
+            players.update(spec.players)
+            yield spec, checked
+        # The file is read: what follows its sessions, inside the same transaction.
+        payments = read_payments(rest.get("payments"), origin, gate)
+        claims = check_payments(ledger, payments, found.sessions, gate)
+        found.check(ledger, gate, claims)
+        gate.close()  # every problem of the file, one message each; all rolled back
+        pay_ids = read_pay_ids(rest.get("pay_ids"), origin)
+        check_pay_ids(ledger, pay_ids, players)
+        after["payments"], after["pay_ids"] = payments, pay_ids
+
     report = ImportReport(origin, "json")
-    progress = start_progress(sessions, entries) if start_progress else None
-    report = Importer(ledger, report, progress).run(json_sessions(path, origin))
+    lines = line_count(path)  # an export holds one entry a line: as many entries at most
+    bar = start_progress(1, lines) if start_progress else None  # a bar for a long file only
+    moved = [0]
+
+    def progress(entries: int) -> None:
+        moved[0] += entries
+        if bar is not None:
+            bar(entries)
+
+    report = Importer(ledger, report, progress, expected=lines, whole=True).run(sessions())
+    if bar is not None and moved[0] < lines:
+        bar(lines - moved[0])  # the bar counted lines: it ends full
+    payments, pay_ids = after["payments"], after["pay_ids"]
     if payments and not report.conflicts:
         report.payments_added, report.payments_present = import_payments(ledger, payments)
     if pay_ids and not report.conflicts:
@@ -402,6 +451,19 @@ def import_json(ledger: Ledger, path: Path, origin: str,
 
 
 # --- choosing the reader -------------------------------------------------------------------
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def is_backup(path: Path) -> bool:
+    """Whether ``path`` is an SQLite file (a bigtwo backup, or refused as another's):
+    :mod:`ledger.formats.backup_import` imports it, and is loaded only then."""
+    try:
+        with path.open("rb") as f:
+            return f.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
 
 
 def detect_format(path: Path) -> str:

@@ -1,17 +1,20 @@
-"""A whole file at the gate (:mod:`ledger.book.gate`): what an import's first reading
-gathers of its sessions, checked in bulk once the file is read.
+"""A whole file at the gate (:mod:`ledger.book.gate`): what an import's reading gathers
+of its sessions, checked in bulk.
 
 An import (``bigtwo import``, a phone's sync through ``POST /api/import``) reads its
-file twice: once to check everything, once to write.  The first reading hands each
-checked session to :class:`FileActions`; at its end the uuids the whole file takes are
-looked up a chunk at a time (one uuid names one action, across every kind), and every
-correction that names its deal by uuid is checked to name a deal of its own session.
-Each problem is one message of the gate, which refuses the whole file.
+file once, in one transaction: each checked session goes to :class:`FileActions`, whose
+:meth:`FileActions.parts` hands the sessions on to be written a part at a time, once
+the uuids of the part are looked up (one uuid names one action, across every kind:
+a chunk at a time, against the file so far and the ledger).  At the end of the file,
+:meth:`FileActions.check` looks up the uuids of what follows the sessions (the
+payments), and checks every correction that names its deal by uuid to name a deal of
+its own session.  Each problem is one message of the gate, which refuses the whole
+file: once there is one, nothing more is handed on, and the transaction is rolled back.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from ledger.book.gate import Claim, Gate, PaySession, check_correction
 from ledger.core.errors import InputError
@@ -29,6 +32,30 @@ class FileActions:
         self.deal_session: dict[str, str] = {}  # a deal entry's uuid -> its session's
         self.corrections: list[tuple[str, str, str]] = []  # (deal uuid, session uuid, where)
         self.sessions: dict[str, PaySession] = {}
+
+    # Uuids looked up at a time: the sessions that hold them wait to be written.
+    PART_CLAIMS = 5000
+
+    def parts(self, ledger: Ledger, gate: Gate,
+              sessions: Iterable[tuple[SessionSpec, list[EntrySpec]]]
+              ) -> Iterator[tuple[SessionSpec, list[EntrySpec]]]:
+        """``sessions`` as they are read, each added (:meth:`add`), handed on a part at a
+        time once the part's uuids passed the gate; none once the gate has a problem
+        (the file is read on, for its other problems)."""
+        waiting: list[tuple[SessionSpec, list[EntrySpec]]] = []
+        for spec, entries in sessions:
+            self.add(spec, entries)
+            waiting.append((spec, entries))
+            if len(self.claims) >= self.PART_CLAIMS:
+                yield from self._checked(gate, waiting)
+                waiting = []
+        yield from self._checked(gate, waiting)
+
+    def _checked(self, gate: Gate, waiting: list[tuple[SessionSpec, list[EntrySpec]]]
+                 ) -> list[tuple[SessionSpec, list[EntrySpec]]]:
+        gate.check_keys(self.claims)
+        self.claims = []
+        return [] if gate.problems else waiting
 
     def add(self, spec: SessionSpec, entries: Sequence[EntrySpec]) -> None:
         from ledger.storage.upgrade import action_uuid

@@ -278,6 +278,9 @@ class Importer:
         self.expected = expected
         self._frozen: dict[int, tuple[RuleSet, dict[str, Any]]] = {}
         self._indexes_decided = False  # in this transaction
+        # No entry in the ledger when the import began: an entry of a session new to it
+        # cannot be there already (the file gives each uuid once), so is not looked up.
+        self._was_empty = ledger.bulk.entry_count() == 0
 
     def run(self, sessions: Iterable[tuple[SessionSpec, Iterable[EntrySpec]]]) -> ImportReport:
         pending = iter(sessions)
@@ -298,7 +301,7 @@ class Importer:
                             break
         return self.report
 
-    def _maybe_build_indexes(self) -> None:
+    def _maybe_build_indexes(self, lookups: bool = False) -> None:
         """Before a new sheet session's writes (no savepoint): the first of a ``whole``
         import decides whether its indexes are built in bulk (see
         :data:`INDEX_BUILD_MIN`); other imports keep them row by row (they commit every
@@ -307,7 +310,7 @@ class Importer:
             return
         self._indexes_decided = True
         if self.large(self.ledger, self.expected - self.report.entries):
-            self.ledger.bulk.build_indexes_later()
+            self.ledger.bulk.build_indexes_later(lookups)
 
     @staticmethod
     def large(ledger: Ledger, entries: int) -> bool:
@@ -324,14 +327,24 @@ class Importer:
             # Nothing in it can conflict (its games' uuids derive from its own): the
             # bulk path, without a savepoint; the batch's transaction keeps it whole.
             return self._write_new_sheet_session(spec, entries)
-        # What follows writes points with the triggers and indexes on (and outside its
-        # savepoint, which a conflict rolls back).
-        self.ledger.bulk.sum_totals()
-        self._indexes_decided = True  # and keeps them on for the rest of this transaction
+        fresh = known is None and self.whole
+        if fresh:
+            # A session new to the ledger, in one transaction: its points go in without
+            # the triggers, its totals summed once (BulkImport.sum_later), and the
+            # indexes are built once if the import is large; both are set up here,
+            # outside its savepoint, which a conflict rolls back.
+            self._maybe_build_indexes(lookups=True)
+            self.ledger.bulk.pause_triggers()
+        else:
+            # What follows writes points with the triggers and indexes on (and outside
+            # its savepoint, which a conflict rolls back).
+            self.ledger.bulk.sum_totals()
+            self._indexes_decided = True  # and keeps them on for the rest of this transaction
         try:
             with self.ledger.writing():  # a savepoint: a conflict undoes this session only
-                return self._write(spec, entries, known)
+                return self._write(spec, entries, known, fresh)
         except _Conflicted:
+            self.ledger.bulk.forget_new()  # its totals, summed so far, were rolled back too
             self.report.conflicting_sessions.append(spec.uuid)
             return 0
 
@@ -414,7 +427,8 @@ class Importer:
         self._done(sid, True, added, 0, added)
         return added
 
-    def _write(self, spec: SessionSpec, entries: Iterable[EntrySpec], known: int | None) -> int:
+    def _write(self, spec: SessionSpec, entries: Iterable[EntrySpec], known: int | None,
+               fresh: bool = False) -> int:
         ledger = self.ledger
         conflicts: list[Conflict] = []
         existing = None if known is None else ledger.journal.session_by_uuid(spec.uuid)
@@ -434,14 +448,17 @@ class Importer:
         else:
             sid = self._add_session(spec)
             deal_nos = set()
-        merge = SessionMerge(ledger, sid, deal_nos, conflicts)
+            if fresh:
+                ledger.bulk.sum_later(sid)
+        merge = SessionMerge(ledger, sid, deal_nos, conflicts, new=existing is None)
         added = present = seen = actions = 0
         for chunk in _chunks(entries, CHUNK):
             seen += sum(e.kind in DEAL_KINDS for e in chunk)  # deal entries: the report's
             if session_differs:  # its entries cannot be compared with the ledger's
                 self.progress(len(chunk))
                 continue
-            found = ledger.bulk.entry_texts([e.uuid for e in chunk])
+            found = {} if fresh and self._was_empty else ledger.bulk.entry_texts(
+                [e.uuid for e in chunk])
             rows: list[ImportedEntry] = []
             for e in chunk:
                 old = found.get(e.uuid)

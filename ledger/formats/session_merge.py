@@ -51,8 +51,11 @@ class SessionMerge:
     """The entries of one imported session against the ledger's session ``sid``."""
 
     def __init__(self, ledger: Ledger, sid: int, deal_nos: set[int],
-                 conflicts: list[Conflict]) -> None:
+                 conflicts: list[Conflict], new: bool = False) -> None:
+        """``new``: the session was added by this import, so the ledger holds no deal of
+        it but what this merge wrote (its deals' versions and points are not looked up)."""
         self.ledger = ledger
+        self.new = new
         self.sid = sid
         self.deal_nos = deal_nos
         self.conflicts = conflicts
@@ -119,6 +122,8 @@ class SessionMerge:
 
     def _version(self, deal_no: int) -> tuple[str, str] | None:
         """(created_at, uuid) of deal ``deal_no``'s version now (this import's included)."""
+        if deal_no not in self.versions and self.new:
+            return None
         if deal_no not in self.versions:
             latest = self.ledger.journal.current_version(self.sid, deal_no)
             self.versions[deal_no] = None if latest is None else (latest.created_at, latest.uuid)
@@ -126,6 +131,8 @@ class SessionMerge:
 
     def _live(self, deal_no: int) -> Sequence[PointsTuple]:
         """The points deal ``deal_no`` adds up to now (this import's own entries included)."""
+        if deal_no not in self.live and self.new:
+            return []
         if deal_no not in self.live:
             self.live[deal_no] = point_tuples_now(self.ledger, self.sid, deal_no)
         return self.live[deal_no] or []

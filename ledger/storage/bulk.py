@@ -109,7 +109,7 @@ class BulkImport:
         count: int = self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM entries").fetchone()[0]
         return count
 
-    def build_indexes_later(self) -> bool:
+    def build_indexes_later(self, lookups: bool = False) -> bool:
         """Inside :meth:`totals_in_bulk`, outside any savepoint: drop the indexes of
         ``entries`` and ``points`` that no constraint needs (every index that is not
         UNIQUE), so that the rows written next go in without them; :meth:`sum_totals`
@@ -123,6 +123,9 @@ class BulkImport:
         is built again like the others, checking uniqueness then.  DDL is
         transactional in SQLite: a transaction that does not commit keeps every index.
 
+        ``lookups``: the import looks entries up by uuid as it writes (a JSON import
+        merges by uuid): the index of ``uuid`` stays, whatever the foreign keys.
+
         At most once a transaction: False (nothing dropped) when the indexes were
         created again already in this one (before a merged session's writes)."""
         assert self.conn.in_transaction
@@ -134,7 +137,7 @@ class BulkImport:
         names = [name for table in self.INDEXED_TABLES
                  for _seq, name, unique, origin, _partial in conn.execute(
                      f"PRAGMA index_list({table})")
-                 if origin == "c" and (not unique or (self._references_unchecked
+                 if origin == "c" and (not unique or (self._references_unchecked and not lookups
                                                         and self._uuid_index(name)))]
         found = dict(conn.execute(
             "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name IN "
@@ -159,6 +162,19 @@ class BulkImport:
             self.conn.execute(sql)
         self._indexes = None
         self._indexes_built = True
+
+    def pause_triggers(self) -> None:
+        """Inside :meth:`totals_in_bulk`, outside any savepoint: drop the triggers that
+        keep the totals row by row, before a new session (:meth:`sum_later`) is written
+        inside a savepoint (which, rolled back, would bring them back unnoticed)."""
+        self._pause_triggers()
+
+    def forget_new(self) -> None:
+        """The new sessions whose totals are not summed yet were rolled back (a savepoint
+        undone): their sums go too."""
+        self._unsummed = {sid: sums for sid, sums in self._unsummed.items()
+                          if self.conn.execute("SELECT 1 FROM sessions WHERE id = ?",
+                                               [sid]).fetchone() is not None}
 
     def _pause_triggers(self) -> None:
         if self._triggers is not None:

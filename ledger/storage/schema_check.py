@@ -27,14 +27,18 @@ _EXPECTED: dict[tuple[str, str], str] = {}
 
 
 def expected_schema() -> dict[tuple[str, str], str]:
-    """:func:`schema_rows` of a new ledger made by this program's migrations (run here on
-    an empty database in memory, as opening a new ledger runs them)."""
+    """:func:`schema_rows` of a new ledger, made here on an empty database in memory as
+    opening a new ledger makes it: from the schema script (fresh.py), or by this
+    program's migrations while the script is not current."""
     if not _EXPECTED:
+        from ledger.storage.fresh import create_from_script
+
         conn = sqlite3.connect(":memory:", isolation_level=None)
         try:
             conn.execute("PRAGMA foreign_keys = ON")
-            db = sqlite_utils_module().Database(conn, strict=True, execute_plugins=False)
-            check_and_migrate(db, ":memory:")
+            if not create_from_script(conn):
+                db = sqlite_utils_module().Database(conn, strict=True, execute_plugins=False)
+                check_and_migrate(db, ":memory:")
             _EXPECTED.update(schema_rows(conn))
         finally:
             conn.close()

@@ -69,6 +69,7 @@ class Ledger:
         self._db: Database | None = None
         self.identity: tuple[int, int] | None = None  # (device, inode) of the file opened
         self.holder = N_("this command")  # who opened it, for LedgerMoved's message (N_)
+        self.savepoints = 0  # savepoints taken (nested actions), each named by its count
 
     @property
     def db(self) -> Database:
@@ -187,8 +188,18 @@ class Ledger:
         """One user action = one transaction, with the write lock taken up front."""
         conn = self.conn
         if conn.in_transaction:  # nested action: a savepoint inside the outer one
-            with self.db.atomic():
+            self.savepoints += 1
+            name = f"action_{self.savepoints}"
+            conn.execute(f"SAVEPOINT {name}")
+            try:
                 yield self
+            except BaseException:
+                # An error that ended the whole transaction took the savepoint with it.
+                if conn.in_transaction:
+                    conn.execute(f"ROLLBACK TO SAVEPOINT {name}")
+                    conn.execute(f"RELEASE SAVEPOINT {name}")
+                raise
+            conn.execute(f"RELEASE SAVEPOINT {name}")
             return
         try:
             conn.execute("BEGIN IMMEDIATE")
@@ -322,6 +333,15 @@ def refuse_not_a_ledger(path: str) -> None:
                            "is a regular file (or a new name)").format(path=path, kind=kind))
 
 
+def _new_from_script(conn: sqlite3.Connection) -> bool:
+    """A file with nothing in it made a ledger from the schema script (fresh.py)."""
+    if conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is not None:
+        return False
+    from ledger.storage.fresh import create_from_script
+
+    return create_from_script(conn)
+
+
 def open_ledger(path: str | os.PathLike[str], *, create_folder: bool = False,
                 create: bool = True) -> Ledger:
     """Open (creating and migrating if new) the ledger at ``path``.
@@ -365,7 +385,8 @@ def open_ledger(path: str | os.PathLike[str], *, create_folder: bool = False,
         ledger = Ledger(conn, path)
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if (app_id, version) != (APPLICATION_ID, SCHEMA_VERSION):
+        if (app_id, version) != (APPLICATION_ID, SCHEMA_VERSION) and not (
+                version == 0 and _new_from_script(conn)):
             check_and_migrate(ledger.db, path)
         ledger.remember_file()
     except sqlite3.Error as exc:

@@ -80,8 +80,8 @@ def bulk_builds(monkeypatch) -> list[bool]:
     decided: list[bool] = []
     real = BulkImport.build_indexes_later
 
-    def spy(self: BulkImport) -> bool:
-        found = real(self)
+    def spy(self: BulkImport, lookups: bool = False) -> bool:
+        found = real(self, lookups)
         decided.append(found)
         return found
 

@@ -380,3 +380,35 @@ def test_import_help_and_errors(cli, tmp_path, ledger_path) -> None:
     assert "it is a folder" in cli.fails("import", str(tmp_path))
     assert not ledger_path.exists()  # a refused import creates no ledger
     assert "no sessions yet" in cli.fails("export", "--all")
+
+
+def test_a_merge_scores_only_what_the_ledger_does_not_hold(cli, exported, tmp_path, ledger_path,
+                                                         monkeypatch) -> None:
+    """A deal or amend the ledger holds already, in its session, with the same facts, is
+    not scored again (nor written); a new one is scored (and one the ledger holds with
+    other facts too: then a conflict, test_a_conflicting_merge_is_refused_with_a_report)."""
+    from ledger.formats import exchange
+
+    cli.ok("deal", "A=0", "B=1", "C=2", "D=3")
+    later = tmp_path / "later.json"
+    cli.ok("export", "--all", "--out", str(later))
+    scored: list[str] = []
+    real = exchange._checked_facts
+
+    def counting(spec, e):
+        scored.append(e.uuid)
+        return real(spec, e)
+
+    monkeypatch.setattr(exchange, "_checked_facts", counting)
+    other = str(tmp_path / "other.db")
+    cli.ok("--db", other, "import", str(exported))
+    with_facts = [e["uuid"] for s in json.loads(exported.read_text("utf-8"))["sessions"]
+                  for e in s["entries"] if e.get("facts") is not None]
+    assert sorted(scored) == sorted(with_facts)  # a new ledger: every deal and amend
+    scored.clear()
+    out = cli.ok("--db", other, "import", str(later))
+    assert "1 entry added" in out
+    new = [e["uuid"] for s in json.loads(later.read_text("utf-8"))["sessions"]
+           for e in s["entries"] if e.get("facts") is not None and e["uuid"] not in with_facts]
+    assert scored == new and len(new) == 1
+    assert reports(cli, other) == reports(cli, str(ledger_path))

@@ -139,9 +139,9 @@ def import_cmd(
             return bar.update
 
         ledger = stack.enter_context(open_db(ctx, create=True))
-        from ledger.formats.backup_import import import_backup, is_backup
+        if fmt is None and fry is None and transfer.is_backup(file):  # checked as restore does
+            from ledger.formats.backup_import import import_backup
 
-        if fmt is None and fry is None and is_backup(file):  # checked as restore checks it
             report = import_backup(ledger, file)
         else:
             report = transfer.import_file(ledger, file, None if fmt is None else fmt.value,
