@@ -2,7 +2,7 @@
 the migrations (ledger/storage/schema.py) make of an empty database; do not edit (a test
 fails when it is stale).  ledger/storage/fresh.py runs it."""
 
-VERSION = 10
+VERSION = 11
 
 # The migrations this schema is the result of, in order (_sqlite_migrations).
 MIGRATIONS = (
@@ -16,6 +16,7 @@ MIGRATIONS = (
     "m008_indexes_looked_up",
     "m009_pay_ids",
     "m010_imports",
+    "m012_sessions_by_start",
 )
 
 STATEMENTS = (
@@ -167,6 +168,7 @@ STATEMENTS = (
     """CREATE INDEX idx_payments_session ON payments (session_id)""",
     """CREATE UNIQUE INDEX idx_entries_undoes ON entries (undoes) WHERE undoes IS NOT NULL""",
     """CREATE INDEX idx_pay_ids_player ON pay_ids (player_id, scheme, created_at, uuid)""",
+    """CREATE INDEX idx_sessions_started ON sessions (started_at)""",
     """CREATE TRIGGER points_no_update BEFORE UPDATE ON points BEGIN SELECT RAISE(ABORT, 'points are append-only'); END""",
     """CREATE TRIGGER points_no_delete BEFORE DELETE ON points BEGIN SELECT RAISE(ABORT, 'points are append-only'); END""",
     """CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'audit are append-only'); END""",
