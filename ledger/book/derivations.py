@@ -27,7 +27,8 @@ as ``--full`` does: their findings name the deal's own players.
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from itertools import chain
 from typing import Any
 
 from ledger.core.rules import RuleSet, rules_from_dict
@@ -37,8 +38,10 @@ from ledger.storage.schema import POINT_COLUMNS
 
 Key = tuple[str, str | None]  # (player, payee)
 Sums = dict[Key, tuple[int, ...]]  # the POINT_COLUMNS, summed
-# A derivation with the players as seat numbers: ((seat, payee seat or -1), columns).
-BySeat = tuple[tuple[tuple[int, int], tuple[int, ...]], ...]
+# A derivation with the players as seat numbers, flat (a memo of tens of thousands stays
+# small): seat, payee seat or -1, the POINT_COLUMNS; then the next row's.
+BySeat = tuple[int, ...]
+WIDTH = 2 + 6
 
 # How each of a deal's facts names players (the fields of ledger.core.scoring.Deal):
 # a mapping from player to a count or to text, one player, players in order, or none.
@@ -49,7 +52,7 @@ FACT_SHAPES = {
     "assist": PLAYER, "immediate_by": PLAYER, "shootout": PLAYER, "order": PLAYERS,
     "finish": CHOICE, "immediate": CHOICE, "missed_call": FLAG,
 }
-LIMIT = 50_000  # derivations kept at once: memory stays flat whatever the ledger's size
+LIMIT = 65_536  # derivations kept at once (~400 bytes each): flat memory at any size
 
 
 def sums(rows: Iterable[PointsRow]) -> Sums:
@@ -93,6 +96,14 @@ def facts_of(facts_json: str | None) -> dict[str, Any]:
 def seat_key(facts: Mapping[str, Any], seat: Mapping[str, int]) -> Hashable | None:
     """The facts with each player as their seat number, or None when they do not read
     that way (see the module's docstring)."""
+    if len(facts) == 1 and type(cards := facts.get("cards")) is dict:  # most deals say no more
+        try:
+            pairs = sorted((seat[name], c) for name, c in cards.items())
+        except KeyError:  # a name not seated
+            return None
+        if all(type(c) is int for _i, c in pairs):
+            return ("cards", *chain.from_iterable(pairs))
+        return None
     out: list[tuple[str, Any]] = []
     for fact, value in facts.items():
         shape = FACT_SHAPES.get(fact)
@@ -152,22 +163,38 @@ class Derivations:
     def derive(self, rules: RuleSet, seats: Sequence[str], teams: bool, facts_json: str | None,
                rules_json: str = "") -> Sums:
         """The deal's points; raises what deriving it raises."""
-        facts = facts_of(facts_json)
+        return self.bind(rules, seats, teams, rules_json or rules.to_json())(facts_json)
+
+    def bind(self, rules: RuleSet, seats: Sequence[str], teams: bool,
+             rules_json: str) -> Callable[[str | None], Sums]:
+        """:meth:`derive` for the deals of one session (what they share worked out once)."""
         seat = {name: i for i, name in enumerate(seats)}
-        key = None
-        if len(seat) == len(seats):
-            by_seat = seat_key(facts, seat)
-            if by_seat is not None:
-                key = (rules_json or rules.to_json(), teams, len(seats), by_seat)
-                known = self.memo.get(key)
-                if known is not None:
-                    self.proven += 1
-                    return {(seats[i], None if j < 0 else seats[j]): v for (i, j), v in known}
-        out = derive(rules, seats, teams, facts)
-        self.derived += 1
-        if key is not None:
-            if len(self.memo) >= self.limit:
-                self.memo.clear()
-            self.memo[key] = tuple(((seat[p], -1 if q is None else seat[q]), v)
-                                   for (p, q), v in out.items())
-        return out
+        usable = len(seat) == len(seats)
+        players, named = tuple(seats), (*seats, None)  # a seat number back to its player; -1: no payee
+        prefix = (rules_json, teams, len(seats))
+        memo, loads = self.memo, json.loads
+
+        def one(facts_json: str | None) -> Sums:
+            facts = loads(facts_json) if facts_json is not None else None
+            if type(facts) is not dict:
+                facts = facts_of(facts_json)  # raises: not a table of facts
+            key = None
+            if usable:
+                by_seat = seat_key(facts, seat)
+                if by_seat is not None:
+                    key = (prefix, by_seat)
+                    known = memo.get(key)
+                    if known is not None:
+                        self.proven += 1
+                        return {(players[known[x]], named[known[x + 1]]): known[x + 2:x + WIDTH]
+                                for x in range(0, len(known), WIDTH)}
+            out = derive(rules, seats, teams, facts)
+            self.derived += 1
+            if key is not None:
+                if len(memo) >= self.limit:
+                    memo.clear()
+                memo[key] = tuple(chain.from_iterable(
+                    (seat[p], -1 if q is None else seat[q], *v) for (p, q), v in out.items()))
+            return out
+
+        return one

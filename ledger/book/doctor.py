@@ -208,6 +208,8 @@ def check_session(
             N_("its frozen rule set does not load: {error}"), error=error)))
     if len(seats) < 2:
         findings.append(Finding("seats", here, Phrase(N_("seated players")), ">= 2", len(seats)))
+    bound = None if derivations is None or rules is None else derivations.bind(
+        rules, seats, teams, rules_json)
     by_entry: dict[int, list[PointsRow]] = {}
     for entry_id, row in points:
         rows = by_entry.get(entry_id)
@@ -226,7 +228,7 @@ def check_session(
         derived: Sums | None = None
         if kind in ("deal", "amend"):
             derived = _derive_entry(findings, (deal_no, seq, kind), at, rules, seats, teams,
-                                    facts_json, derivations, rules_json)
+                                    facts_json, bound)
         expected: Sums | None
         if kind == "deal":
             if deal_no in live:
@@ -299,16 +301,14 @@ def check_session(
 def _derive_entry(findings: list[Finding], entry: tuple[int, int, str],
                   at: Callable[[int, int, str], Phrase], rules: RuleSet | None,
                   seats: Sequence[str], teams: bool, facts_json: str | None,
-                  derivations: Derivations | None, rules_json: str) -> Sums | None:
+                  bound: Callable[[str | None], Sums] | None) -> Sums | None:
     if rules is None:
         return None
     def derived() -> Sums:
         return derive(rules, seats, teams, facts_of(facts_json))
 
     try:
-        if derivations is not None:
-            return derivations.derive(rules, seats, teams, facts_json, rules_json)
-        return derived()
+        return derived() if bound is None else bound(facts_json)
     except Exception:  # damaged or no longer valid facts: report them, keep going
         findings.append(Finding("derived", at(*entry), Phrase(N_("its facts do not score: {error}"),
                                                                error=said(derived))))

@@ -221,11 +221,8 @@ class Inspection:
         points filed under a session that does not exist are passed over (the orphan
         checks name them); cached totals and flows of one come with ``session`` None.
         """
-        names = dict(self.conn.execute("SELECT id, name FROM players").fetchall())
-
-        def name(player_id: int) -> str:
-            found = names.get(player_id)
-            return f"#{player_id}" if found is None else found
+        names = _Names(self.conn.execute("SELECT id, name FROM players").fetchall())
+        name = names.__getitem__
 
         seats = _Groups(self.conn.execute(
             "SELECT session_id, player_id FROM seats ORDER BY session_id, seat"))
@@ -244,6 +241,7 @@ class Inspection:
             "SELECT session_id, player_id, payee_id, net FROM session_flows "
             "ORDER BY session_id, player_id, payee_id") if cached else ())
         new_entry, new_points = tuple.__new__, PointsRow.__new__
+        known = dict(names)  # a payee who is missing is None, as stored
         while True:
             heads = [g.head for g in (sessions, totals, flows) if g.head is not None]
             if not heads:
@@ -262,9 +260,9 @@ class Inspection:
             yield SessionRows(
                 sid, session,
                 [new_entry(RawEntry, r[1:]) for r in their_entries] if session else [],
-                [RawPoints(r[1], new_points(PointsRow, name(r[2]), r[3], r[4], r[5], r[6], r[7], r[8],
-                                            None if r[9] is None else names.get(r[9])))
-                 for r in their_points] if session else [],
+                [new_entry(RawPoints, (r[1], new_points(
+                    PointsRow, names[r[2]], r[3], r[4], r[5], r[6], r[7], r[8],
+                    None if r[9] is None else known.get(r[9])))) for r in their_points] if session else [],
                 [CachedTotal(sid, name(r[1]), *r[2:]) for r in totals.take(sid)],
                 [CachedFlow(sid, name(r[1]), name(r[2]), r[3]) for r in flows.take(sid)],
             )
@@ -301,6 +299,13 @@ class Inspection:
             [] if session_id is None else [session_id],
         )))
 
+
+
+class _Names(dict[int, str]):
+    """Players' names by id; a missing player as ``#id``."""
+
+    def __missing__(self, player_id: int) -> str:
+        return f"#{player_id}"
 
 
 class _Groups:
