@@ -202,3 +202,57 @@ def test_a_changed_twin_is_found_by_the_plain_doctor(planted):
         found = [f.text() for f in doctor.check_ledger(ledger).findings]
     assert "session 11 deal 2 (entry 2, deal): Xi net: expected 14, stored 18, difference +4" in found
     assert "session 11 deal 5 (entry 5, deal): Wu net: expected 33, stored 35, difference +2" in found
+
+
+# --- a crafted backup: wrong points, alike in every deal of the same facts -------------
+
+
+def craft(path: Path) -> None:
+    """Every deal of the twins' first facts (Wu, Amy... 0 3 11 8) given other points, the
+    same in each, nets still summing to zero and one row per player: only a derivation
+    can tell."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    guards = dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' "
+                               "AND name LIKE 'points_no_%'").fetchall())
+    for name in guards:
+        conn.execute(f"DROP TRIGGER {name}")
+    for seat_0, seat_2 in (("Amy", "Cyd"), ("Wu", "Yan")):
+        conn.execute("UPDATE points SET net = net + 5 WHERE player_id = (SELECT id FROM players "
+                     f"WHERE name = '{seat_0}') AND entry_id IN (SELECT id FROM entries "
+                     "WHERE deal_no IN (1, 5) AND kind = 'deal')")
+        conn.execute("UPDATE points SET net = net - 5 WHERE player_id = (SELECT id FROM players "
+                     f"WHERE name = '{seat_2}') AND entry_id IN (SELECT id FROM entries "
+                     "WHERE deal_no IN (1, 5) AND kind = 'deal')")
+    for sql in guards.values():
+        conn.execute(sql)
+    conn.close()
+
+
+def test_a_crafted_backup_is_neither_restored_nor_imported(cli, ledger_path, tmp_path):
+    build(ledger_path)
+    backup = tmp_path / "crafted.db"
+    cli.ok("backup", str(backup))
+    craft(backup)
+    with open_ledger(backup) as ledger:  # the plain doctor finds each changed row too
+        found = [f.text() for f in doctor.check_ledger(ledger).findings]
+    assert len([t for t in found if t.endswith("net: expected 33, stored 38, difference +5")]) == 4
+    before = cli.ok("standings", "--all", "--json")
+    stderr = cli.fails("restore", str(backup))
+    assert "fails the self-check, so nothing was restored" in stderr and "Amy net" in stderr
+    stderr = cli.fails("import", str(backup))
+    assert "fails the self-check, so nothing was imported" in stderr
+    assert cli.ok("standings", "--all", "--json") == before
+
+
+def test_restore_and_a_backup_s_import_derive_every_deal(planted, monkeypatch):
+    """Their checks (``full_problems``, ``data_problems``) never prove a deal from
+    another's derivation."""
+    class NoMemo:
+        def __init__(self) -> None:
+            raise AssertionError("the full check derives every deal on its own")
+
+    monkeypatch.setattr(doctor, "Derivations", NoMemo)
+    with open_ledger(planted) as ledger:
+        assert doctor.full_problems(ledger) and doctor.data_problems(ledger)
+        with pytest.raises(AssertionError, match="on its own"):
+            doctor.problems(ledger)
