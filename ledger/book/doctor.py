@@ -24,21 +24,20 @@ expected, what is stored and the difference.  The checks:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ledger.book.derivations import Derivations, Key, Sums, derive, facts_of, sums
 from ledger.core.i18n import N_, _, ngettext
 from ledger.core.phrase import Phrase, local, said
 from ledger.core.rules import RuleSet, rules_from_dict
-from ledger.core.scoring import Deal, score_deal
 from ledger.storage.raw_rows import CachedFlow, CachedTotal, RawEntry, RawPoints
 from ledger.storage.rows import PointsRow
 from ledger.storage.schema import POINT_COLUMNS, schema_item
 from ledger.storage.store import Ledger
 
-Key = tuple[str, str | None]  # (player, payee)
-Sums = dict[Key, tuple[int, ...]]  # the POINT_COLUMNS, summed
+__all__ = ["Finding", "Key", "Report", "Sums", "check_ledger", "check_session", "sums"]
 # The points columns and entry kinds as findings name them (translated when shown).
 COLUMN_WORDS = {"deals": N_("deals"), "wins": N_("wins"), "fried": N_("fried"),
                 "cards": N_("cards"), "penalty": N_("penalty"), "net": N_("net")}
@@ -147,16 +146,6 @@ class Report:
 # --- pure parts -----------------------------------------------------------------
 
 
-def sums(rows: Iterable[PointsRow]) -> Sums:
-    """Points rows added up per (player, payee); rows that cancel out are left off."""
-    out: dict[Key, list[int]] = {}
-    for p in rows:
-        acc = out.setdefault((p.player, p.payee), [0] * len(POINT_COLUMNS))
-        for i, c in enumerate(POINT_COLUMNS):
-            acc[i] += getattr(p, c)
-    return {k: tuple(v) for k, v in out.items() if any(v)}
-
-
 def _combine(a: Sums, b: Sums, sign: int = 1) -> Sums:
     out = {k: list(v) for k, v in a.items()}
     for k, v in b.items():
@@ -184,13 +173,6 @@ def compare(where: str, expected: Sums, stored: Sums, check: str = "derived") ->
     return found
 
 
-def derive(rules: RuleSet, seats: Sequence[str], teams: bool, facts: Mapping[str, Any]) -> Sums:
-    """A deal's points, derived afresh from its facts (what ``book.record_deal`` stores)."""
-    from ledger.book.actions import points_rows
-
-    return sums(points_rows(seats, score_deal(rules, seats, Deal.from_dict(facts), teams)))
-
-
 @dataclass
 class SessionCheck:
     findings: list[Finding] = field(default_factory=list)
@@ -204,38 +186,53 @@ def check_session(
     seats: Sequence[str],
     entries: Sequence[RawEntry],
     points: Sequence[RawPoints],
+    derivations: Derivations | None = None,
 ) -> SessionCheck:
-    """Replay one session's entries (as stored, by seq) against its points."""
+    """Replay one session's entries (as stored, by seq) against its points; with
+    ``derivations``, a deal derived before in the same pass is not derived again."""
     out = SessionCheck()
+    findings = out.findings
     here = Phrase(N_("session {id}"), id=session_id)
+
+    def at(deal_no: int, seq: int, kind: str) -> Phrase:  # where a finding is (made only for one)
+        return Phrase(N_("{session} deal {deal} (entry {seq}, {kind})"), session=here,
+                      deal=deal_no, seq=seq, kind=_word(KIND_WORDS, kind))
+
     rules: RuleSet | None = None
     try:
-        rules = rules_from_dict(json.loads(rules_json))
+        rules = (rules_from_dict(json.loads(rules_json)) if derivations is None
+                 else derivations.rules(rules_json))
     except Exception:  # any damage to the stored text is a finding, not a crash
         error = said(lambda: rules_from_dict(json.loads(rules_json)))
-        out.findings.append(Finding("rules", here, Phrase(
+        findings.append(Finding("rules", here, Phrase(
             N_("its frozen rule set does not load: {error}"), error=error)))
     if len(seats) < 2:
-        out.findings.append(Finding("seats", here, Phrase(N_("seated players")), ">= 2", len(seats)))
+        findings.append(Finding("seats", here, Phrase(N_("seated players")), ">= 2", len(seats)))
+    bound = None if derivations is None or rules is None else derivations.bind(
+        rules, seats, teams, rules_json)
     by_entry: dict[int, list[PointsRow]] = {}
     for entry_id, row in points:
-        by_entry.setdefault(entry_id, []).append(row)
+        rows = by_entry.get(entry_id)
+        if rows is None:
+            by_entry[entry_id] = [row]
+        else:
+            rows.append(row)
     # deal number -> the live version's points (fresh derivation; the stored sum when
     # the facts cannot be derived), or None once voided
     live: dict[int, Sums | None] = {}
     stored_so_far: dict[int, Sums] = {}
     version: dict[int, tuple[str, str]] = {}  # deal: (created_at, uuid) of its version
+    net_col = POINT_COLUMNS.index("net")
     for entry_id, seq, kind, deal_no, facts_json, created_at, uuid in entries:
-        where = Phrase(N_("{session} deal {deal} (entry {seq}, {kind})"), session=here,
-                       deal=deal_no, seq=seq, kind=_word(KIND_WORDS, kind))
-        stored = sums(by_entry.get(entry_id, []))
+        stored = sums(by_entry.get(entry_id, ()))
         derived: Sums | None = None
         if kind in ("deal", "amend"):
-            derived = _derive_entry(out.findings, where, rules, seats, teams, facts_json)
+            derived = _derive_entry(findings, (deal_no, seq, kind), at, rules, seats, teams,
+                                    facts_json, bound)
         expected: Sums | None
         if kind == "deal":
             if deal_no in live:
-                out.findings.append(Finding("replay", where, Phrase(N_(
+                findings.append(Finding("replay", at(deal_no, seq, kind), Phrase(N_(
                     "a second 'deal' entry for this deal number (corrections are amend or "
                     "void)"))))
             expected = derived
@@ -243,74 +240,78 @@ def check_session(
             if deal_no in version and (created_at, uuid) < version[deal_no]:
                 # merged from a device that corrected the deal while apart: older than
                 # the version it found, it is kept with no points (docs/import-export.md)
-                out.findings.extend(compare(where, {}, stored))
+                findings.extend(compare(at(deal_no, seq, kind), {}, stored))
                 continue
             if deal_no not in live:
-                out.findings.append(Finding("replay", where, Phrase(
+                findings.append(Finding("replay", at(deal_no, seq, kind), Phrase(
                     N_("corrects a deal never recorded"))))
             elif kind == "void" and live[deal_no] is None:
-                out.findings.append(Finding("replay", where, Phrase(
+                findings.append(Finding("replay", at(deal_no, seq, kind), Phrase(
                     N_("voids a deal already void"))))
             before = live.get(deal_no) or {}
             expected = None if derived is None and kind == "amend" else _combine(
                 derived or {}, before, sign=-1)
         else:
-            out.findings.append(Finding("replay", where, Phrase(
+            findings.append(Finding("replay", at(deal_no, seq, kind), Phrase(
                 N_("unknown entry kind {kind!r}"), kind=kind)))
             continue
-        if expected is not None:
-            out.findings.extend(compare(where, expected, stored))
-        net = sum(v[POINT_COLUMNS.index("net")] for v in stored.values())
+        if expected is not None and expected != stored:
+            findings.extend(compare(at(deal_no, seq, kind), expected, stored))
+        net = sum(v[net_col] for v in stored.values())
         if net:
-            out.findings.append(Finding("net", where, Phrase(N_("net points summed over players")),
-                                        0, net))
-        so_far = stored_so_far[deal_no] = _combine(stored_so_far.get(deal_no, {}), stored)
+            findings.append(Finding("net", at(deal_no, seq, kind),
+                                    Phrase(N_("net points summed over players")), 0, net))
+        prior = stored_so_far.get(deal_no)
+        so_far = stored_so_far[deal_no] = stored if prior is None else _combine(prior, stored)
         version[deal_no] = (created_at, uuid)
         if kind == "void":
             live[deal_no] = None
         else:
             live[deal_no] = derived if derived is not None else so_far
     deals_col = POINT_COLUMNS.index("deals")
+    seated = set(seats)
     for deal_no in sorted(stored_so_far):
         counted: dict[str, int] = {}
         for (player, _payee), v in stored_so_far[deal_no].items():
             counted[player] = counted.get(player, 0) + v[deals_col]
         is_live = live.get(deal_no) is not None
         out.live_deals += is_live
+        want = int(is_live)
+        if all(counted.get(player, 0) == want for player in seats) and seated.issuperset(counted):
+            continue
         where = Phrase(N_("{session} deal {deal} (live, net of reversals)") if is_live else
                        N_("{session} deal {deal} (void, net of reversals)"),
                        session=here, deal=deal_no)
         for player in seats:
-            if counted.get(player, 0) != int(is_live):
-                out.findings.append(Finding("seats", where, Phrase(N_("{player} rows"),
-                                                                   player=player),
-                                            int(is_live), counted.get(player, 0)))
-        for player in sorted(set(counted) - set(seats)):
-            out.findings.append(Finding("seats", where, Phrase(
+            if counted.get(player, 0) != want:
+                findings.append(Finding("seats", where, Phrase(N_("{player} rows"),
+                                                               player=player),
+                                        want, counted.get(player, 0)))
+        for player in sorted(set(counted) - seated):
+            findings.append(Finding("seats", where, Phrase(
                 N_("points for {player}, who is not seated"), player=player), 0, counted[player]))
     known = {e.id for e in entries}
     for entry_id in sorted(set(by_entry) - known):
-        out.findings.append(Finding("orphan", here, Phrase(
+        findings.append(Finding("orphan", here, Phrase(
             N_("points rows of entry {entry}, which is not one of this session's entries"),
             entry=entry_id)))
     return out
 
 
-def _derive_entry(findings: list[Finding], where: str, rules: RuleSet | None,
-                  seats: Sequence[str], teams: bool, facts_json: str | None) -> Sums | None:
+def _derive_entry(findings: list[Finding], entry: tuple[int, int, str],
+                  at: Callable[[int, int, str], Phrase], rules: RuleSet | None,
+                  seats: Sequence[str], teams: bool, facts_json: str | None,
+                  bound: Callable[[str | None], Sums] | None) -> Sums | None:
     if rules is None:
         return None
     def derived() -> Sums:
-        facts = json.loads(facts_json) if facts_json is not None else None
-        if not isinstance(facts, dict):
-            raise ValueError(_("facts are {facts!r}, not a table of facts").format(facts=facts))
-        return derive(rules, seats, teams, facts)
+        return derive(rules, seats, teams, facts_of(facts_json))
 
     try:
-        return derived()
+        return derived() if bound is None else bound(facts_json)
     except Exception:  # damaged or no longer valid facts: report them, keep going
-        findings.append(Finding("derived", where, Phrase(N_("its facts do not score: {error}"),
-                                                         error=said(derived))))
+        findings.append(Finding("derived", at(*entry), Phrase(N_("its facts do not score: {error}"),
+                                                               error=said(derived))))
         return None
 
 
@@ -318,46 +319,66 @@ def check_cached_totals(
     points: Mapping[int, Sequence[RawPoints]],
     totals: Sequence[CachedTotal],
     flows: Sequence[CachedFlow],
-) -> list[Finding]:
-    """The store's per-session totals and pay-the-winner flows against ``points``."""
+) -> tuple[list[Finding], list[Finding]]:
+    """The store's per-session totals and pay-the-winner flows against ``points``: the
+    findings of the totals, and those of the flows (a pass over the sessions keeps the
+    second apart, to give all of them after the first)."""
     want_totals: dict[tuple[int, str], list[int]] = {}
     want_flows: dict[tuple[int, str, str], int] = {}
     for sid, rows in points.items():
         for _entry, p in rows:
-            acc = want_totals.setdefault((sid, p.player), [0] * len(POINT_COLUMNS))
-            for i, column in enumerate(POINT_COLUMNS):
-                acc[i] += getattr(p, column)
+            acc = want_totals.get((sid, p.player))
+            if acc is None:
+                acc = want_totals[sid, p.player] = [0] * len(POINT_COLUMNS)
+            acc[0] += p.deals
+            acc[1] += p.wins
+            acc[2] += p.fried
+            acc[3] += p.cards
+            acc[4] += p.penalty
+            acc[5] += p.net
             if p.payee is not None:
                 want_flows[sid, p.player, p.payee] = want_flows.get((sid, p.player, p.payee),
                                                                     0) + p.net
-    have_totals = {(t.session_id, t.player): tuple(getattr(t, c) for c in POINT_COLUMNS)
-                   for t in totals}
+    have_totals = {(t.session_id, t.player): tuple(t[2:]) for t in totals}
     have_flows = {(f.session_id, f.player, f.payee): f.net for f in flows}
     zero = (0,) * len(POINT_COLUMNS)
     found: list[Finding] = []
     for key in sorted(set(want_totals) | set(have_totals)):
         want, have = tuple(want_totals.get(key, zero)), have_totals.get(key, zero)
+        if want == have:
+            continue
         found.extend(
             Finding("totals", Phrase(N_("session {id} cached totals"), id=key[0]),
                     Phrase(N_("{player} {column}"), player=key[1],
                            column=_word(COLUMN_WORDS, column)), want[i], have[i])
             for i, column in enumerate(POINT_COLUMNS) if want[i] != have[i]
         )
+    flow_found: list[Finding] = []
     for flow in sorted(set(want_flows) | set(have_flows)):
         if want_flows.get(flow, 0) != have_flows.get(flow, 0):
-            found.append(Finding("totals", Phrase(N_("session {id} cached flows"), id=flow[0]),
-                                 Phrase(N_("{player} net with {payee}"), player=flow[1],
-                                        payee=flow[2]), want_flows.get(flow, 0),
-                                 have_flows.get(flow, 0)))
-    return found
+            flow_found.append(Finding("totals", Phrase(N_("session {id} cached flows"), id=flow[0]),
+                                      Phrase(N_("{player} net with {payee}"), player=flow[1],
+                                             payee=flow[2]), want_flows.get(flow, 0),
+                                      have_flows.get(flow, 0)))
+    return found, flow_found
 
 
 # --- the ledger -------------------------------------------------------------------
 
 
-def check_ledger(ledger: Ledger, full: bool = False, schema: bool = True) -> Report:
+def check_ledger(ledger: Ledger, full: bool = False, schema: bool = True,
+                 derive_all: bool | None = None) -> Report:
     """Run every check on an open ledger (reads only); ``schema``: compare the whole
-    schema (tables, indexes, triggers, views, by their SQL) with this program's."""
+    schema (tables, indexes, triggers, views, by their SQL) with this program's.
+
+    ``full``: SQLite's full ``integrity_check`` rather than ``quick_check``, and every
+    deal derived on its own (``derive_all``, which defaults to ``full``); otherwise a
+    deal whose facts, seat by seat and under the same rules, were derived earlier in the
+    pass is checked against that derivation (:mod:`ledger.book.derivations`).
+
+    One pass: the sessions are read one at a time (``ledger.inspection.session_rows``),
+    and nothing of a session but its findings is kept once it is checked.
+    """
     report = Report(integrity=ledger.inspection.integrity(full))
     if schema:
         report.findings.extend(
@@ -372,19 +393,25 @@ def check_ledger(ledger: Ledger, full: bool = False, schema: bool = True) -> Rep
     report.findings.extend(
         Finding("orphan", row, problem) for row, problem in ledger.inspection.orphans()
     )
-    all_points: dict[int, list[RawPoints]] = {}
-    for sid, rules_json, teams, seats in ledger.inspection.raw_sessions():
-        entries = ledger.inspection.raw_entries(sid)
-        points = all_points[sid] = ledger.inspection.raw_points(sid)
-        result = check_session(sid, rules_json, teams, seats, entries, points)
-        report.findings.extend(result.findings)
-        report.sessions += 1
-        report.entries += len(entries)
-        report.points += len(points)
-        report.live_deals += result.live_deals
-    cached = ledger.inspection.cached_totals()
-    if cached is not None:
-        report.findings.extend(check_cached_totals(all_points, *cached))
+    derivations = None if (full if derive_all is None else derive_all) else Derivations()
+    cached = ledger.inspection.cached_tables()  # an old schema keeps no totals to check
+    totals: list[Finding] = []
+    flows: list[Finding] = []
+    for sid, session, entries, points, cached_totals, cached_flows in ledger.inspection.session_rows():
+        if session is not None:
+            result = check_session(sid, session.rules, session.teams, session.seats, entries, points,
+                                   derivations)
+            report.findings.extend(result.findings)
+            report.sessions += 1
+            report.entries += len(entries)
+            report.points += len(points)
+            report.live_deals += result.live_deals
+        if cached and (cached_totals or cached_flows or points):
+            found, flow_found = check_cached_totals({sid: points} if session else {}, cached_totals,
+                                                    cached_flows)
+            totals += found
+            flows += flow_found
+    report.findings.extend(totals + flows)
     report.findings.extend(check_payments(ledger))
     report.findings.extend(check_keys(ledger))
     return report
@@ -433,7 +460,7 @@ def full_problems(ledger: Ledger) -> list[str]:
 def data_problems(ledger: Ledger) -> list[str]:
     """The problems of a backup's rows as they are stored (its schema is not compared:
     ``restore`` rebuilds it, and an older release's backup has an older one)."""
-    report = check_ledger(ledger, schema=False)
+    report = check_ledger(ledger, schema=False, derive_all=True)
     return [f.shown() for f in report.findings if f.check != "schema"] + (
         [] if report.integrity == ["ok"] else [_("integrity: {problem}").format(problem=x)
                                                for x in report.integrity])

@@ -7,7 +7,10 @@ not an exception.
 from __future__ import annotations
 
 import sqlite3
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import groupby
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
 
 from ledger.storage.raw_rows import (
     AuditRow,
@@ -18,6 +21,7 @@ from ledger.storage.raw_rows import (
     RawEntry,
     RawPoints,
     RawSession,
+    SessionRows,
 )
 from ledger.storage.rows import PointsRow, typed
 from ledger.storage.sessions import NOT_TAKEN_BACK
@@ -207,6 +211,68 @@ class Inspection:
         ).fetchall()
         return [RawPoints(entry_id, PointsRow(*points)) for entry_id, *points in rows]
 
+    def session_rows(self) -> Iterator[SessionRows]:
+        """Every session's rows, one session at a time, in one pass over each table.
+
+        Five cursors run side by side, each in session order straight from an index
+        (sessions by id, seats by their key, entries by (session, seq), points by
+        session and id, the cached totals and flows by their keys), so only one
+        session's rows are held at a time, whatever the ledger's size.  Entries and
+        points filed under a session that does not exist are passed over (the orphan
+        checks name them); cached totals and flows of one come with ``session`` None.
+        """
+        names = _Names(self.conn.execute("SELECT id, name FROM players").fetchall())
+        name = names.__getitem__
+
+        seats = _Groups(self.conn.execute(
+            "SELECT session_id, player_id FROM seats ORDER BY session_id, seat"))
+        sessions = _Groups(self.conn.execute("SELECT id, rules, teams FROM sessions ORDER BY id"))
+        entries = _Groups(self.conn.execute(
+            "SELECT session_id, id, seq, kind, deal_no, facts, created_at, uuid FROM entries "
+            "WHERE seq IS NOT NULL ORDER BY session_id, seq"))
+        points = _Groups(self.conn.execute(
+            "SELECT session_id, entry_id, player_id, deals, wins, fried, cards, penalty, net, payee_id "
+            "FROM points ORDER BY session_id, id"))
+        cached = self.cached_tables()
+        totals = _Groups(self.conn.execute(
+            "SELECT session_id, player_id, deals, wins, fried, cards, penalty, net FROM session_totals "
+            "ORDER BY session_id, player_id") if cached else ())
+        flows = _Groups(self.conn.execute(
+            "SELECT session_id, player_id, payee_id, net FROM session_flows "
+            "ORDER BY session_id, player_id, payee_id") if cached else ())
+        new_entry, new_points = tuple.__new__, PointsRow.__new__
+        known = dict(names)  # a payee who is missing is None, as stored
+        while True:
+            heads = [g.head for g in (sessions, totals, flows) if g.head is not None]
+            if not heads:
+                return
+            sid = min(heads)
+            found = sessions.take(sid)
+            session = None
+            if found:
+                _sid, rules, teams = found[0]
+                session = RawSession(sid, rules, bool(teams),
+                                     tuple(name(r[1]) for r in seats.take(sid)))
+            else:
+                seats.take(sid)
+            their_entries = entries.take(sid)
+            their_points = points.take(sid)
+            yield SessionRows(
+                sid, session,
+                [new_entry(RawEntry, r[1:]) for r in their_entries] if session else [],
+                [new_entry(RawPoints, (r[1], new_points(
+                    PointsRow, names[r[2]], r[3], r[4], r[5], r[6], r[7], r[8],
+                    None if r[9] is None else known.get(r[9])))) for r in their_points] if session else [],
+                [CachedTotal(sid, name(r[1]), *r[2:]) for r in totals.take(sid)],
+                [CachedFlow(sid, name(r[1]), name(r[2]), r[3]) for r in flows.take(sid)],
+            )
+
+    def cached_tables(self) -> bool:
+        """Whether this schema keeps the session_totals / session_flows caches."""
+        have = {r[0] for r in self.conn.execute(
+            "SELECT name FROM sqlite_master WHERE name IN ('session_totals', 'session_flows')")}
+        return have == {"session_totals", "session_flows"}
+
     def cached_totals(self) -> CachedTotals | None:
         """What the session_totals / session_flows caches hold, if this schema keeps them;
         the doctor compares them with ``points``."""
@@ -233,3 +299,35 @@ class Inspection:
             [] if session_id is None else [session_id],
         )))
 
+
+
+class _Names(dict[int, str]):
+    """Players' names by id; a missing player as ``#id``."""
+
+    def __missing__(self, player_id: int) -> str:
+        return f"#{player_id}"
+
+
+class _Groups:
+    """Rows in session order (the first column), one session's at a time, as a merge
+    takes them: ``head`` is the next session's id, ``take`` its rows (passing over
+    sessions before it)."""
+
+    def __init__(self, rows: Iterable[Sequence[Any]]) -> None:
+        self.groups = groupby(rows, key=itemgetter(0))
+        self.head: int | None = None
+        self.rows: list[Sequence[Any]] = []
+        self.advance()
+
+    def advance(self) -> None:
+        nxt = next(self.groups, None)
+        self.head, self.rows = (None, []) if nxt is None else (nxt[0], list(nxt[1]))
+
+    def take(self, session_id: int) -> list[Sequence[Any]]:
+        while self.head is not None and self.head < session_id:
+            self.advance()
+        if self.head != session_id:
+            return []
+        rows = self.rows
+        self.advance()
+        return rows

@@ -74,6 +74,18 @@ class CachedTotals(NamedTuple):
     flows: list[CachedFlow]
 
 
+class SessionRows(NamedTuple):
+    """One session's rows as the self-check reads them in one pass (``session`` None: a
+    session that does not exist, whose cached totals or flows are still there)."""
+
+    session_id: int
+    session: RawSession | None
+    entries: list[RawEntry]
+    points: list[RawPoints]
+    totals: list[CachedTotal]
+    flows: list[CachedFlow]
+
+
 class AuditRow(NamedTuple):
     """One line of the audit log; ``detail`` is JSON."""
 

@@ -117,9 +117,9 @@ def test_a_restore_runs_the_full_check(cli, two, tmp_path, monkeypatch):
     asked: list[bool] = []
     real = doctor.check_ledger
 
-    def spy(ledger, full=False, schema=True):
+    def spy(ledger, full=False, schema=True, derive_all=None):
         asked.append(full)
-        return real(ledger, full, schema)
+        return real(ledger, full, schema, derive_all)
 
     monkeypatch.setattr(doctor, "check_ledger", spy)
     cli.ok("backup", str(tmp_path / "b.db"))
@@ -135,9 +135,9 @@ def test_an_import_of_a_backup_merges_it_after_the_full_check(cli, two, tmp_path
     asked: list[bool] = []
     real = doctor.check_ledger
 
-    def spy(ledger, full=False, schema=True):
+    def spy(ledger, full=False, schema=True, derive_all=None):
         asked.append(full)
-        return real(ledger, full, schema)
+        return real(ledger, full, schema, derive_all)
 
     monkeypatch.setattr(doctor, "check_ledger", spy)
     out = cli.ok("--db", other, "import", str(tmp_path / "b.db"))

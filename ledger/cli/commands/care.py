@@ -33,7 +33,8 @@ def _existing_ledger(ctx: typer.Context) -> str:
 def doctor_cmd(
     ctx: typer.Context,
     full: Annotated[
-        bool, typer.Option("--full", help="SQLite's full integrity_check (slower) instead of quick_check.")
+        bool, typer.Option("--full", help="Derive every deal on its own, and SQLite's full "
+                           "integrity_check instead of quick_check (slower).")
     ] = False,
     json_out: JsonOpt = False,
 ) -> None:
