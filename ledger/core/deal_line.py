@@ -50,6 +50,7 @@ class DealArgs:
     dragon: str | None = None
     four_twos: str | None = None
     order: str | None = None
+    leftovers: str | None = None
 
 
 def match_player(text: str, seats: Sequence[str], what: str) -> str:
@@ -202,6 +203,8 @@ def build_deal(args: DealArgs, seats: Sequence[str], rules: RuleSet | None = Non
         order=order,
         shootout=None if args.shootout is None else match_player(args.shootout, seats, "--shootout"),
         hands=hands,
+        leftovers=None if args.leftovers is None else match_player(
+            args.leftovers, seats, "--leftovers"),
     )
 
 
@@ -373,7 +376,7 @@ def facts_text(facts: dict[str, Any], seats: Sequence[str] = ()) -> str:
         for name, k in facts.get(key, {}).items():
             if name not in hands:
                 parts.append(f"--{key} {_word(name)}={k}")
-    for key in ("finish", "assist", "shootout"):
+    for key in ("finish", "assist", "shootout", "leftovers"):
         if key in facts:
             parts.append(f"--{key} {_word(facts[key])}")
     if facts.get("missed_call"):

@@ -389,6 +389,9 @@ FACTS: tuple[Fact, ...] = (
     Fact("four_twos", "--four-twos", "win", "NAME", N_("immediate win: dealt all four twos"),
          "immediate_wins", lambda r, t: _cards(r) and "four-twos" in r.immediate_wins,
          (("immediate", "text"), ("immediate_by", "text"))),
+    Fact("leftovers", "--leftovers", "player", "NAME",
+         N_("who took the leftover cards (two decks hold two 3♦)"), "deal_all",
+         lambda r, t: _cards(r) and (r.deal_all or r.odd_card), (("leftovers", "text"),)),
     Fact("order", "--order", "players", "A,B,C,D",
          N_("places mode: the finishing order, first out first"), "mode",
          lambda r, t: r.mode == "places", (("order", "names"),)),
@@ -432,16 +435,25 @@ class Offer(NamedTuple):
                 "values": list(self.values), "label": self.label}
 
 
-def offered_facts(rules: RuleSet, teams: bool = False) -> tuple[Offer, ...]:
+def offered_facts(rules: RuleSet, teams: bool = False, players: int | None = None) -> tuple[Offer, ...]:
     """The deal facts beyond the cards left that ``rules`` score (in a teams session
-    when ``teams``): what the phone's entry screen offers, in the deal help's order.
+    when ``teams``; with ``players`` seated, when known): what the phone's entry screen
+    offers, in the deal help's order.  Who took the leftovers is offered only where some
+    are left over (five of one deck, six of two …).
 
     >>> [o.to_dict()["word"] for o in offered_facts(RuleSet("t", mode="places",
     ...                                                   immediate_wins=()))]
     ['--order']
     """
     return tuple(Offer(f.name, f.word, f.kind, f.values_for(rules), _(f.help))
-                 for f in FACTS if f.offered(rules, teams))
+                 for f in FACTS if f.offered(rules, teams)
+                 and (f.name != "leftovers" or players is None or _leftovers(rules, players)))
+
+
+def _leftovers(rules: RuleSet, players: int) -> bool:
+    from ledger.core.seating import MAX_SEATS, MIN_SEATS, hands
+
+    return MIN_SEATS <= players <= MAX_SEATS and hands(rules, players).leftovers > 0
 
 
 # The deal help's first lines: the cards left (always taken, so not a Fact).

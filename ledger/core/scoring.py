@@ -56,6 +56,10 @@ class Deal(NamedTuple):
     shootout: str | None = None
     # Cards typed for a loser instead of a count ("2S 2H 5D"): kept as entered.
     hands: Mapping[str, str] = NOTHING
+    # Who took the leftover cards (Wikipedia: "given to the player holding the 3♦"), said
+    # where the counts cannot tell: two decks hold two 3♦, and a taker may have played
+    # exactly the leftovers.
+    leftovers: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Compact JSON-ready facts: only what was said."""
@@ -66,7 +70,7 @@ class Deal(NamedTuple):
             value = {k: v for k, v in getattr(self, key).items() if v}
             if value:
                 out[key] = value
-        for key in ("finish", "assist", "immediate", "immediate_by", "shootout"):
+        for key in ("finish", "assist", "immediate", "immediate_by", "shootout", "leftovers"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
         if self.missed_call:
@@ -146,13 +150,33 @@ def validate(rules: RuleSet, seats: Sequence[str], deal: Deal, teams: bool = Fal
         _validate_immediate(rules, seats, deal)
     else:
         _validate_cards(rules, seats, deal)
+    if deal.leftovers is not None:
+        _validate_leftovers(rules, seats, deal)
     _validate_extras(rules, seats, deal, teams)
+
+
+def _validate_leftovers(rules: RuleSet, seats: Sequence[str], deal: Deal) -> None:
+    """``--leftovers NAME``: a seated player, where some cards are left over, and nobody
+    else holding more than a hand."""
+    _need_seated(deal.leftovers or "", seats, "--leftovers")
+    dealt = hands(rules, len(seats))
+    if not dealt.leftovers or rules.draw_from_stock:
+        raise InputError(_(
+            "--leftovers: rules {name!r} deal {hand} cards to each of {count} players and "
+            "leave none over"
+        ).format(name=rules.name, hand=dealt.hand, count=len(seats)))
+    over = [n for n, c in deal.cards.items() if c > dealt.hand and n != deal.leftovers]
+    if over:
+        raise InputError(_(
+            "--leftovers {taker}: {names} hold(s) more than {hand} cards, so took the leftovers"
+        ).format(taker=deal.leftovers, names=", ".join(over), hand=dealt.hand))
 
 
 def _validate_places(rules: RuleSet, seats: Sequence[str], deal: Deal) -> None:
     said = [
         (deal.immediate or k) if k == "immediate" else k
-        for k in ("cards", "twos", "bombs", "finish", "assist", "missed_call", "immediate")
+        for k in ("cards", "twos", "bombs", "finish", "assist", "missed_call", "immediate",
+                  "leftovers")
         if getattr(deal, k)
     ]
     if deal.order is None:
@@ -377,7 +401,7 @@ def base_penalties(
     if deal.immediate is not None:
         return {n: c * immediate_multiplier(rules, deal, c) for n, c in cards.items()}
     finish = 2 if finish_counts and rules.finish_double and _doubling_finish(rules, deal.finish) else 1
-    own = own_hands(rules, cards)
+    own = own_hands(rules, cards, deal.leftovers)
     out = {}
     for name in seats:
         c = cards[name]
@@ -419,14 +443,15 @@ def is_fried(rules: RuleSet, deal: Deal, cards: int, name: str = "") -> bool:
         return cards >= rules.rank_threshold
     if deal.immediate is not None:
         return immediate_multiplier(rules, deal, cards) > 1
-    return rules.tier_for(cards, own_hands(rules, deal.cards).get(name, cards)) > 1
+    return rules.tier_for(cards, own_hands(rules, deal.cards, deal.leftovers).get(name, cards)) > 1
 
 
 def effective_cards(rules: RuleSet, seats: Sequence[str], deal: Deal) -> dict[str, int]:
     """Cards scored for each player: an immediate win scores a full hand for the others."""
     if deal.immediate is not None:
-        full = hands(rules, len(seats)).hand
-        return {n: 0 if n == deal.immediate_by else full for n in seats}
+        dealt = hands(rules, len(seats))
+        return {n: 0 if n == deal.immediate_by else dealt.hand + (
+            dealt.leftovers if n == deal.leftovers else 0) for n in seats}
     if rules.mode == "places":
         return {n: 0 for n in seats}
     return {n: deal.cards[n] for n in seats}

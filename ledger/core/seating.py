@@ -52,13 +52,16 @@ def largest_hand(rules: RuleSet, players: int) -> int:
     return dealt.hand + dealt.leftovers
 
 
-def own_hands(rules: RuleSet, cards: Mapping[str, int]) -> dict[str, int]:
+def own_hands(rules: RuleSet, cards: Mapping[str, int], taker: str | None = None) -> dict[str, int]:
     """Each player's own hand size: the hand, plus the leftovers for the one who took
-    them, known when they hold more than a hand (otherwise every player reads as dealt a
-    plain hand: a leftovers' holder who played exactly the leftovers is not told apart)."""
+    them: ``taker`` when the deal says who (``--leftovers``), else the one holding more
+    than a hand (otherwise every player reads as dealt a plain hand: a taker who played
+    exactly the leftovers is not told apart)."""
     dealt = hands(rules, len(cards))
     if rules.draw_from_stock:
         return {n: max(c, dealt.hand) for n, c in cards.items()}  # what was drawn is theirs
+    if taker is not None:
+        return {n: dealt.hand + (dealt.leftovers if n == taker else 0) for n in cards}
     return {n: dealt.hand + (dealt.leftovers if c > dealt.hand else 0) for n, c in cards.items()}
 
 

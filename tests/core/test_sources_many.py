@@ -234,3 +234,105 @@ def test_the_butterfly_ranks_below_the_straight_by_its_higher_pair() -> None:
     assert not judged("2S 2H AD AC KS", "3D 4C 5H 6S 7D", butterfly=True)
     with pytest.raises(InputError, match="not a play"):
         judged("9S 9H 4D 4C 3S", "8S 8H 7D 7C AS")
+
+
+# --- who took the leftovers, a fact of the deal where the counts cannot tell ------------
+
+
+def test_the_leftovers_taker_said_where_the_counts_cannot_tell() -> None:
+    """Wikipedia: the "leftover cards … are then given to the player holding the 3♦".
+    Five of one deck: 10 each, 2 over.  Ben took them and played exactly two: 10 left of
+    his 12 is not all his cards; without the fact he reads as holding all of a 10-card
+    hand.  With two decks among six there are two 3♦, so the deal says who took them."""
+    five = SIX[:5]
+    house = rules(base="classic", deal_all=True, tiers_by_hand="all-your-cards")
+    deal = Deal(cards={"Ann": 0, "Ben": 10, "Cat": 10, "Dan": 4, "Eve": 1})
+    assert score_deal(house, five, deal).penalty["Ben"] == 30  # read as all his 10
+    told = score_deal(house, five, deal._replace(leftovers="Ben"))
+    assert told.penalty == {"Ann": 0, "Ben": 20, "Cat": 30, "Dan": 4, "Eve": 1}
+    assert not told.fried["Dan"] and told.fried["Ben"]
+    with pytest.raises(InputError, match="Cat hold"):
+        score_deal(house, five, deal._replace(cards={**deal.cards, "Cat": 11}, leftovers="Ben"))
+    with pytest.raises(InputError, match="leave none over"):
+        score_deal(rules(base="classic", deal_all=True), ["Ann", "Ben", "Cat", "Dan"],
+                   Deal(cards={"Ann": 0, "Ben": 3, "Cat": 4, "Dan": 5}, leftovers="Ben"))
+    with pytest.raises(InputError, match="not seated"):
+        score_deal(house, five, deal._replace(leftovers="Zed"))
+    # An immediate win scores the taker's full hand with the leftovers.
+    dragon = score_deal(house, five, Deal(immediate="dragon", immediate_by="Ann",
+                                          leftovers="Cat"))
+    assert dragon.cards["Cat"] == 12 and dragon.cards["Ben"] == 10
+
+
+def test_the_leftovers_fact_is_typed_stored_and_offered() -> None:
+    from ledger.core.deal_line import deal_from_facts, format_deal, parse_deal_line
+    from ledger.core.registry import offered_facts
+
+    two_decks = rules(base="classic", decks=2, deal_all=True)
+    deal = parse_deal_line("0 19 17 13 9 2 --leftovers ben", SIX, two_decks)
+    assert deal.leftovers == "Ben"
+    assert parse_deal_line(format_deal(deal), SIX, two_decks) == deal
+    assert deal_from_facts(deal.to_dict(), SIX, two_decks) == deal
+    assert "leftovers" in [o.name for o in offered_facts(two_decks, players=6)]
+    assert "leftovers" not in [o.name for o in offered_facts(two_decks, players=8)]  # 13 each
+    assert "leftovers" not in [o.name for o in offered_facts(rules(base="classic"))]
+    places = rules(base="places", deal_all=True)
+    with pytest.raises(InputError, match="leftovers"):
+        score_deal(places, SIX[:5], Deal(order=tuple(SIX[:5]), leftovers="Ben"))
+
+
+# --- dealer and leader for five to eight seats ------------------------------------------
+
+
+@pytest.mark.parametrize("players", [5, 6, 7, 8])
+def test_cut_counts_round_any_table(players: int) -> None:
+    """pagat: "count the players starting with the dealer and continuing in the direction
+    of play until the rank of the exposed card is reached" — an ace is the dealer, a king
+    the (13 mod n)th seat, whatever the number seated."""
+    seats = EIGHT[:players]
+    for rank, count in (("A", 1), ("2", 2), ("5", 5), ("10", 10), ("J", 11), ("K", 13)):
+        got = cut(parse_card(rank + "C"), seats, "Cat").receiver
+        assert got == seats[(2 + count - 1) % players], (players, rank)
+
+
+@pytest.mark.parametrize("players", [5, 6, 7, 8])
+def test_the_deal_rotates_round_any_table(players: int) -> None:
+    """``next_deal = "rotate"``: the first seat deals the first deal and the deal moves one
+    seat a deal, back to the first after n deals; the winner leads (pagat)."""
+    from ledger.core.dealer import next_turn
+
+    seats = EIGHT[:players]
+    house = rules(base="classic", deal_all=True, next_deal="rotate")
+    deals: list[Deal] = []
+    for k in range(players + 2):
+        turn = next_turn(seats, house, deals)
+        assert turn.dealers == (seats[k % players],)
+        winner = seats[(k * 3) % players]
+        deals.append(Deal(cards={n: 0 if n == winner else 1 for n in seats}))
+        assert next_turn(seats, house, deals).leader == winner
+
+
+def test_the_loser_deals_and_ties_count_from_the_winner_round_seven() -> None:
+    """pagat: "the 'loser' of each hand plays first in the next … the player who had most
+    cards"; tied players are named in seat order from the winner round the table."""
+    from ledger.core.dealer import next_turn
+
+    seven = EIGHT[:7]
+    house = rules(base="classic", deal_all=True, next_deal="loser", next_lead="loser")
+    deal = Deal(cards={"Ann": 7, "Ben": 2, "Cat": 3, "Dan": 0, "Eve": 7, "Fay": 1, "Gus": 4})
+    turn = next_turn(seven, house, [deal])
+    assert turn.dealers == ("Eve", "Ann") and turn.leaders == ("Eve", "Ann")
+    alone = next_turn(seven, house, [deal._replace(cards={**deal.cards, "Ann": 6})])
+    assert alone.dealers == ("Eve",) and alone.leader == "Eve"
+
+
+def test_two_decks_say_which_three_of_diamonds_leads() -> None:
+    """Two decks hold two 3♦ and no text says which holder leads: the ledger reads the one
+    first after the dealer in the direction of play (the deal "begins with the player to
+    dealer's right", pagat), and says so."""
+    from ledger.core.dealer import next_turn
+
+    six = next_turn(SIX, rules(base="classic", decks=2, deal_all=True), [])
+    assert six.twin and six.leader is None
+    assert six.describe() == "next: Ann deals, the holder of 3♦ first after Ann leads"
+    assert next_turn(SIX[:4], rules(base="classic"), []).describe() == "next: Ann deals, 3♦ leads"
