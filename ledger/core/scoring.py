@@ -21,8 +21,9 @@ from typing import Any, Literal, NamedTuple, TypeGuard, get_args
 from ledger.core.errors import InputError
 from ledger.core.i18n import _
 from ledger.core.rule_set import IMMEDIATE_WINS, ImmediateWin, RuleSet
-from ledger.core.seating import hands, own_hands, twos_in_play
+from ledger.core.seating import check_taker, hands, own_hands, twos_in_play
 from ledger.core.seating import largest_hand as _largest
+from ledger.core.seating import teams_of as teams_of  # read here by the reports and money
 
 Finish = Literal["two", "quads", "straight-flush"]  # the winner's last play, when it doubles
 FINISHES: tuple[Finish, ...] = get_args(Finish)
@@ -56,10 +57,7 @@ class Deal(NamedTuple):
     shootout: str | None = None
     # Cards typed for a loser instead of a count ("2S 2H 5D"): kept as entered.
     hands: Mapping[str, str] = NOTHING
-    # Who took the leftover cards (Wikipedia: "given to the player holding the 3♦"), said
-    # where the counts cannot tell: two decks hold two 3♦, and a taker may have played
-    # exactly the leftovers.
-    leftovers: str | None = None
+    leftovers: str | None = None  # who took the leftover cards (ledger.core.seating)
 
     def to_dict(self) -> dict[str, Any]:
         """Compact JSON-ready facts: only what was said."""
@@ -116,11 +114,6 @@ class DealScore(NamedTuple):
     payee: dict[str, str | None]  # who each player's pay-the-winner flow is with
 
 
-def teams_of(seats: Sequence[str]) -> tuple[tuple[str, str], tuple[str, str]]:
-    """Partners sit opposite: seats 1+3 and 2+4."""
-    return (seats[0], seats[2]), (seats[1], seats[3])
-
-
 # --- validation -------------------------------------------------------------
 
 
@@ -151,32 +144,14 @@ def validate(rules: RuleSet, seats: Sequence[str], deal: Deal, teams: bool = Fal
     else:
         _validate_cards(rules, seats, deal)
     if deal.leftovers is not None:
-        _validate_leftovers(rules, seats, deal)
+        check_taker(rules, seats, deal.cards, deal.leftovers)
     _validate_extras(rules, seats, deal, teams)
-
-
-def _validate_leftovers(rules: RuleSet, seats: Sequence[str], deal: Deal) -> None:
-    """``--leftovers NAME``: a seated player, where some cards are left over, and nobody
-    else holding more than a hand."""
-    _need_seated(deal.leftovers or "", seats, "--leftovers")
-    dealt = hands(rules, len(seats))
-    if not dealt.leftovers or rules.draw_from_stock:
-        raise InputError(_(
-            "--leftovers: rules {name!r} deal {hand} cards to each of {count} players and "
-            "leave none over"
-        ).format(name=rules.name, hand=dealt.hand, count=len(seats)))
-    over = [n for n, c in deal.cards.items() if c > dealt.hand and n != deal.leftovers]
-    if over:
-        raise InputError(_(
-            "--leftovers {taker}: {names} hold(s) more than {hand} cards, so took the leftovers"
-        ).format(taker=deal.leftovers, names=", ".join(over), hand=dealt.hand))
 
 
 def _validate_places(rules: RuleSet, seats: Sequence[str], deal: Deal) -> None:
     said = [
         (deal.immediate or k) if k == "immediate" else k
-        for k in ("cards", "twos", "bombs", "finish", "assist", "missed_call", "immediate",
-                  "leftovers")
+        for k in ("cards", "twos", "bombs", "finish", "assist", "missed_call", "immediate", "leftovers")
         if getattr(deal, k)
     ]
     if deal.order is None:
@@ -449,9 +424,8 @@ def is_fried(rules: RuleSet, deal: Deal, cards: int, name: str = "") -> bool:
 def effective_cards(rules: RuleSet, seats: Sequence[str], deal: Deal) -> dict[str, int]:
     """Cards scored for each player: an immediate win scores a full hand for the others."""
     if deal.immediate is not None:
-        dealt = hands(rules, len(seats))
-        return {n: 0 if n == deal.immediate_by else dealt.hand + (
-            dealt.leftovers if n == deal.leftovers else 0) for n in seats}
+        full = own_hands(rules, dict.fromkeys(seats, 0), deal.leftovers)  # the taker's: + leftovers
+        return {n: 0 if n == deal.immediate_by else full[n] for n in seats}
     if rules.mode == "places":
         return {n: 0 for n in seats}
     return {n: deal.cards[n] for n in seats}

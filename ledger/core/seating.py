@@ -12,7 +12,7 @@ the leftovers going to the 3♦'s holder.
 (Hands(hand=10, leftovers=2), Hands(hand=17, leftovers=2))
 """
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from ledger.core.errors import InputError
@@ -63,6 +63,34 @@ def own_hands(rules: RuleSet, cards: Mapping[str, int], taker: str | None = None
     if taker is not None:
         return {n: dealt.hand + (dealt.leftovers if n == taker else 0) for n in cards}
     return {n: dealt.hand + (dealt.leftovers if c > dealt.hand else 0) for n, c in cards.items()}
+
+
+def check_taker(rules: RuleSet, seats: Sequence[str], cards: Mapping[str, int], taker: str) -> None:
+    """``--leftovers NAME``, who took the leftover cards (Wikipedia: "given to the player
+    holding the 3♦"), said where the counts cannot tell (two decks hold two 3♦; a taker
+    may have played exactly the leftovers): only where some are left over, and nobody
+    else may hold more than a hand."""
+    if taker not in seats:
+        raise InputError(_("{what}: {name!r} is not seated; players: {players}").format(
+            what="--leftovers", name=taker, players=", ".join(seats)))
+    players = len(seats)
+    dealt = hands(rules, players)
+    if not dealt.leftovers or rules.draw_from_stock:
+        raise InputError(_(
+            "--leftovers: rules {name!r} deal {hand} cards to each of {count} players and "
+            "leave none over"
+        ).format(name=rules.name, hand=dealt.hand, count=players))
+    over = [n for n, c in cards.items() if c > dealt.hand and n != taker]
+    if over:
+        raise InputError(_(
+            "--leftovers {taker}: {names} hold(s) more than {hand} cards, so took the leftovers"
+        ).format(taker=taker, names=", ".join(over), hand=dealt.hand))
+
+
+def teams_of(seats: Sequence[str]) -> tuple[tuple[str, str], tuple[str, str]]:
+    """Partners sit opposite: seats 1+3 and 2+4 (the texts' only teams: two of two, four
+    players; no text forms teams of six or eight)."""
+    return (seats[0], seats[2]), (seats[1], seats[3])
 
 
 def twos_in_play(rules: RuleSet) -> int:

@@ -336,3 +336,128 @@ def test_two_decks_say_which_three_of_diamonds_leads() -> None:
     assert six.twin and six.leader is None
     assert six.describe() == "next: Ann deals, the holder of 3♦ first after Ann leads"
     assert next_turn(SIX[:4], rules(base="classic"), []).describe() == "next: Ann deals, 3♦ leads"
+
+
+# --- more combinations the texts name (each an option, off in every preset) -------------
+
+
+def explained(a: str, b: str, **options: object) -> list[str]:
+    from ledger.core.cards import parse_cards
+    from ledger.core.play_steps import explain
+    from ledger.core.plays import PlayRules, classify, copies
+
+    house = PlayRules(**options)  # type: ignore[arg-type]
+    one, other = (classify(parse_cards(t, copies(house)), house) for t in (a, b))
+    return explain(one, other, house)
+
+
+def test_a_smack_down_beats_a_single_two_of_spades_and_a_smack_back_beats_it() -> None:
+    """Wikipedia (and the Russian article): "The Smack Down can be played to defeat the
+    "Big Two" only when the Two of Spades is played as a single. A Smack Down is either 4
+    of a kind or a run of pairs (Example: 4-4-5-5-6-6). The run of pairs may be any length
+    of at least 3. After a Smack Down has been played, any player is allowed to "Smack
+    Back" with a higher 4 of a kind or run of pairs of equal length as the Smack Down.\""""
+    run = "4S 4H 5D 5C 6S 6D"
+    assert judged(run, "2S", smack_down=True)
+    assert judged("7S 7H 7D 7C", "2S", smack_down=True)  # a four alone, as a smack down
+    assert not judged(run, "2H", smack_down=True)  # only on the Two of Spades
+    assert not judged(run, "2S 2H", smack_down=True)  # only on it played as a single
+    with pytest.raises(InputError, match="not a play"):
+        judged("4S 4H 5D 5C", "2S", smack_down=True)  # at least three pairs
+    # The smack back: higher and of equal length.
+    assert judged("5S 5H 6D 6C 7S 7D", run, smack_down=True)
+    assert not judged("3S 3H 4D 4C 5S 5D", run, smack_down=True)
+    assert not judged("5S 5H 6D 6C 7S 7D 8S 8D", run, smack_down=True)  # longer: not equal
+    assert judged("9S 9H 9D 9C", "7S 7H 7D 7C", smack_down=True)
+    assert not judged("7S 7H 8D 8C 9S 9D", "7S 7H 7D 7C", smack_down=True)
+    assert not judged("3D", run, smack_down=True)
+    assert explained(run, "2S", smack_down=True)[0].startswith("smack_down (Wikipedia)")
+    with pytest.raises(InputError, match="1, 2, 3 or 5 cards"):
+        judged(run, "2S")  # off: no play
+
+
+def test_a_triple_with_two_odd_cards_ranks_below_the_straight() -> None:
+    """The Russian article: "покерную комбинацию «тройка», состоящую из тройной и двух
+    мусорных карт. Эта комбинация рангом ниже стрита" (a triple and two junk cards, below
+    the straight); the triple decides between two of them."""
+    assert judged("9S 9H 9D 3C 4S", "8S 8H 8D AC 2S", triple_plus_two=True)
+    assert judged("3D 4C 5H 6S 7D", "2S 2H 2D AC KS", triple_plus_two=True)
+    assert not judged("2S 2H 2D AC KS", "3D 4C 5H 6S 7D", triple_plus_two=True)
+    assert judged("8S 8H 8D AC AS", "2S 2H 2D 3C 4S", triple_plus_two=True)  # a full house is higher
+    # With the butterfly too: both below the straight, the triple above two pairs (poker's order).
+    assert judged("3S 3H 3D 4C 5S", "2S 2H AD AC KS", triple_plus_two=True, butterfly=True)
+    assert "the triple decides: 9 against 8 (2 high, 3 low)" in explained(
+        "9S 9H 9D 3C 4S", "8S 8H 8D AC 2S", triple_plus_two=True)
+    with pytest.raises(InputError, match="not a play"):
+        judged("9S 9H 9D 3C 4S", "8S 8H 8D AC 2S")
+
+
+def test_straights_longer_than_five_beat_only_a_straight_as_long() -> None:
+    """Wikipedia: "Some variations allow for straights longer than five cards" (the
+    Russian article: "стритов длиной более пяти карт").  A play is beaten only by one of
+    as many cards; among equal lengths the straight at the top ranks it, then its top
+    card's suit (pagat's straights: A-2-3-4-5-6 is the lowest six)."""
+    six = "3S 4H 5D 6C 7S 8D"
+    assert judged("4S 5H 6D 7C 8S 9D", six, long_straights=True)
+    assert judged("3D 4H 5D 6C 7S 8S", six, long_straights=True)  # the 8♠ over the 8♦
+    assert not judged("AS 2H 3D 4C 5S 6S", six, long_straights=True)
+    assert not judged("4S 5H 6D 7C 8S 9D 10S", six, long_straights=True)  # 7 on 6: no
+    assert not judged("4S 5H 6D 7C 8S", six, long_straights=True)
+    assert judged("3C 4C 5C 6C 7C 8C 9S 10H JD QC KS AS",  # twelve: the A♠ over the A♣
+                  "3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AC", long_straights=True)
+    steps = explained("4S 5H 6D 7C 8S 9D", six, long_straights=True)
+    assert "a straight of more than five cards ranks by the five at its top: 5-6-7-8-9 " \
+           "against 4-5-6-7-8" in steps
+    with pytest.raises(InputError, match="not a play"):
+        judged("JS QH KD AC 2S 3D", six, long_straights=True)  # no run goes through the 2
+    with pytest.raises(InputError, match="a play is 1, 2, 3 or 5 cards"):
+        judged(six, six)
+
+
+def test_the_dragon_is_led_and_only_a_higher_dragon_beats_it() -> None:
+    """Wikipedia: "A "Dragon" consists of 13 cards in straight (A-K-Q-J-10-9-8-7-6-5-4-3-2),
+    is considered a valid combination and may be played once the player has gained control
+    of the game. Suit of 2 is tie-breaker.\""""
+    spade = "3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS 2S"
+    mixed = "3D 4H 5D 6C 7H 8D 9C 10H JD QC KH AD 2H"
+    assert judged(spade, mixed, dragon_play=True)  # 2♠ over 2♥
+    assert not judged(mixed, spade, dragon_play=True)
+    assert not judged(spade, "2H", dragon_play=True)  # led only
+    assert not judged("2D", spade, dragon_play=True)
+    assert "dragon_play (Wikipedia)" in explained(spade, "2H", dragon_play=True)[0]
+    with pytest.raises(InputError, match="not a play"):
+        judged(spade, mixed)
+
+
+def test_a_straight_flush_plus_two_is_a_seven_card_honour_hand() -> None:
+    """pagat, Todd Latta's version: "a straight flush is played with any two extra cards,
+    making a seven card combination. A four of a kind plus a card or a straight flush plus
+    two cards can be played to beat any single card or other combination. A four of a kind
+    plus a card can only be beaten by a higher four plus a card or a straight flush plus
+    two, and a straight flush plus two is only beaten by a higher straight flush plus two.\""""
+    latta = {"straight_flush_plus_two": True}
+    low = "3H 4H 5H 6H 7H 2S 2D"
+    high = "5C 6C 7C 8C 9C 3D 3S"
+    assert judged(high, low, **latta) and not judged(low, high, **latta)
+    assert judged(low, "2S", **latta) and judged(low, "AS AH AD AC KS", **latta)
+    assert judged("3S 3H 3D 3C 4S", "2S 2H", **latta)  # quads + 1 beat any other play
+    assert judged("3S 3H 3D 3C 4S", "10S JH QD KC AS", **latta)
+    assert not judged("AS AH AD AC KS", low, **latta)
+    assert not judged("2S 2H 2D", "3S 3H 3D 3C 4S", **latta)
+    assert not judged("10S JH QD KC AS", "3S 3H 3D 3C 4S", **latta)
+    # The straight flush in it ranks it: 3-4-5-6-7-8-9 of hearts holds 5-9, which beats 4-8.
+    assert judged("3H 4H 5H 6H 7H 8H 9H", "4D 5D 6D 7D 8D 2S 2D", **latta)
+    assert explained(low, "2S", **latta)[0].startswith("straight_flush_plus_two (pagat")
+    with pytest.raises(InputError, match="two extra cards"):
+        judged("3H 4H 5H 6H 7H", "3D 4D 5D 6D 7D", **latta)
+    with pytest.raises(InputError, match="hold a straight flush"):
+        judged("3H 4H 5H 6H 8H 2S 2D", low, **latta)
+
+
+def test_every_new_combination_is_off_in_every_preset() -> None:
+    from ledger.core.rules import load_preset, preset_names
+
+    for name in preset_names():
+        house = load_preset(name).play_rules()
+        assert not (house.smack_down or house.triple_plus_two or house.long_straights
+                    or house.dragon_play or house.straight_flush_plus_two), name
