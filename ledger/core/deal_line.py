@@ -221,10 +221,11 @@ def _read_hands(
     # A straight flush is a bomb only if its run is a straight under the session's rules.
     straights = "pagat" if rules is None else rules.play_rules().straights
     copies = 1 if rules is None else rules.decks
+    jokers = rules is not None and rules.play_rules().jokers
     seen: dict[object, list[str]] = {}
     for player, text in hands.items():
         try:
-            held = parse_cards(text, copies)
+            held = parse_cards(text, copies, jokers)
         except InputError as exc:
             raise InputError(_("{player}={text!r} is not a number of cards left: {reason}").format(
                 player=player, text=text, reason=exc)) from None

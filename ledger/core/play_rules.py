@@ -67,8 +67,11 @@ CHOICES: dict[str, tuple[str, ...]] = {
 # once the player has gained control of the game. Suit of 2 is tie-breaker."
 # straight_flush_plus_two: pagat, Todd Latta's version, "a straight flush is played with
 # any two extra cards, making a seven card combination".
+# jokers: Wikipedia and the Russian article, "Jokers are added to the deck, and they can be
+# played as any card with any suit. Also, the jokers are deemed higher than the Two of
+# Spades, but the black joker is considered higher than the red joker."
 SWITCHES = ("no_flushes", "no_triples", "identical_beats", "butterfly", "smack_down",
-            "triple_plus_two", "long_straights", "dragon_play", "straight_flush_plus_two")
+            "triple_plus_two", "long_straights", "dragon_play", "straight_flush_plus_two", "jokers")
 FIVE_CARD_KINDS = ("straight", "flush", "full-house", "four-of-a-kind", "straight-flush")
 # pagat: "only a Royal Flush (A-K-Q-J-10) can beat a four of a kind. Any four of a kind
 # beats any other straight flush."  Low to high; "royal-flush" is A-K-Q-J-10 suited.
@@ -106,6 +109,7 @@ class PlayRules:
     long_straights: bool = False
     dragon_play: bool = False
     straight_flush_plus_two: bool = False
+    jokers: bool = False
 
     def __post_init__(self) -> None:
         for name, allowed in CHOICES.items():

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from itertools import pairwise
 
 from ledger.core.cards import (
+    JOKER,
     NO_SUIT_ORDER,
     RANK_NAMES,
     SUIT_SYMBOLS,
@@ -49,6 +50,13 @@ def explain(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES, said: bool = Fal
     t = _ if said else _english
     a, b = classify(a.cards, rules), classify(b.cards, rules)
     steps: list[str] = []
+    if a.stands_for or b.stands_for or JOKER in (a.top.rank, b.top.rank):
+        steps.append(t(N_("jokers (Wikipedia): a joker alone ranks above 2♠, the black above the "
+                          "red; in a combination it stands for the card that makes the strongest "
+                          "play")))
+        if JOKER in (a.top.rank, b.top.rank):
+            return steps
+        a, b = (classify(p.stands_for, rules) if p.stands_for else p for p in (a, b))
     rule = _own_rule(a, b, rules)
     if rule is not None:
         steps.append(t(rule))

@@ -10,12 +10,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 from ledger.core.cards import (
+    JOKER,
     NO_SUIT_ORDER,
     RANK_NAMES,
+    RANKS,
     SUIT_SYMBOLS,
+    SUITS,
     TWO,
     Card,
     Run,
@@ -55,6 +58,7 @@ class Play:
     key: tuple[object, ...]
     top: Card
     detail: str
+    stands_for: tuple[Card, ...] = ()  # with jokers: the cards they were judged as
 
     def describe(self, local: bool = False) -> str:
         """Short text for messages, e.g. ``straight 3-4-5-6-7 (top 7♠)``; ``local`` in the
@@ -104,6 +108,8 @@ def classify(cards: Iterable[Card], rules: PlayRules = DEFAULT_RULES) -> Play:
                                                  card_order(card, rules.suit_order))))
     ensure_distinct(hand, copies(rules))
     shown = format_cards(hand, symbols=True)
+    if any(card.rank == JOKER for card in hand):
+        return _with_jokers(hand, rules, shown)
     counts = Counter(card.rank for card in hand)
     value = {rank: rank_value(rank, rules) for rank in counts}
     size = len(hand)
@@ -146,6 +152,47 @@ def classify(cards: Iterable[Card], rules: PlayRules = DEFAULT_RULES) -> Play:
     if not hand:
         raise InputError(_("no cards: a play is {sizes}").format(sizes=sizes))
     raise InputError(_("{cards} is not a play: a play is {sizes}").format(cards=shown, sizes=sizes))
+
+
+MOST_WILD = 2  # jokers judged in one combination: every card each may stand for is tried
+
+
+def _with_jokers(hand: tuple[Card, ...], rules: PlayRules, shown: str) -> Play:
+    """A joker alone ranks above every card, the black above the red; in a combination each
+    joker stands for the card that makes the strongest play (Wikipedia: "played as any
+    card with any suit")."""
+    if not rules.jokers:
+        raise InputError(_("{cards} is not a play: jokers are cards only under the play option "
+                           "jokers").format(cards=shown))
+    wild = [card for card in hand if card.rank == JOKER]
+    if len(hand) == 1:
+        return Play("single", hand, (0, JOKER, 1 if hand[0].suit == "B" else 0), hand[0],
+                    format_card(hand[0]))
+    if len(wild) > MOST_WILD:
+        raise InputError(_("{cards}: the ledger judges a combination with at most {most} "
+                           "jokers").format(cards=shown, most=MOST_WILD))
+    natural = [card for card in hand if card.rank != JOKER]
+    deck = [Card(rank, suit) for rank in RANKS for suit in SUITS]
+    best: Play | None = None
+    for stand_ins in combinations_with_replacement(deck, len(wild)):
+        try:
+            play = classify((*natural, *stand_ins), rules)
+        except InputError:
+            continue
+        if best is None or play.key > best.key:
+            best = play
+    if best is None:
+        raise InputError(_("{cards} is not a play, whatever the jokers stand for").format(
+            cards=shown))
+    rest, used = list(natural), []
+    for card in best.cards:
+        if card in rest:
+            rest.remove(card)
+        else:
+            used.append(card)
+    said = ", ".join(f"{format_card(j)} = {format_card(c, True)}" for j, c in zip(wild, used,
+                                                                                    strict=True))
+    return Play(best.kind, hand, best.key, best.top, f"{best.detail} [{said}]", best.cards)
 
 
 def _longer(hand: tuple[Card, ...], counts: Counter[int], rules: PlayRules, shown: str) -> Play | None:

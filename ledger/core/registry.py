@@ -41,6 +41,7 @@ from ledger.core.rule_set import (
     RuleSet,
 )
 from ledger.core.rule_values import tiers_value, want_bool, want_choice, want_int
+from ledger.core.seating import leaves_over
 
 
 class Checking(NamedTuple):
@@ -318,6 +319,8 @@ _PLAY_HELP: dict[str, tuple[str, str, str]] = {
     "straight_flush_plus_two": (N_("a straight flush is played with two extra cards (seven); it "
                                    "and four of a kind plus a card beat any other play"),
                                 N_("pagat, Todd Latta"), N_("seven cards holding a straight flush")),
+    "jokers": (N_("jokers (BJ, RJ): alone above 2♠, the black above the red; in a combination any card"),
+               N_("Wikipedia; the Russian rule text"), N_("a joker typed in a play or a hand")),
 }
 
 
@@ -459,13 +462,7 @@ def offered_facts(rules: RuleSet, teams: bool = False, players: int | None = Non
     """
     return tuple(Offer(f.name, f.word, f.kind, f.values_for(rules), _(f.help))
                  for f in FACTS if f.offered(rules, teams)
-                 and (f.name != "leftovers" or players is None or _leftovers(rules, players)))
-
-
-def _leftovers(rules: RuleSet, players: int) -> bool:
-    from ledger.core.seating import MAX_SEATS, MIN_SEATS, hands
-
-    return MIN_SEATS <= players <= MAX_SEATS and hands(rules, players).leftovers > 0
+                 and (f.name != "leftovers" or players is None or leaves_over(rules, players)))
 
 
 # The deal help's first lines: the cards left (always taken, so not a Fact).

@@ -43,6 +43,11 @@ def hands(rules: RuleSet, players: int) -> Hands:
     return Hands(rules.hand_size, 1 if rules.odd_card and players == 3 else 0)
 
 
+def leaves_over(rules: RuleSet, players: int) -> bool:
+    """Whether dealing ``players`` leaves cards over for one of them to take."""
+    return MIN_SEATS <= players <= MAX_SEATS and hands(rules, players).leftovers > 0
+
+
 def largest_hand(rules: RuleSet, players: int) -> int:
     """The most cards one player can hold at the end of a deal: with two players
     drawing from the stock, every card but the winner's hand (39 of one pack)."""

@@ -235,13 +235,15 @@ OPTION_CASES = [
      INVALID, True),
     # pagat, Todd Latta: "a straight flush is played with any two extra cards"
     ("straight_flush_plus_two", True, "5♣6♣7♣8♣9♣3♦3♠", "3♥4♥5♥6♥7♥2♠2♦", INVALID, True),
+    # Wikipedia: "the jokers are deemed higher than the Two of Spades"
+    ("jokers", True, "RJ", "2♠", INVALID, True),
 ]
 
 
 def answer(cli, a: str, b: str, *options: str) -> bool | str:
     result = cli("compare", a, b, *options, "--json")
     if result.exit_code == 2:
-        assert "is not a play" in result.stderr or "named twice" in result.stderr
+        assert any(why in result.stderr for why in ("is not a play", "named twice", "is a joker"))
         assert "Traceback" not in result.output
         return INVALID
     assert result.exit_code == 0, result.output

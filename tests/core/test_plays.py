@@ -477,6 +477,7 @@ def test_defaults_and_presets() -> None:
         "long_straights": False,
         "dragon_play": False,
         "straight_flush_plus_two": False,
+        "jokers": False,
     }
     assert PLAY_PRESETS["classic"] == PlayRules()
     assert PLAY_PRESETS["hong-kong"] == PlayRules(straights="hong-kong", flushes="top-card-first")
@@ -510,7 +511,7 @@ def test_from_mapping_accepts_dashes_and_suit_order_case() -> None:
             "unknown play option 'wilds': the options are suit_order, straights, "
             "flushes, four_of_a_kind, bombs, no_flushes, no_triples, five_card_order, rank_order, "
             "five_of_a_kind, identical_beats, butterfly, smack_down, triple_plus_two, long_straights, "
-            "dragon_play, straight_flush_plus_two",
+            "dragon_play, straight_flush_plus_two, jokers",
         ),
         (
             {"suit_order": "CDHS"},

@@ -461,3 +461,56 @@ def test_every_new_combination_is_off_in_every_preset() -> None:
         house = load_preset(name).play_rules()
         assert not (house.smack_down or house.triple_plus_two or house.long_straights
                     or house.dragon_play or house.straight_flush_plus_two), name
+
+
+def test_jokers_above_the_two_of_spades_black_over_red_and_wild_in_combinations() -> None:
+    """Wikipedia (and the Russian article): "Jokers are added to the deck, and they can be
+    played as any card with any suit. Also, the jokers are deemed higher than the Two of
+    Spades, but the black joker is considered higher than the red joker."  Off, a joker is
+    refused by name; two decks hold two of each."""
+    from ledger.core.cards import parse_cards
+    from ledger.core.deal_line import parse_deal_line
+    from ledger.core.plays import PlayRules, classify
+
+    def joker_judged(a: str, b: str, **options: object) -> bool:
+        from ledger.core.plays import compare
+
+        house = PlayRules(jokers=True, **options)  # type: ignore[arg-type]
+        one, other = (classify(parse_cards(t, 2 if options else 1, True), house) for t in (a, b))
+        return compare(one, other, house).beats
+
+    assert joker_judged("RJ", "2S") and joker_judged("BJ", "RJ")
+    assert not joker_judged("RJ", "BJ") and not joker_judged("2S", "RJ")
+    assert joker_judged("9S BJ", "9H 9C")  # the joker stands for 9♥: the pair holds the 9♠
+    assert joker_judged("3D 4C RJ 6S 7D", "2S 3H 4D 5C 6C")  # the joker a 5: 3-4-5-6-7
+    assert not joker_judged("3D 4C RJ 6S 7D", "3S 4H 5D 6C 7C")  # 7♦ under 7♣, whatever the 5
+    assert joker_judged("AS AH AD AC BJ", "KS KH KD KC 2D")  # quads: the joker any fifth card
+    wild = classify(parse_cards("9S BJ", 1, True), PlayRules(jokers=True))
+    assert wild.kind == "pair" and wild.stands_for == parse_cards("9H 9S")
+    assert "BJ = 9♥" in wild.describe()
+    steps = explained_jokers("9S BJ", "9H 9C")
+    assert steps[0].startswith("jokers (Wikipedia)") and "9♠ against 9♥" in steps[-1]
+    with pytest.raises(InputError, match="BJ is a joker"):
+        parse_cards("BJ 2S")
+    with pytest.raises(InputError, match="named twice"):
+        parse_cards("BJ BJ", 1, True)
+    assert len(parse_cards("BJ BJ RJ RJ", 2, True)) == 4  # two decks: up to four jokers
+    with pytest.raises(InputError, match="three times"):
+        parse_cards("BJ BJ BJ", 2, True)
+    # Typed hands: a joker is a card held, not a two.
+    four = ["Ann", "Ben", "Cat", "Dan"]
+    deal = parse_deal_line('Ann=0 "Ben=BJ 2S 5D" Cat=3 Dan=1', four,
+                           rules(base="doubling", plays={"jokers": True}))
+    assert deal.cards["Ben"] == 3 and deal.twos == {"Ben": 1}
+    with pytest.raises(InputError, match="is a joker"):
+        parse_deal_line('Ann=0 "Ben=BJ 2S 5D" Cat=3 Dan=1', four, rules(base="doubling"))
+
+
+def explained_jokers(a: str, b: str) -> list[str]:
+    from ledger.core.cards import parse_cards
+    from ledger.core.play_steps import explain
+    from ledger.core.plays import PlayRules, classify
+
+    house = PlayRules(jokers=True)
+    one, other = (classify(parse_cards(t, 1, True), house) for t in (a, b))
+    return explain(one, other, house)
