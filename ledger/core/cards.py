@@ -20,6 +20,11 @@ SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 RANKS = tuple(range(3, 16))
 TWO = 15
 RANK_NAMES = {**{r: str(r) for r in range(3, 11)}, 11: "J", 12: "Q", 13: "K", 14: "A", 15: "2"}
+# Jokers (Wikipedia, the Russian article: "the jokers are deemed higher than the Two of
+# Spades, but the black joker is considered higher than the red joker"): rank 16, suit B
+# (black) or R (red), written BJ and RJ; read only where the play option jokers is on.
+JOKER = 16
+JOKER_SUITS = {"B": "BJ", "R": "RJ"}
 
 _RANK_ALIASES = {name: rank for rank, name in RANK_NAMES.items()} | {"T": 10}
 _SUIT_ALIASES = {s: s for s in SUITS} | {sym: s for s, sym in SUIT_SYMBOLS.items()}
@@ -40,6 +45,8 @@ class Card:
     suit: str
 
     def __post_init__(self) -> None:
+        if self.rank == JOKER and self.suit in JOKER_SUITS:
+            return
         if self.rank not in RANK_NAMES or self.suit not in SUITS:
             raise ValueError(f"no such card: rank={self.rank!r} suit={self.suit!r}")
 
@@ -48,7 +55,10 @@ class Card:
 
 
 def format_card(card: Card, symbols: bool = False) -> str:
-    """Canonical spelling: ``10H`` (ASCII, safe in files) or ``10♥`` for people."""
+    """Canonical spelling: ``10H`` (ASCII, safe in files) or ``10♥`` for people; ``BJ``,
+    ``RJ`` for the jokers."""
+    if card.rank == JOKER:
+        return JOKER_SUITS[card.suit]
     return RANK_NAMES[card.rank] + (SUIT_SYMBOLS[card.suit] if symbols else card.suit)
 
 
@@ -60,6 +70,9 @@ def format_cards(cards: Iterable[Card], symbols: bool = False) -> str:
 def parse_card(text: str) -> Card:
     """Read one card in any accepted notation (``10h``, ``TH``, ``♥10``, ``H10``...)."""
     token = _normalise(text)
+    joker = next((suit for suit, name in JOKER_SUITS.items() if token == name), None)
+    if joker is not None:
+        return Card(JOKER, joker)
     for pattern, rank_group in ((_RANK_FIRST, 1), (_SUIT_FIRST, 2)):
         match = pattern.fullmatch(token)
         if match:
@@ -68,9 +81,10 @@ def parse_card(text: str) -> Card:
     raise InputError(_("unknown card {card!r}: {help}").format(card=text.strip(), help=_(_CARD_HELP)))
 
 
-def parse_cards(text: str, copies: int = 1) -> tuple[Card, ...]:
+def parse_cards(text: str, copies: int = 1, jokers: bool = False) -> tuple[Card, ...]:
     """Read cards separated by spaces or commas; a card named more than ``copies`` times
-    (once with one deck, twice with two) is an error.
+    (once with one deck, twice with two) is an error, and so is a joker (``BJ``, ``RJ``)
+    unless ``jokers``.
 
     Cards written back to back (``9♠9♦``, ``H10S9``) are also read when each token is
     entirely rank-first or entirely suit-first, so examples can be typed as printed.
@@ -79,6 +93,10 @@ def parse_cards(text: str, copies: int = 1) -> tuple[Card, ...]:
     for token in re.split(r"[\s,]+", text.strip()):
         if token:
             cards.extend(_parse_token(token))
+    if not jokers and any(card.rank == JOKER for card in cards):
+        joker = next(format_card(card) for card in cards if card.rank == JOKER)
+        raise InputError(_("{card} is a joker: jokers are cards only under the play option "
+                           "jokers (plays.jokers = true)").format(card=joker))
     ensure_distinct(cards, copies)
     return tuple(cards)
 
@@ -106,6 +124,8 @@ def card_order(card: Card, suit_order: str = "SHCD") -> tuple[int, int]:
     Under ``none`` cards of one rank still sort (spades, hearts, clubs, diamonds) so a
     hand prints the same way every time, but :func:`suit_value` ranks them all alike.
     """
+    if card.rank == JOKER:
+        return JOKER, 1 if card.suit == "B" else 0
     order = SUITS if suit_order == NO_SUIT_ORDER else suit_order
     return card.rank, 3 - order.index(card.suit)
 

@@ -50,6 +50,7 @@ class DealArgs:
     dragon: str | None = None
     four_twos: str | None = None
     order: str | None = None
+    leftovers: str | None = None
 
 
 def match_player(text: str, seats: Sequence[str], what: str) -> str:
@@ -202,6 +203,8 @@ def build_deal(args: DealArgs, seats: Sequence[str], rules: RuleSet | None = Non
         order=order,
         shootout=None if args.shootout is None else match_player(args.shootout, seats, "--shootout"),
         hands=hands,
+        leftovers=None if args.leftovers is None else match_player(
+            args.leftovers, seats, "--leftovers"),
     )
 
 
@@ -218,10 +221,11 @@ def _read_hands(
     # A straight flush is a bomb only if its run is a straight under the session's rules.
     straights = "pagat" if rules is None else rules.play_rules().straights
     copies = 1 if rules is None else rules.decks
+    jokers = rules is not None and rules.play_rules().jokers
     seen: dict[object, list[str]] = {}
     for player, text in hands.items():
         try:
-            held = parse_cards(text, copies)
+            held = parse_cards(text, copies, jokers)
         except InputError as exc:
             raise InputError(_("{player}={text!r} is not a number of cards left: {reason}").format(
                 player=player, text=text, reason=exc)) from None
@@ -373,7 +377,7 @@ def facts_text(facts: dict[str, Any], seats: Sequence[str] = ()) -> str:
         for name, k in facts.get(key, {}).items():
             if name not in hands:
                 parts.append(f"--{key} {_word(name)}={k}")
-    for key in ("finish", "assist", "shootout"):
+    for key in ("finish", "assist", "shootout", "leftovers"):
         if key in facts:
             parts.append(f"--{key} {_word(facts[key])}")
     if facts.get("missed_call"):

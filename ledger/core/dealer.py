@@ -141,6 +141,10 @@ class Turn(NamedTuple):
     opener: str = THREE_OF_DIAMONDS
     # next_lead = "loser" with players tied on the most cards: the showdown's winner leads
     leaders: tuple[str, ...] = ()
+    # Two decks hold two of the opening card: the texts do not say which holder leads; the
+    # ledger's reading is the one first after the dealer in the direction of play (dealt
+    # first when the deal "begins with the player to dealer's right", pagat).
+    twin: bool = False
 
     def describe(self) -> str:
         """``next: Ben deals, Cat leads``."""
@@ -151,6 +155,9 @@ class Turn(NamedTuple):
             deals = _("{names} deals (tied on most cards: a showdown decides)").format(names=tied)
         if len(self.leaders) > 1:
             leads = _("the showdown's winner leads")
+        elif self.leader is None and self.twin and len(self.dealers) == 1:
+            leads = _("the holder of {card} first after {dealer} leads").format(
+                card=self.opener, dealer=self.dealers[0])
         else:
             leader = self.opener if self.leader is None else self.leader
             leads = _("{name} leads").format(name=leader)
@@ -166,7 +173,7 @@ def next_turn(seats: Sequence[str], rules: RuleSet, deals: Sequence[Deal]) -> Tu
 
     >>> rules = RuleSet("rotating")
     >>> next_turn(["Ann", "Ben", "Cat"], rules, [Deal(cards={"Ann": 4, "Ben": 0, "Cat": 2})])
-    Turn(dealers=('Ben',), leader='Ben', opener='3♦', leaders=())
+    Turn(dealers=('Ben',), leader='Ben', opener='3♦', leaders=(), twin=False)
     """
     return next_turn_after(seats, rules, len(deals), deals[-1] if deals else None)
 
@@ -176,11 +183,12 @@ def next_turn_after(seats: Sequence[str], rules: RuleSet, count: int, last: Deal
 
     >>> last = Deal(cards={"Ann": 4, "Ben": 0, "Cat": 2})
     >>> next_turn_after(["Ann", "Ben", "Cat"], RuleSet("rotating"), 1, last)
-    Turn(dealers=('Ben',), leader='Ben', opener='3♦', leaders=())
+    Turn(dealers=('Ben',), leader='Ben', opener='3♦', leaders=(), twin=False)
     """
     opener = opening_card(rules)
+    twin = rules.decks > 1
     if last is None or count == 0:
-        return Turn((seats[0],), None, opener)
+        return Turn((seats[0],), None, opener, twin=twin)
     if rules.next_deal == "winner":
         dealers: tuple[str, ...] = (last.winner,)
     elif rules.next_deal == "loser":
@@ -190,11 +198,11 @@ def next_turn_after(seats: Sequence[str], rules: RuleSet, count: int, last: Deal
     if rules.next_lead == "loser":  # pagat: "the 'loser' of each hand plays first in the next"
         most = losers(seats, rules, last)
         return Turn(dealers, most[0] if len(most) == 1 else None, opener,
-                    most if len(most) > 1 else ())
+                    most if len(most) > 1 else (), twin)
     leader = last.winner if rules.next_lead == "winner" else None
     if rules.round_deals and count % rules.round_deals == 0:
         leader = None  # pagat, Indonesia: "Only the first deal of the round is begun by the 3"
-    return Turn(dealers, leader, opener)
+    return Turn(dealers, leader, opener, twin=twin)
 
 
 def opening_card(rules: RuleSet) -> str:

@@ -40,7 +40,7 @@ def did_you_mean(typed: str, names: Iterable[str]) -> str:
 
 
 NAME_KEYED_FACTS = ("cards", "twos", "bombs", "hands")  # facts keyed by player name
-NAMED_FACTS = ("assist", "immediate_by", "shootout")  # facts whose value is a player
+NAMED_FACTS = ("assist", "immediate_by", "shootout", "leftovers")  # facts whose value is a player
 
 
 def rename_facts(facts: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from itertools import pairwise
 
 from ledger.core.cards import (
+    JOKER,
     NO_SUIT_ORDER,
     RANK_NAMES,
     SUIT_SYMBOLS,
@@ -19,14 +20,18 @@ from ledger.core.i18n import N_, _
 from ledger.core.plays import (
     ACE_LOW,
     DEFAULT_RULES,
+    KIND_NAMES,
     Play,
     PlayRules,
     card_value,
     classify,
+    is_big_two,
     is_bomb,
+    is_smack,
     kind_name,
     kind_order,
-    run_of,
+    special_verdict,
+    top_run,
 )
 
 
@@ -45,6 +50,19 @@ def explain(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES, said: bool = Fal
     t = _ if said else _english
     a, b = classify(a.cards, rules), classify(b.cards, rules)
     steps: list[str] = []
+    if a.stands_for or b.stands_for or JOKER in (a.top.rank, b.top.rank):
+        steps.append(t(N_("jokers (Wikipedia): a joker alone ranks above 2♠, the black above the "
+                          "red; in a combination it stands for the card that makes the strongest "
+                          "play")))
+        if JOKER in (a.top.rank, b.top.rank):
+            return steps
+        a, b = (classify(p.stands_for, rules) if p.stands_for else p for p in (a, b))
+    rule = _own_rule(a, b, rules)
+    if rule is not None:
+        steps.append(t(rule))
+        if special_verdict(a, b, rules) is not None and (a.kind, len(a.cards)) != (
+                b.kind, len(b.cards)):
+            return steps
     if len(a.cards) != len(b.cards):
         size = t(N_("sizes: {a} card against {b}; a play is beaten only by one with as many cards")
                  if len(a.cards) == 1 else
@@ -69,17 +87,19 @@ def explain(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES, said: bool = Fal
     if len(a.cards) == 5:
         order = kind_order(rules)
         steps.append(t(N_("five-card kinds ({order}), low to high: {kinds}")).format(
-            order=rules.five_card_order, kinds=" < ".join(t(k.replace("-", " ")) for k in order)))
+            order=rules.five_card_order, kinds=" < ".join(t(KIND_NAMES[k]) for k in order)))
         if a.key[0] != b.key[0]:
             steps.append(t(N_("{a} against {b}: the kind decides")).format(
                 a=t(kind_name(a, rules)), b=t(kind_name(b, rules))))
             return steps
-    if a.kind in ("straight", "straight-flush"):
+    if a.kind in ("straight", "straight-flush", "straight-flush-plus-two"):
         runs = straight_runs(rules.straights)
         steps.append(t(N_("straights ({style}), low to high: {runs}")).format(
             style=rules.straights, runs=_run_ladder(runs)))
-        run_a, run_b = run_of(a.cards, rules.straights), run_of(b.cards, rules.straights)
-        assert run_a is not None and run_b is not None
+        run_a, run_b = top_run(a, rules), top_run(b, rules)
+        if len(a.cards) > 5:
+            steps.append(t(N_("a straight of more than five cards ranks by the five at its top: "
+                              "{x} against {y}")).format(x=run_a, y=run_b))
         top = max(run.level for run in runs) + 1
         place = t(N_("{a} is straight {n} of {top}, {b} is {m}")).format(
             a=run_a, n=run_a.level + 1, top=top, b=run_b, m=run_b.level + 1)
@@ -101,13 +121,14 @@ def explain(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES, said: bool = Fal
             x=SUIT_SYMBOLS[a.top.suit], y=SUIT_SYMBOLS[b.top.suit]))
         steps.append(_suit_step(rules, t))
         return steps
-    elif a.kind in ("full-house", "four-of-a-kind"):
+    elif a.kind in ("full-house", "four-of-a-kind", "triple-plus-two"):
         big_a, big_b = (Counter(c.rank for c in p.cards).most_common(1)[0][0] for p in (a, b))
+        kind = "four-of-a-kind" if a.kind == "four-of-a-kind" else "full-house"  # a triple decides
         what = {(False, "full-house"): N_("the triple decides: {a} against {b} (2 high, 3 low)"),
                 (False, "four-of-a-kind"): N_("the four decides: {a} against {b} (2 high, 3 low)"),
                 (True, "full-house"): N_("the triple decides: {a} against {b} (K high, A low)"),
                 (True, "four-of-a-kind"): N_("the four decides: {a} against {b} (K high, A low)"),
-                }[rules.rank_order == ACE_LOW, a.kind]
+                }[rules.rank_order == ACE_LOW, kind]
         steps.append(t(what).format(a=RANK_NAMES[big_a], b=RANK_NAMES[big_b]))
         return steps
     else:
@@ -124,6 +145,26 @@ def explain(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES, said: bool = Fal
                        if rules.identical_beats else
                        N_("the same cards (two decks): an identical play does not beat")))
     return steps
+
+
+def _own_rule(a: Play, b: Play, rules: PlayRules) -> str | None:
+    """The line naming an option that plays by its own rule, where one of the plays is its."""
+    kinds = {a.kind, b.kind}
+    fours = any(p.kind == "four-of-a-kind" and len(p.cards) == 4 for p in (a, b))
+    if rules.smack_down and ("pairs-run" in kinds or fours or (
+            is_smack(a) and is_big_two(b, rules))):
+        return N_("smack_down (Wikipedia): four of a kind or a run of three or more pairs beats "
+                  "a single 2♠; only a higher four of a kind, or a higher run of pairs as long, "
+                  "beats that (the smack back)")
+    if rules.straight_flush_plus_two and ("straight-flush-plus-two" in kinds or any(
+            p.kind == "four-of-a-kind" and len(p.cards) == 5 for p in (a, b))):
+        return N_("straight_flush_plus_two (pagat, Todd Latta): four of a kind plus a card, or a "
+                  "straight flush plus two, beats any other play; the first only by a higher one "
+                  "or a straight flush plus two, the second only by a higher one")
+    if "dragon" in kinds:
+        return N_("dragon_play (Wikipedia): the 13-card dragon is led once you have control; only "
+                  "a dragon whose 2 is of a higher suit beats it")
+    return None
 
 
 def _english(message: str) -> str:

@@ -8,14 +8,18 @@ the same size, the higher key is the stronger play.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field, fields
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from itertools import combinations, combinations_with_replacement
 
 from ledger.core.cards import (
+    JOKER,
     NO_SUIT_ORDER,
     RANK_NAMES,
-    STRAIGHT_STYLES,
+    RANKS,
     SUIT_SYMBOLS,
+    SUITS,
+    TWO,
     Card,
     Run,
     card_order,
@@ -25,129 +29,20 @@ from ledger.core.cards import (
     straight_runs,
     suit_value,
 )
-from ledger.core.errors import InputError, RuleError
+from ledger.core.errors import InputError
 from ledger.core.i18n import N_, _
 
-# Suit orders are written high to low.  SHCD: pagat's default; DHSC: Pusoy Dos (pagat;
-# also the Russian article's clubs < spades < hearts < diamonds); SHDC: bridge order,
-# Taiwan (pagat; the Russian article's Taiwanese rule); CSHD: the French text's Pusoy Dos
-# order (diamonds lowest ... clubs highest, pagat's order read the other way); HSDC: the
-# Russian article's clubs < diamonds < spades < hearts; none: suits never break a tie.
-SUIT_ORDERS = ("SHCD", "DHSC", "SHDC", "CSHD", "HSDC", NO_SUIT_ORDER)
-# straight-over-flush: Wikipedia, the Russian article ("a straight is considered higher than a
-# flush"); no-poker-rules: a five-card play is beaten only by one of its own kind (Wikipedia,
-# the Russian article); gamesky: pagat's GameSky Da Lao Er, "a full house cannot be used to
-# beat a straight"; by-value: Wikipedia, the Russian article, "any five-card combination can be
-# played on top of any other five-card combination with a lower card value".
-FIVE_CARD_ORDERS = ("standard", "royal-over-quads", "straight-over-flush", "no-poker-rules",
-                    "gamesky", "by-value")
-# ace-low-king-high: the French text, "la carte d'as plus jeune, puis aller à 2, 3, etc., et le
-# plus ancien est roi" (A < 2 < 3 < ... < K; its straights are plays.straights of that name).
-RANK_ORDERS = ("two-high", "ace-low-king-high")
-CHOICES: dict[str, tuple[str, ...]] = {
-    "suit_order": SUIT_ORDERS,
-    "straights": STRAIGHT_STYLES,
-    "flushes": ("suit-first", "top-card-first", "poker"),
-    # two-pairs: Wikipedia, "four-card combinations (two pairs or four cards alone ...).
-    # Four of a kind beats two pairs"
-    "four_of_a_kind": ("with-kicker", "alone", "two-pairs"),
-    # beat-all: pagat's GameSky and the French text's Choi Dai Di, quads or a straight flush
-    # "can be played out of turn to beat any combination"; quads-beat-all: Wikipedia, "A four
-    # of a kind can be used to beat all card combinations without a four of a kind".
-    "bombs": ("off", "beat-anything", "beat-all", "quads-beat-all"),
-    "five_card_order": FIVE_CARD_ORDERS,
-    "rank_order": RANK_ORDERS,
-    # the Russian article's two decks: "пятерка побеждает каре, но может победить или не
-    # победить стрит-флеш" (five of a kind beats quads, and may or may not beat a straight
-    # flush); any value but off plays with two decks (a card may be named twice)
-    "five_of_a_kind": ("off", "below-straight-flush", "above-straight-flush"),
-}
-# identical_beats: the Russian article, "Игрокам может быть разрешено или не разрешено
-# сыграть руку, эквивалентную предыдущей руке" (3♦ on 3♦ may or may not be allowed)
-# butterfly: Wikipedia and the Russian article, "two pair-junk" or "Butterfly", "two pairs
-# (of different ranks) and one odd card ... Rank is determined by the highest pair. This
-# combination ranks below the straight."
-SWITCHES = ("no_flushes", "no_triples", "identical_beats", "butterfly")
-FIVE_CARD_KINDS = ("straight", "flush", "full-house", "four-of-a-kind", "straight-flush")
-# pagat: "only a Royal Flush (A-K-Q-J-10) can beat a four of a kind. Any four of a kind
-# beats any other straight flush."  Low to high; "royal-flush" is A-K-Q-J-10 suited.
-KIND_ORDERS: dict[str, tuple[str, ...]] = {
-    "standard": FIVE_CARD_KINDS,
-    "royal-over-quads": (
-        "straight", "flush", "full-house", "straight-flush", "four-of-a-kind", "royal-flush",
-    ),
-    "straight-over-flush": ("flush", "straight", "full-house", "four-of-a-kind", "straight-flush"),
-    "no-poker-rules": FIVE_CARD_KINDS,
-    "gamesky": FIVE_CARD_KINDS,
-    "by-value": FIVE_CARD_KINDS,  # equal card values: the kinds' usual order decides
-}
+# The options are read with the judging: ``from ledger.core.plays import PlayRules`` works.
+from ledger.core.play_rules import ACE_LOW as ACE_LOW
+from ledger.core.play_rules import CHOICES as CHOICES
+from ledger.core.play_rules import DEFAULT_RULES as DEFAULT_RULES
+from ledger.core.play_rules import KIND_ORDERS, SUIT_ORDERS
+from ledger.core.play_rules import PLAY_PRESETS as PLAY_PRESETS
+from ledger.core.play_rules import SWITCHES as SWITCHES
+from ledger.core.play_rules import PlayRules as PlayRules
+
 ROYAL = (10, 11, 12, 13, 14)
 BOMB_KINDS = ("four-of-a-kind", "straight-flush")
-# What each play option decides, and its sources: ledger.core.registry.
-
-
-@dataclass(frozen=True)
-class PlayRules:
-    """The house options that change what is a play and what beats what."""
-
-    suit_order: str = "SHCD"
-    straights: str = "pagat"
-    flushes: str = "suit-first"
-    four_of_a_kind: str = "with-kicker"
-    bombs: str = "off"
-    no_flushes: bool = False
-    no_triples: bool = False
-    five_card_order: str = "standard"
-    rank_order: str = "two-high"
-    five_of_a_kind: str = "off"
-    identical_beats: bool = False
-    butterfly: bool = False
-
-    def __post_init__(self) -> None:
-        for name, allowed in CHOICES.items():
-            value = getattr(self, name)
-            if value not in allowed:
-                raise RuleError(_("play option {name} cannot be {value!r}: use one of {allowed}").format(
-                    name=name, value=value, allowed=", ".join(allowed)))
-        for name in SWITCHES:
-            value = getattr(self, name)
-            if not isinstance(value, bool):
-                raise RuleError(_("play option {name} must be true or false, not {value!r}").format(
-                    name=name, value=value))
-        if (self.rank_order == ACE_LOW) != (self.straights == ACE_LOW):
-            raise RuleError(_(
-                "play options rank_order and straights go together: set both to "
-                "\"ace-low-king-high\" (its straights run from A-2-3-4-5 to 9-10-J-Q-K) or neither"))
-
-    @classmethod
-    def from_mapping(cls, options: Mapping[str, object]) -> PlayRules:
-        """Build from a rule file's table; ``-`` in keys reads as ``_``, suit order any case."""
-        allowed = [f.name for f in fields(cls)]
-        values: dict[str, object] = {}
-        for raw_key, value in options.items():
-            key = str(raw_key).replace("-", "_")
-            if key not in allowed:
-                raise RuleError(_("unknown play option {key!r}: the options are {allowed}").format(
-                    key=raw_key, allowed=", ".join(allowed)))
-            if key in values:
-                raise RuleError(_("play option {key} is given twice: give each option once").format(key=key))
-            if key == "suit_order" and isinstance(value, str):
-                value = value.lower() if value.lower() == NO_SUIT_ORDER else value.upper()
-            values[key] = value
-        return cls(**values)  # type: ignore[arg-type]  # __post_init__ checks the values
-
-    def to_dict(self) -> dict[str, object]:
-        """Plain mapping that :meth:`from_mapping` reads back to an equal rule set."""
-        return asdict(self)
-
-
-ACE_LOW = "ace-low-king-high"
-DEFAULT_RULES = PlayRules()
-PLAY_PRESETS: dict[str, PlayRules] = {
-    "classic": DEFAULT_RULES,
-    "hong-kong": PlayRules(straights="hong-kong", flushes="top-card-first"),
-}
-
 
 @dataclass(frozen=True)
 class Play:
@@ -163,12 +58,13 @@ class Play:
     key: tuple[object, ...]
     top: Card
     detail: str
+    stands_for: tuple[Card, ...] = ()  # with jokers: the cards they were judged as
 
     def describe(self, local: bool = False) -> str:
         """Short text for messages, e.g. ``straight 3-4-5-6-7 (top 7♠)``; ``local`` in the
         interface's language (JSON keeps the English)."""
         if not local:
-            return f"{self.kind.replace('-', ' ')} {self.detail}"
+            return f"{KIND_NAMES[self.kind]} {self.detail}"
         detail = self.detail.replace("(top ", "(" + _("top") + " ")
         return f"{_(KIND_NAMES[self.kind])} {detail}"
 
@@ -181,7 +77,13 @@ KIND_NAMES = {
     "two-pairs": N_("two pairs"),
     "five-of-a-kind": N_("five of a kind"),
     "butterfly": N_("butterfly"),
+    "pairs-run": N_("run of pairs"),
+    "triple-plus-two": N_("triple with two odd cards"),
+    "dragon": N_("dragon"),
+    "straight-flush-plus-two": N_("straight flush plus two"),
 }
+DRAGON_SIZE = 13
+SF_PLUS_TWO_SIZE = 7
 
 
 @dataclass(frozen=True)
@@ -206,6 +108,8 @@ def classify(cards: Iterable[Card], rules: PlayRules = DEFAULT_RULES) -> Play:
                                                  card_order(card, rules.suit_order))))
     ensure_distinct(hand, copies(rules))
     shown = format_cards(hand, symbols=True)
+    if any(card.rank == JOKER for card in hand):
+        return _with_jokers(hand, rules, shown)
     counts = Counter(card.rank for card in hand)
     value = {rank: rank_value(rank, rules) for rank in counts}
     size = len(hand)
@@ -220,7 +124,7 @@ def classify(cards: Iterable[Card], rules: PlayRules = DEFAULT_RULES) -> Play:
         kind = ("single", "pair", "triple")[size - 1]
         return _play(kind, hand, rules, (0, value[hand[-1].rank]), hand[-1], shown)
     if size == 4:
-        if len(counts) == 1 and rules.four_of_a_kind in ("alone", "two-pairs"):
+        if len(counts) == 1 and (rules.four_of_a_kind in ("alone", "two-pairs") or rules.smack_down):
             detail = _ranks(hand[0].rank, 4)
             return _play("four-of-a-kind", hand, rules, (3, value[hand[0].rank]), hand[-1], detail)
         if sorted(counts.values()) == [2, 2] and rules.four_of_a_kind == "two-pairs":
@@ -232,17 +136,161 @@ def classify(cards: Iterable[Card], rules: PlayRules = DEFAULT_RULES) -> Play:
             cards=shown, why=_(_FOUR_CARDS[rules.four_of_a_kind])))
     if size == 5:
         return _five(hand, counts, rules, shown)
+    longer = _longer(hand, counts, rules, shown)
+    if longer is not None:
+        return longer
     sizes = _("1, 2, 3 or 5 cards (or a four)") if rules.four_of_a_kind != "with-kicker" else _(
         "1, 2, 3 or 5 cards")
+    more = [_(word) for on, word in (
+        (rules.smack_down, N_("a run of three or more pairs (smack_down)")),
+        (rules.long_straights, N_("a straight of 6 to 12 cards (long_straights)")),
+        (rules.dragon_play, N_("the 13-card dragon (dragon_play)")),
+        (rules.straight_flush_plus_two, N_("a straight flush plus two cards (straight_flush_plus_two)")),
+    ) if on]
+    if more:
+        sizes = _("{sizes}; also {more}").format(sizes=sizes, more=", ".join(more))
     if not hand:
         raise InputError(_("no cards: a play is {sizes}").format(sizes=sizes))
     raise InputError(_("{cards} is not a play: a play is {sizes}").format(cards=shown, sizes=sizes))
+
+
+MOST_WILD = 2  # jokers judged in one combination: every card each may stand for is tried
+
+
+def _with_jokers(hand: tuple[Card, ...], rules: PlayRules, shown: str) -> Play:
+    """A joker alone ranks above every card, the black above the red; in a combination each
+    joker stands for the card that makes the strongest play (Wikipedia: "played as any
+    card with any suit")."""
+    if not rules.jokers:
+        raise InputError(_("{cards} is not a play: jokers are cards only under the play option "
+                           "jokers").format(cards=shown))
+    wild = [card for card in hand if card.rank == JOKER]
+    if len(hand) == 1:
+        return Play("single", hand, (0, JOKER, 1 if hand[0].suit == "B" else 0), hand[0],
+                    format_card(hand[0]))
+    if len(wild) > MOST_WILD:
+        raise InputError(_("{cards}: the ledger judges a combination with at most {most} "
+                           "jokers").format(cards=shown, most=MOST_WILD))
+    natural = [card for card in hand if card.rank != JOKER]
+    deck = [Card(rank, suit) for rank in RANKS for suit in SUITS]
+    best: Play | None = None
+    for stand_ins in combinations_with_replacement(deck, len(wild)):
+        try:
+            play = classify((*natural, *stand_ins), rules)
+        except InputError:
+            continue
+        if best is None or play.key > best.key:
+            best = play
+    if best is None:
+        raise InputError(_("{cards} is not a play, whatever the jokers stand for").format(
+            cards=shown))
+    rest, used = list(natural), []
+    for card in best.cards:
+        if card in rest:
+            rest.remove(card)
+        else:
+            used.append(card)
+    said = ", ".join(f"{format_card(j)} = {format_card(c, True)}" for j, c in zip(wild, used,
+                                                                                    strict=True))
+    return Play(best.kind, hand, best.key, best.top, f"{best.detail} [{said}]", best.cards)
+
+
+def _longer(hand: tuple[Card, ...], counts: Counter[int], rules: PlayRules, shown: str) -> Play | None:
+    """A play of more than five cards under the options that allow one: a run of pairs
+    (smack_down), a longer straight, the dragon, a straight flush plus two; None: none."""
+    size = len(hand)
+    if rules.smack_down and size >= 6 and set(counts.values()) == {2}:
+        ranks = sorted(counts, key=lambda rank: rank_value(rank, rules))
+        values = [rank_value(rank, rules) for rank in ranks]
+        if values != list(range(values[0], values[0] + len(values))):
+            raise InputError(_("{cards} is not a play: a run of pairs needs consecutive ranks "
+                               "(smack_down)").format(cards=shown))
+        top = max((c for c in hand if c.rank == ranks[-1]), key=hand.index)
+        detail = "-".join(_ranks(rank, 2) for rank in ranks)
+        return _play("pairs-run", hand, rules, (0, values[-1]), top, detail)
+    if size == DRAGON_SIZE and len(counts) == DRAGON_SIZE and rules.dragon_play:
+        top = next(card for card in hand if card.rank == TWO)
+        detail = f"A-K-Q-J-10-9-8-7-6-5-4-3-2 (top {format_card(top, True)})"
+        return _play("dragon", hand, rules, (0,), top, detail)
+    if rules.long_straights and 5 < size < DRAGON_SIZE and len(counts) == size:
+        found = long_run(hand, rules.straights)
+        if found is not None:
+            sequence, last = found
+            top = next(card for card in hand if card.rank == last.top)
+            detail = f"{'-'.join(RANK_NAMES[r] for r in sequence)} (top {format_card(top, True)})"
+            return _play("straight", hand, rules, (0, last.level), top, detail)
+    if size == SF_PLUS_TWO_SIZE and rules.straight_flush_plus_two:
+        return _flush_plus_two(hand, rules, shown)
+    return None
+
+
+def top_run(play: Play, rules: PlayRules = DEFAULT_RULES) -> Run:
+    """The five-card straight that ranks a straight, a longer straight (the one at its top
+    end) or a straight flush plus two (the highest straight flush in it)."""
+    if play.kind == "straight-flush-plus-two":
+        return max((run for five in combinations(play.cards, 5)
+                    if len({c.suit for c in five}) == 1 and len({c.rank for c in five}) == 5
+                    and (run := run_of(five, rules.straights)) is not None),
+                   key=lambda run: run.level)
+    if len(play.cards) > 5:
+        found = long_run(play.cards, rules.straights)
+        assert found is not None, play
+        return found[1]
+    run = run_of(play.cards, rules.straights)
+    assert run is not None, play
+    return run
+
+
+def long_run(hand: Iterable[Card], straights: str) -> tuple[tuple[int, ...], Run] | None:
+    """The ranks of a straight longer than five, in sequence, and its top five-card run:
+    every five in a row must be a straight of the ``straights`` named, and the run at its
+    top end ranks it (3-4-5-6-7-8 as 4-5-6-7-8).  None: no such sequence."""
+    ranks = {card.rank for card in hand}
+    runs = straight_runs(straights)
+    for first in runs:
+        chain = list(first.ranks)
+        last = first
+        while set(chain) < ranks:
+            step = next((run for run in runs if run.ranks[:4] == tuple(chain[-4:])
+                         and run.ranks[4] in ranks and run.ranks[4] not in chain), None)
+            if step is None:
+                break
+            chain.append(step.ranks[4])
+            last = step
+        if set(chain) == ranks and len(chain) == len(ranks):
+            return tuple(chain), last
+    return None
+
+
+def _flush_plus_two(hand: tuple[Card, ...], rules: PlayRules, shown: str) -> Play:
+    """Seven cards holding a straight flush: the highest one in them ranks the play."""
+    best: tuple[tuple[int, int], tuple[int, ...], Run] | None = None
+    picked: tuple[int, ...]
+    for picked in combinations(range(len(hand)), 5):
+        five = tuple(hand[i] for i in picked)
+        run = run_of(five, rules.straights) if len({c.suit for c in five}) == 1 else None
+        if run is not None and len({c.rank for c in five}) == 5:
+            rank = (run.level, suit_value(five[0].suit, rules.suit_order))
+            if best is None or rank > best[0]:
+                best = (rank, picked, run)
+    if best is None:
+        raise InputError(_("{cards} is not a play: seven cards must hold a straight flush "
+                           "(straight_flush_plus_two)").format(cards=shown))
+    picked, run = best[1], best[2]
+    five = tuple(hand[i] for i in picked)
+    top = next(card for card in five if card.rank == run.top)
+    extra = format_cards((hand[i] for i in range(len(hand)) if i not in picked), symbols=True)
+    detail = f"{run} (top {format_card(top, True)}) + {extra}"
+    return _play("straight-flush-plus-two", hand, rules, (0, run.level), top, detail)
 
 
 def compare(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES) -> Verdict:
     """May ``a`` be played on ``b``?  Both are re-judged under ``rules`` first."""
     a, b = classify(a.cards, rules), classify(b.cards, rules)
     this, that = (a.describe(), a.describe(True)), (b.describe(), b.describe(True))
+    special = special_verdict(a, b, rules)
+    if special is not None:
+        return _verdict(special[0], special[1], this=this, that=that)
     if rules.bombs == "quads-beat-all" and has_quads(a) != has_quads(b):
         if has_quads(a):
             return _verdict(True, N_("{this} beats {that}: four of a kind beats any play "
@@ -294,6 +342,83 @@ def compare(a: Play, b: Play, rules: PlayRules = DEFAULT_RULES) -> Verdict:
     return _verdict(beats, template, this=this, that=that, label=(label, _(label)))
 
 
+def special_verdict(a: Play, b: Play, rules: PlayRules) -> tuple[bool, str] | None:
+    """Whether ``a`` beats ``b`` and the reason's template, where an option that plays by
+    its own rule decides (smack_down, straight_flush_plus_two, dragon_play); None: the
+    usual order decides."""
+    if rules.smack_down:
+        smack = _smack(a, b, rules)
+        if smack is not None:
+            return smack
+    if rules.straight_flush_plus_two:
+        honours = _honours(a, b)
+        if honours is not None:
+            return honours
+    if a.kind == "dragon" and b.kind != "dragon":
+        return False, N_("{this} cannot be played on {that}: a dragon is played when you lead, "
+                         "once you have control (dragon_play)")
+    return None
+
+
+def is_smack(play: Play) -> bool:
+    """A smack down: a run of pairs, or four of a kind alone."""
+    return play.kind == "pairs-run" or (play.kind == "four-of-a-kind" and len(play.cards) == 4)
+
+
+def is_big_two(play: Play, rules: PlayRules) -> bool:
+    """The single highest card: 2♠ under the default orders (the one a smack down beats)."""
+    if play.kind != "single":
+        return False
+    top_rank = 13 if rules.rank_order == ACE_LOW else TWO
+    top_suit = SUIT_ORDERS[0][0] if rules.suit_order == NO_SUIT_ORDER else rules.suit_order[0]
+    card = play.cards[0]
+    return card.rank == top_rank and (rules.suit_order == NO_SUIT_ORDER or card.suit == top_suit)
+
+
+def _smack(a: Play, b: Play, rules: PlayRules) -> tuple[bool, str] | None:
+    """Wikipedia's Smack Down on a single 2♠, and the Smack Back on a Smack Down."""
+    four_alone_is_smack_only = rules.four_of_a_kind == "with-kicker"
+    if is_smack(a) and is_big_two(b, rules):
+        return True, N_("{this} beats {that}: a smack down (four of a kind or a run of pairs) "
+                        "beats the single highest card (smack_down)")
+    if is_smack(a) and is_smack(b):
+        if (a.kind, len(a.cards)) != (b.kind, len(b.cards)):
+            return False, N_("{this} cannot be played on {that}: a smack back is a higher four of "
+                             "a kind on a four of a kind, or a higher run of pairs as long as the "
+                             "smack down (smack_down)")
+        if a.key > b.key:
+            return True, N_("{this} beats {that}: a smack back, higher and as long (smack_down)")
+        return False, N_("{this} does not beat {that}: a smack back must be higher (smack_down)")
+    if a.kind == "pairs-run" or (is_smack(a) and four_alone_is_smack_only):
+        return False, N_("{this} cannot be played on {that}: a smack down is played only on the "
+                         "single highest card, a smack back on a smack down (smack_down)")
+    if b.kind == "pairs-run" or (is_smack(b) and four_alone_is_smack_only):
+        return False, N_("{this} does not beat {that}: only a smack back (a higher four of a kind "
+                         "or run of pairs as long) beats a smack down (smack_down)")
+    return None
+
+
+def _honours(a: Play, b: Play) -> tuple[bool, str] | None:
+    """pagat's Todd Latta: four of a kind plus a card, and a straight flush plus two, beat
+    any other play; each is beaten only by a higher one of its own, or the first by the
+    second."""
+    quads_a, quads_b = (p.kind == "four-of-a-kind" and len(p.cards) == 5 for p in (a, b))
+    plus_a, plus_b = (p.kind == "straight-flush-plus-two" for p in (a, b))
+    if (plus_a and plus_b) or (quads_a and quads_b) or not (quads_a or quads_b or plus_a or plus_b):
+        return None  # the usual order: a higher one of the same kind
+    if plus_b:
+        return False, N_("{this} does not beat {that}: only a higher straight flush plus two beats "
+                         "a straight flush plus two (straight_flush_plus_two)")
+    if plus_a:
+        return True, N_("{this} beats {that}: a straight flush plus two beats any other play "
+                        "(straight_flush_plus_two)")
+    if quads_b:
+        return False, N_("{this} does not beat {that}: only a higher four of a kind plus a card or a "
+                         "straight flush plus two beats it (straight_flush_plus_two)")
+    return True, N_("{this} beats {that}: four of a kind plus a card beats any play but a straight "
+                    "flush plus two (straight_flush_plus_two)")
+
+
 def _other_kind_refused(a: Play, b: Play, rules: PlayRules) -> bool:
     """no-poker-rules: no five-card play on one of another kind; gamesky: no full house on
     a straight."""
@@ -313,7 +438,7 @@ def kind_name(play: Play, rules: PlayRules = DEFAULT_RULES) -> str:
         play.cards
     ):
         return "royal flush"
-    return play.kind.replace("-", " ")
+    return KIND_NAMES[play.kind]
 
 
 def is_bomb(play: Play) -> bool:
@@ -337,7 +462,8 @@ def _play(
     detail: str,
 ) -> Play:
     """Append the top card's suit to ``key`` for kinds where suits break ties."""
-    if kind in ("single", "pair", "triple", "straight", "straight-flush", "two-pairs", "butterfly"):
+    if kind in ("single", "pair", "triple", "straight", "straight-flush", "two-pairs", "butterfly",
+                "pairs-run", "dragon", "straight-flush-plus-two"):
         key = (*key, suit_value(top.suit, rules.suit_order))
     return Play(kind, hand, key, top, detail)
 
@@ -351,6 +477,8 @@ def kind_order(rules: PlayRules) -> tuple[str, ...]:
     """The five-card kinds low to high under ``five_card_order``, with five of a kind
     just above four of a kind (below a straight flush) or above every kind."""
     order = KIND_ORDERS[rules.five_card_order]
+    if rules.triple_plus_two:
+        order = ("triple-plus-two", *order)  # "Эта комбинация рангом ниже стрита"
     if rules.butterfly:
         order = ("butterfly", *order)  # "This combination ranks below the straight"
     if rules.five_of_a_kind == "off":
@@ -376,6 +504,12 @@ def _five(hand: tuple[Card, ...], counts: Counter[int], rules: PlayRules, shown:
         detail = f"{_ranks(pairs[1], 2)} + {_ranks(pairs[0], 2)} + {format_card(odd, True)}"
         key = (_kind_level("butterfly", hand, rules), rank_value(pairs[1], rules))
         return _play("butterfly", hand, rules, key, top, detail)
+    if shape == [1, 1, 3] and rules.triple_plus_two:
+        big = next(rank for rank in counts if counts[rank] == 3)
+        junk = format_cards((c for c in hand if c.rank != big), symbols=True)
+        top = max((c for c in hand if c.rank == big), key=hand.index)
+        key = (_kind_level("triple-plus-two", hand, rules), rank_value(big, rules))
+        return _play("triple-plus-two", hand, rules, key, top, f"{_ranks(big, 3)} + {junk}")
     if shape in ([1, 4], [2, 3]):
         big = max(counts, key=lambda rank: counts[rank])
         small = min(counts, key=lambda rank: counts[rank])
@@ -391,6 +525,9 @@ def _five(hand: tuple[Card, ...], counts: Counter[int], rules: PlayRules, shown:
     if run is not None:
         top = next(card for card in hand if card.rank == run.top)
         kind = "straight-flush" if flush else "straight"
+        if flush and rules.straight_flush_plus_two:
+            raise InputError(_("{cards} is not a play: a straight flush is played with two extra "
+                               "cards (straight_flush_plus_two)").format(cards=shown))
         detail = f"{run} (top {format_card(top, True)})"
         return _play(kind, hand, rules, (_kind_level(kind, hand, rules), run.level), top, detail)
     if flush and not rules.no_flushes:
@@ -463,10 +600,14 @@ def _tie_labels(kind: str, rules: PlayRules) -> tuple[str, ...]:
             "top-card-first": (N_("top card"), N_("suit")),
             "poker": (N_("cards, compared top-down"), N_("suit")),
         }[rules.flushes]
-    if kind in ("straight", "straight-flush"):
+    if kind in ("straight", "straight-flush", "straight-flush-plus-two"):
         return (N_("sequence"), N_("suit of the top card"))
-    if kind in ("full-house", "four-of-a-kind", "five-of-a-kind"):
+    if kind in ("full-house", "four-of-a-kind", "five-of-a-kind", "triple-plus-two"):
         return (N_("rank"),)
+    if kind == "dragon":
+        return (N_("suit of its 2"),)
+    if kind == "pairs-run":
+        return (N_("rank of the highest pair"), N_("suit of its highest card"))
     if kind in ("two-pairs", "butterfly"):
         return (N_("rank of the higher pair"), N_("suit of its highest card"))
     return (N_("rank"), N_("suit") if kind == "single" else N_("suit of its highest card"))

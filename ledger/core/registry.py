@@ -2,7 +2,7 @@
 
 A rule option is a field of :class:`ledger.core.rule_set.RuleSet` (typed fields stay
 typed: an :class:`Option` describes one, it does not replace it); a play option is a
-field of :class:`ledger.core.plays.PlayRules`, named ``plays.KEY``; a deal fact is
+field of :class:`ledger.core.play_rules.PlayRules`, named ``plays.KEY``; a deal fact is
 what the scorekeeper types with a deal (``--twos Ben=1``).  Checking a rule file
 (``rules_from_mapping``), ``bigtwo rules list`` / ``show``, the ``deal``/``amend``
 and ``table`` help, the deal grammar's option words, the phone's entry screen
@@ -41,6 +41,7 @@ from ledger.core.rule_set import (
     RuleSet,
 )
 from ledger.core.rule_values import tiers_value, want_bool, want_choice, want_int
+from ledger.core.seating import leaves_over
 
 
 class Checking(NamedTuple):
@@ -83,7 +84,7 @@ class Option(NamedTuple):
         """The value a rule set has when nothing sets it (a frozen set missing the field
         reads it: a new option's default keeps the old behaviour)."""
         if self.name.startswith("plays."):
-            from ledger.core.plays import PlayRules
+            from ledger.core.play_rules import PlayRules
 
             return PlayRules.__dataclass_fields__[self.name[6:]].default
         return RuleSet._field_defaults[self.name]
@@ -150,7 +151,7 @@ def _plays(value: object, c: Checking) -> tuple[tuple[str, Any], ...]:
             "rule 'plays' must be a table of play options, such as [plays] suit_order = \"DHSC\""))
     if not value:
         return c.base.plays  # nothing named: no need to load the play rules
-    from ledger.core.plays import PlayRules  # the play options validate themselves
+    from ledger.core.play_rules import PlayRules  # the play options validate themselves
 
     checked = PlayRules.from_mapping(value).to_dict()
     named = {str(k).replace("-", "_") for k in value}
@@ -267,7 +268,7 @@ OPTIONS: dict[str, Option] = {o.name: o for o in _OPTIONS}
 # The text fields of a rule set: not options (they decide nothing), checked as text.
 TEXT_FIELDS = ("name", "description", "source")
 
-# What each play option decides and its sources (the values: ledger.core.plays.CHOICES).
+# What each play option decides and its sources (the values: ledger.core.play_rules.CHOICES).
 _PLAY_HELP: dict[str, tuple[str, str, str]] = {
     "suit_order": (N_("the suits, high to low; none: suits never break a tie"),
                    N_("pagat; Wikipedia; the French text; Russian Wikipedia"),
@@ -306,12 +307,26 @@ _PLAY_HELP: dict[str, tuple[str, str, str]] = {
                   N_("Wikipedia; the Russian rule text"), N_("five cards: two pairs and one more")),
     "identical_beats": (N_("an identical play (3♦ on 3♦, two decks) beats the one before it"),
                         N_("the Russian rule text: two decks"), N_("the same cards on the same cards")),
+    "smack_down": (N_("a smack down, four of a kind or a run of three or more pairs, beats a "
+                      "single 2♠; a smack back, a higher one of the same length, beats it"),
+                   N_("Wikipedia; the Russian rule text"), N_("a run of pairs or a four alone on 2♠")),
+    "triple_plus_two": (N_("a triple with two odd cards is a five-card play, below the straight"),
+                        N_("the Russian rule text"), N_("five cards: a triple and two others")),
+    "long_straights": (N_("straights of 6 to 12 cards, beaten by a higher one of the same length"),
+                       N_("Wikipedia; the Russian rule text"), N_("six or more cards in sequence")),
+    "dragon_play": (N_("the 13-card dragon is a play, led once in control; the suit of the 2 breaks a tie"),
+                    N_("Wikipedia; the Russian rule text"), N_("thirteen cards, one of each rank")),
+    "straight_flush_plus_two": (N_("a straight flush is played with two extra cards (seven); it "
+                                   "and four of a kind plus a card beat any other play"),
+                                N_("pagat, Todd Latta"), N_("seven cards holding a straight flush")),
+    "jokers": (N_("jokers (BJ, RJ): alone above 2♠, the black above the red; in a combination any card"),
+               N_("Wikipedia; the Russian rule text"), N_("a joker typed in a play or a hand")),
 }
 
 
 def play_options() -> dict[str, Option]:
     """The play options as registry entries, ``plays.KEY`` (loads the play rules)."""
-    from ledger.core.plays import CHOICES, SWITCHES
+    from ledger.core.play_rules import CHOICES, SWITCHES
 
     out = {}
     for key, (what, source, matters) in _PLAY_HELP.items():
@@ -389,6 +404,9 @@ FACTS: tuple[Fact, ...] = (
     Fact("four_twos", "--four-twos", "win", "NAME", N_("immediate win: dealt all four twos"),
          "immediate_wins", lambda r, t: _cards(r) and "four-twos" in r.immediate_wins,
          (("immediate", "text"), ("immediate_by", "text"))),
+    Fact("leftovers", "--leftovers", "player", "NAME",
+         N_("who took the leftover cards (two decks hold two 3♦)"), "deal_all",
+         lambda r, t: _cards(r) and (r.deal_all or r.odd_card), (("leftovers", "text"),)),
     Fact("order", "--order", "players", "A,B,C,D",
          N_("places mode: the finishing order, first out first"), "mode",
          lambda r, t: r.mode == "places", (("order", "names"),)),
@@ -432,16 +450,19 @@ class Offer(NamedTuple):
                 "values": list(self.values), "label": self.label}
 
 
-def offered_facts(rules: RuleSet, teams: bool = False) -> tuple[Offer, ...]:
+def offered_facts(rules: RuleSet, teams: bool = False, players: int | None = None) -> tuple[Offer, ...]:
     """The deal facts beyond the cards left that ``rules`` score (in a teams session
-    when ``teams``): what the phone's entry screen offers, in the deal help's order.
+    when ``teams``; with ``players`` seated, when known): what the phone's entry screen
+    offers, in the deal help's order.  Who took the leftovers is offered only where some
+    are left over (five of one deck, six of two …).
 
     >>> [o.to_dict()["word"] for o in offered_facts(RuleSet("t", mode="places",
     ...                                                   immediate_wins=()))]
     ['--order']
     """
     return tuple(Offer(f.name, f.word, f.kind, f.values_for(rules), _(f.help))
-                 for f in FACTS if f.offered(rules, teams))
+                 for f in FACTS if f.offered(rules, teams)
+                 and (f.name != "leftovers" or players is None or leaves_over(rules, players)))
 
 
 # The deal help's first lines: the cards left (always taken, so not a Fact).

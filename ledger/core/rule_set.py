@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, get_args
 from ledger.core.i18n import _
 
 if TYPE_CHECKING:
-    from ledger.core.plays import PlayRules
+    from ledger.core.play_rules import PlayRules
 
 # The fixed choices of a rule set: each a Literal type, and its values as a tuple.
 Factor = Literal["off", "each", "once"]  # how unplayed twos / bombs multiply the penalty
@@ -77,7 +77,7 @@ class RuleSet(NamedTuple):
     settlement: Settlement = "pairwise"
     mode: Mode = "cards"
     place_points: tuple[int, ...] = (0, 1, 2, 3)
-    # Play options (docs/plays.md), kept as validated plain data; see ledger.core.plays.
+    # Play options (docs/plays.md), kept as validated plain data; see ledger.core.play_rules.
     plays: tuple[tuple[str, Any], ...] = ()
     # Who deals and who leads the next deal (docs/at-the-table.md); see ledger.core.dealer.
     next_deal: NextDeal = "rotate"
@@ -178,8 +178,8 @@ class RuleSet(NamedTuple):
         return json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False)
 
     def play_rules(self) -> "PlayRules":
-        """The play options as :class:`ledger.core.plays.PlayRules` (unnamed ones at their defaults)."""
-        from ledger.core.plays import PlayRules
+        """The play options as :class:`ledger.core.play_rules.PlayRules` (unnamed ones at their defaults)."""
+        from ledger.core.play_rules import PlayRules
 
         return PlayRules.from_mapping(dict(self.plays))
 

@@ -21,8 +21,9 @@ from typing import Any, Literal, NamedTuple, TypeGuard, get_args
 from ledger.core.errors import InputError
 from ledger.core.i18n import _
 from ledger.core.rule_set import IMMEDIATE_WINS, ImmediateWin, RuleSet
-from ledger.core.seating import hands, own_hands, twos_in_play
+from ledger.core.seating import check_taker, hands, own_hands, twos_in_play
 from ledger.core.seating import largest_hand as _largest
+from ledger.core.seating import teams_of as teams_of  # read here by the reports and money
 
 Finish = Literal["two", "quads", "straight-flush"]  # the winner's last play, when it doubles
 FINISHES: tuple[Finish, ...] = get_args(Finish)
@@ -56,6 +57,7 @@ class Deal(NamedTuple):
     shootout: str | None = None
     # Cards typed for a loser instead of a count ("2S 2H 5D"): kept as entered.
     hands: Mapping[str, str] = NOTHING
+    leftovers: str | None = None  # who took the leftover cards (ledger.core.seating)
 
     def to_dict(self) -> dict[str, Any]:
         """Compact JSON-ready facts: only what was said."""
@@ -66,7 +68,7 @@ class Deal(NamedTuple):
             value = {k: v for k, v in getattr(self, key).items() if v}
             if value:
                 out[key] = value
-        for key in ("finish", "assist", "immediate", "immediate_by", "shootout"):
+        for key in ("finish", "assist", "immediate", "immediate_by", "shootout", "leftovers"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
         if self.missed_call:
@@ -112,11 +114,6 @@ class DealScore(NamedTuple):
     payee: dict[str, str | None]  # who each player's pay-the-winner flow is with
 
 
-def teams_of(seats: Sequence[str]) -> tuple[tuple[str, str], tuple[str, str]]:
-    """Partners sit opposite: seats 1+3 and 2+4."""
-    return (seats[0], seats[2]), (seats[1], seats[3])
-
-
 # --- validation -------------------------------------------------------------
 
 
@@ -146,13 +143,15 @@ def validate(rules: RuleSet, seats: Sequence[str], deal: Deal, teams: bool = Fal
         _validate_immediate(rules, seats, deal)
     else:
         _validate_cards(rules, seats, deal)
+    if deal.leftovers is not None:
+        check_taker(rules, seats, deal.cards, deal.leftovers)
     _validate_extras(rules, seats, deal, teams)
 
 
 def _validate_places(rules: RuleSet, seats: Sequence[str], deal: Deal) -> None:
     said = [
         (deal.immediate or k) if k == "immediate" else k
-        for k in ("cards", "twos", "bombs", "finish", "assist", "missed_call", "immediate")
+        for k in ("cards", "twos", "bombs", "finish", "assist", "missed_call", "immediate", "leftovers")
         if getattr(deal, k)
     ]
     if deal.order is None:
@@ -377,7 +376,7 @@ def base_penalties(
     if deal.immediate is not None:
         return {n: c * immediate_multiplier(rules, deal, c) for n, c in cards.items()}
     finish = 2 if finish_counts and rules.finish_double and _doubling_finish(rules, deal.finish) else 1
-    own = own_hands(rules, cards)
+    own = own_hands(rules, cards, deal.leftovers)
     out = {}
     for name in seats:
         c = cards[name]
@@ -419,14 +418,14 @@ def is_fried(rules: RuleSet, deal: Deal, cards: int, name: str = "") -> bool:
         return cards >= rules.rank_threshold
     if deal.immediate is not None:
         return immediate_multiplier(rules, deal, cards) > 1
-    return rules.tier_for(cards, own_hands(rules, deal.cards).get(name, cards)) > 1
+    return rules.tier_for(cards, own_hands(rules, deal.cards, deal.leftovers).get(name, cards)) > 1
 
 
 def effective_cards(rules: RuleSet, seats: Sequence[str], deal: Deal) -> dict[str, int]:
     """Cards scored for each player: an immediate win scores a full hand for the others."""
     if deal.immediate is not None:
-        full = hands(rules, len(seats)).hand
-        return {n: 0 if n == deal.immediate_by else full for n in seats}
+        full = own_hands(rules, dict.fromkeys(seats, 0), deal.leftovers)  # the taker's: + leftovers
+        return {n: 0 if n == deal.immediate_by else full[n] for n in seats}
     if rules.mode == "places":
         return {n: 0 for n in seats}
     return {n: deal.cards[n] for n in seats}

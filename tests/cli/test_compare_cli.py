@@ -223,13 +223,27 @@ OPTION_CASES = [
     ("identical_beats", True, "3♦", "3♦", False, True),
     # Wikipedia: "two pairs (of different ranks) and one odd card ... below the straight"
     ("butterfly", True, "9♠9♥4♦4♣3♠", "8♠8♥7♦7♣A♠", INVALID, True),
+    # Wikipedia: "The Smack Down can be played to defeat the "Big Two" only when the Two of
+    # Spades is played as a single"
+    ("smack_down", True, "4♠4♥5♦5♣6♠6♦", "2♠", INVALID, True),
+    # the Russian article: "тройной и двух мусорных карт ... ниже стрита"
+    ("triple_plus_two", True, "9♠9♥9♦3♣4♠", "8♠8♥8♦A♣2♠", INVALID, True),
+    # Wikipedia: "Some variations allow for straights longer than five cards"
+    ("long_straights", True, "4♠5♥6♦7♣8♠9♦", "3♠4♥5♦6♣7♠8♦", INVALID, True),
+    # Wikipedia: a "Dragon" "is considered a valid combination ... Suit of 2 is tie-breaker"
+    ("dragon_play", True, "3♠4♠5♠6♠7♠8♠9♠10♠J♠Q♠K♠A♠2♠", "3♦4♥5♦6♣7♥8♦9♣10♥J♦Q♣K♥A♦2♥",
+     INVALID, True),
+    # pagat, Todd Latta: "a straight flush is played with any two extra cards"
+    ("straight_flush_plus_two", True, "5♣6♣7♣8♣9♣3♦3♠", "3♥4♥5♥6♥7♥2♠2♦", INVALID, True),
+    # Wikipedia: "the jokers are deemed higher than the Two of Spades"
+    ("jokers", True, "RJ", "2♠", INVALID, True),
 ]
 
 
 def answer(cli, a: str, b: str, *options: str) -> bool | str:
     result = cli("compare", a, b, *options, "--json")
     if result.exit_code == 2:
-        assert "is not a play" in result.stderr or "named twice" in result.stderr
+        assert any(why in result.stderr for why in ("is not a play", "named twice", "is a joker"))
         assert "Traceback" not in result.output
         return INVALID
     assert result.exit_code == 0, result.output

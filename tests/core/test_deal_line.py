@@ -68,6 +68,7 @@ def deals(draw: st.DrawFn) -> Deal:
         immediate_by=None if immediate is None else draw(st.sampled_from(seats)),
         order=draw(st.one_of(st.none(), st.permutations(seats).map(tuple))),
         shootout=draw(st.sampled_from([None, *seats])),
+        leftovers=draw(st.sampled_from([None, *seats])),
     )
 
 

@@ -472,6 +472,12 @@ def test_defaults_and_presets() -> None:
         "five_of_a_kind": "off",
         "identical_beats": False,
         "butterfly": False,
+        "smack_down": False,
+        "triple_plus_two": False,
+        "long_straights": False,
+        "dragon_play": False,
+        "straight_flush_plus_two": False,
+        "jokers": False,
     }
     assert PLAY_PRESETS["classic"] == PlayRules()
     assert PLAY_PRESETS["hong-kong"] == PlayRules(straights="hong-kong", flushes="top-card-first")
@@ -504,7 +510,8 @@ def test_from_mapping_accepts_dashes_and_suit_order_case() -> None:
             {"wilds": "on"},
             "unknown play option 'wilds': the options are suit_order, straights, "
             "flushes, four_of_a_kind, bombs, no_flushes, no_triples, five_card_order, rank_order, "
-            "five_of_a_kind, identical_beats, butterfly",
+            "five_of_a_kind, identical_beats, butterfly, smack_down, triple_plus_two, long_straights, "
+            "dragon_play, straight_flush_plus_two, jokers",
         ),
         (
             {"suit_order": "CDHS"},

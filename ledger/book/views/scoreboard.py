@@ -186,6 +186,6 @@ def board(ledger: Ledger, session: SessionRow, session_start: bool = False) -> B
     s = ledger.journal.session(session.id)
     rules = session_rules(s)
     return Board(s, rules, standings(ledger, [s]), settle(ledger, [s]), next_turn(ledger, s),
-                 offered_facts(rules, s.teams), undo_preview(ledger, s, session_start),
+                 offered_facts(rules, s.teams, len(s.seats)), undo_preview(ledger, s, session_start),
                  rules.points_per_unit, ledger.journal.next_deal_no(s.id),
                  deal_lines(ledger, s, BOARD_DEALS))

@@ -103,7 +103,7 @@ def _play(label: str, text: str, house: Any) -> Any:
     from ledger.core.plays import classify, copies
 
     try:
-        return classify(parse_cards(text, copies(house)), house)
+        return classify(parse_cards(text, copies(house), house.jokers), house)
     except InputError as exc:
         raise InputError(_("play {label} ({text!r}): {reason}").format(
             label=label, text=text.strip(), reason=exc)) from None
