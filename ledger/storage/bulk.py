@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ledger.storage.bulk_sql import (
     insert_counted,
     insert_rows,
+    quoted,
     scored_entries_sql,
     scored_games_sql,
     scored_sql,
@@ -144,7 +145,7 @@ class BulkImport:
             f"({', '.join('?' * len(names))})", names).fetchall())
         self._indexes = [found[name] for name in names]
         for name in names:
-            conn.execute(f"DROP INDEX {_quoted(name)}")
+            conn.execute(f"DROP INDEX {quoted(name)}")
         return True
 
     def _uuid_index(self, name: str) -> bool:
@@ -152,7 +153,7 @@ class BulkImport:
         random order (a uuid5 is a hash), so about 1 s of 200,000 sheet games row by row
         against 0.3 s in one sort.  The ``undoes`` foreign key needs it while foreign
         keys are checked row by row; built again, it checks that no uuid is there twice."""
-        return [col for _n, _cid, col in self.conn.execute(f"PRAGMA index_info({_quoted(name)})")] \
+        return [col for _n, _cid, col in self.conn.execute(f"PRAGMA index_info({quoted(name)})")] \
             == ["uuid"]
 
     def _build_indexes(self) -> None:
@@ -488,10 +489,6 @@ class BulkImport:
     def note_import(self, session_id: int, detail: dict[str, Any]) -> None:
         """The one audit row of a session's import (inside ``ledger.writing()``)."""
         self.ledger.audit("session.import", detail, session_id=session_id)
-
-
-def _quoted(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
 
 
 def _after(stamp: str) -> str:

@@ -77,3 +77,8 @@ def scored_sql(seats: int) -> str:
 def values_sql(into: str, width: int, rows: int) -> str:
     one = "(" + ", ".join("?" * width) + ")"
     return f"INSERT INTO {into} VALUES " + ", ".join([one] * rows)
+
+
+def quoted(name: str) -> str:
+    """An SQL identifier (an index's name) quoted for a statement."""
+    return '"' + name.replace('"', '""') + '"'

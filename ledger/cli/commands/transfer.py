@@ -66,6 +66,7 @@ def export_cmd(
 ) -> None:
     """Export sessions as JSON (lossless, for import elsewhere) or CSV (for spreadsheets)."""
     from ledger.formats import exchange as transfer
+    from ledger.formats import file_kinds
 
     if with_pay_ids and fmt is ExportFormat.csv:
         from ledger.core.errors import InputError
@@ -90,7 +91,7 @@ def export_cmd(
         if out is None:
             write(sys.stdout)
             return
-        count = transfer.write_file(out, write)
+        count = file_kinds.write_file(out, write)
     what = (ngettext("{count} entry", "{count} entries", count) if fmt is ExportFormat.json
             else ngettext("{count} row", "{count} rows", count)).format(count=count)
     typer.echo(ngettext("exported {count} session ({what}) to {out}",
@@ -121,12 +122,13 @@ def import_cmd(
 ) -> None:
     """Import a JSON export, a backup or a score sheet; importing it again adds nothing."""
     from ledger.formats import exchange as transfer
+    from ledger.formats import file_kinds
     from ledger.formats.merge import ImportConflict
     from ledger.present.text import dumps
 
-    transfer.check_importable(file)  # before the ledger is opened (or created)
+    file_kinds.check_importable(file)  # before the ledger is opened (or created)
     if fry is not None:
-        transfer.check_fry(file, None if fmt is None else fmt.value, fry)
+        file_kinds.check_fry(file, None if fmt is None else fmt.value, fry)
     with ExitStack() as stack:
 
         def start_progress(sessions: int, entries: int) -> Any:
@@ -139,7 +141,7 @@ def import_cmd(
             return bar.update
 
         ledger = stack.enter_context(open_db(ctx, create=True))
-        if fmt is None and fry is None and transfer.is_backup(file):  # checked as restore does
+        if fmt is None and fry is None and file_kinds.is_backup(file):  # checked as restore does
             from ledger.formats.backup_import import import_backup
 
             report = import_backup(ledger, file)
