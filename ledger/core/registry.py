@@ -395,7 +395,7 @@ FACTS: tuple[Fact, ...] = (
 )
 FACT_WORDS: dict[str, Fact] = {f.word: f for f in FACTS}
 # Stored with every deal, whatever the rules: the cards left and any typed hands.
-STORED_FACTS: dict[str, str] = {"cards": "counts", "hands": "hands"} | {
+STORED_FACTS: dict[str, str] = {"cards": "counts", "hands": "hands", "players": "names"} | {
     key: kind for fact in FACTS for key, kind in fact.stored}
 
 

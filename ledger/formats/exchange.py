@@ -32,6 +32,7 @@ from ledger.core.text import clean_name, clean_session_name, json_safe
 from ledger.core.times import check_time
 from ledger.formats.json_reader import FORMAT, JsonStream, at
 from ledger.formats.merge import EntrySpec, Importer, ImportReport, Progress, SessionSpec, point_tuples
+from ledger.formats.seat_io import deal_players, seat_entry, session_members
 from ledger.formats.sheet_import import import_sheet
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
@@ -39,11 +40,12 @@ from ledger.storage.store import Ledger
 VERSION = 2  # 2: a session's own actions (start, end, reopen, undo) are entries too
 READS = (1, 2)
 DEAL_KINDS = ("deal", "void", "amend")
-ACTION_KINDS = ("start", "end", "reopen", "undo")
+ACTION_KINDS = ("start", "end", "reopen", "undo", "seat")
 KINDS = DEAL_KINDS + ACTION_KINDS
 def session_header(s: SessionRow) -> dict[str, Any]:
-    """A session in the file: its frozen rules, without this ledger's own id and count."""
-    head = s.to_dict(full_rules=True)
+    """A session in the file: its frozen rules and its seats at the start (joins are
+    entries), without this ledger's own id and count."""
+    head = {**s.to_dict(full_rules=True), "players": list(s.started_seats)}
     del head["id"], head["deals"]
     return head
 
@@ -275,7 +277,9 @@ def _json_session(raw: object, where: str) -> tuple[SessionSpec, list[EntrySpec]
                   N_("a void of deal {deal}, which an earlier entry already voided"),
                   deal=e.deal_no)
         live[e.deal_no] = e.kind != "void"
-    return spec, [e if e.facts is None else _checked_facts(spec, e) for e in ordered] + actions
+    members = session_members(spec.players, actions)
+    return spec, [e if e.facts is None else _checked_facts(spec, e, members)
+                  for e in ordered] + actions
 
 
 def _session_actions(spec: SessionSpec, actions: list[EntrySpec], where: str) -> list[EntrySpec]:
@@ -339,6 +343,8 @@ def _json_entry(raw: object, where: str, index: int) -> tuple[int, EntrySpec]:
 
 def _json_action(e: dict[str, Any], kind: str, where: str) -> EntrySpec:
     """A session's own action: its uuid, time and (for an undo) what it took back."""
+    if kind == "seat":  # and its facts: ledger/formats/seat_io.py
+        return seat_entry(e, where, _uuid, _timestamp)
     _want(e.get("facts") is None and e.get("deal") is None, where,
           N_("a session's {kind} entry has no deal and no facts"), kind=kind)
     undoes = e.get("undoes")
@@ -350,12 +356,16 @@ def _json_action(e: dict[str, Any], kind: str, where: str) -> EntrySpec:
                      undoes=None if undoes is None else _uuid(undoes, f"{where}.undoes"))
 
 
-def _checked_facts(spec: SessionSpec, e: EntrySpec) -> EntrySpec:
-    """Score the facts through the core; they are kept in the ledger's own form."""
+def _checked_facts(spec: SessionSpec, e: EntrySpec, members: set[str] | None = None) -> EntrySpec:
+    """Score the facts through the core; they are kept in the ledger's own form.  A deal
+    that says who played it is scored over them (players of the session: seat_io.py)."""
     assert e.facts is not None
+    players = spec.players
+    if e.facts.get("players") is not None:
+        players = deal_players(e, members or set(spec.players), spec.players)
     try:
-        deal = deal_from_facts(e.facts, spec.players, spec.rules)
-        score = score_deal(spec.rules, spec.players, deal, spec.teams)
+        deal = deal_from_facts(e.facts, players, spec.rules)
+        score = score_deal(spec.rules, players, deal, spec.teams)
     except InputError as exc:
         raise InputError(_("{where} (deal {deal}): {problem}").format(
             where=local(e.where), deal=e.deal_no, problem=exc)) from None
@@ -363,7 +373,7 @@ def _checked_facts(spec: SessionSpec, e: EntrySpec) -> EntrySpec:
         raise InputError(_("{where} (deal {deal}): facts are not valid ({reason})").format(
             where=local(e.where), deal=e.deal_no, reason=exc)) from None
     facts = deal.to_dict()
-    return e._replace(facts=facts, points=point_tuples(book.points_rows(spec.players, score)),
+    return e._replace(facts=facts, points=point_tuples(book.points_rows(players, score)),
                       facts_json=json.dumps(facts, sort_keys=True, ensure_ascii=False))
 
 
