@@ -269,12 +269,7 @@ def next_turn(ledger: Ledger, session: SessionRow) -> Turn:
     if last is None or last.facts is None:
         return next_turn_after(seats, rules, 0, None)
     deal = Deal.from_dict(last.facts)
-    played = tuple(deal.players if deal.players is not None else session.started_seats)
-    if played != tuple(seats):
-        # the last deal was played by others: its winner or loser may have left
-        turn = next_turn_after(played, rules, count, deal)
-        if all(n in seats for n in (*turn.dealers, *turn.leaders, turn.leader) if n is not None):
-            return turn
+    if deal.winner not in seats:  # the last deal's winner has left or sits out: the seats go round
         return next_turn_after(seats, rules, count, None)._replace(dealers=(seats[count % len(seats)],))
     return next_turn_after(seats, rules, count, deal)
 
