@@ -185,10 +185,18 @@ def compare(where: str, expected: Sums, stored: Sums, check: str = "derived") ->
 
 
 def derive(rules: RuleSet, seats: Sequence[str], teams: bool, facts: Mapping[str, Any]) -> Sums:
-    """A deal's points, derived afresh from its facts (what ``book.record_deal`` stores)."""
+    """A deal's points, derived afresh from its facts (what ``book.record_deal`` stores),
+    over its own players where it names them (the seats changed: ``bigtwo seat``)."""
     from ledger.book.actions import points_rows
 
+    seats = played_by(seats, facts)
     return sums(points_rows(seats, score_deal(rules, seats, Deal.from_dict(facts), teams)))
+
+
+def played_by(seats: Sequence[str], facts: Mapping[str, Any] | None) -> Sequence[str]:
+    """Who played a deal: its own ``players``, or the session's seats."""
+    own = None if not isinstance(facts, Mapping) else facts.get("players")
+    return tuple(own) if isinstance(own, list) else seats
 
 
 @dataclass
@@ -225,6 +233,7 @@ def check_session(
     live: dict[int, Sums | None] = {}
     stored_so_far: dict[int, Sums] = {}
     version: dict[int, tuple[str, str]] = {}  # deal: (created_at, uuid) of its version
+    players: dict[int, Sequence[str]] = {}  # deal: who played its version
     for entry_id, seq, kind, deal_no, facts_json, created_at, uuid in entries:
         where = Phrase(N_("{session} deal {deal} (entry {seq}, {kind})"), session=here,
                        deal=deal_no, seq=seq, kind=_word(KIND_WORDS, kind))
@@ -270,6 +279,7 @@ def check_session(
             live[deal_no] = None
         else:
             live[deal_no] = derived if derived is not None else so_far
+            players[deal_no] = played_by(seats, _facts(facts_json))
     deals_col = POINT_COLUMNS.index("deals")
     for deal_no in sorted(stored_so_far):
         counted: dict[str, int] = {}
@@ -280,12 +290,13 @@ def check_session(
         where = Phrase(N_("{session} deal {deal} (live, net of reversals)") if is_live else
                        N_("{session} deal {deal} (void, net of reversals)"),
                        session=here, deal=deal_no)
-        for player in seats:
+        played = players.get(deal_no, seats) if is_live else seats
+        for player in played:
             if counted.get(player, 0) != int(is_live):
                 out.findings.append(Finding("seats", where, Phrase(N_("{player} rows"),
                                                                    player=player),
                                             int(is_live), counted.get(player, 0)))
-        for player in sorted(set(counted) - set(seats)):
+        for player in sorted(set(counted) - set(played)):
             out.findings.append(Finding("seats", where, Phrase(
                 N_("points for {player}, who is not seated"), player=player), 0, counted[player]))
     known = {e.id for e in entries}
@@ -294,6 +305,13 @@ def check_session(
             N_("points rows of entry {entry}, which is not one of this session's entries"),
             entry=entry_id)))
     return out
+
+
+def _facts(facts_json: str | None) -> Any:
+    try:
+        return None if facts_json is None else json.loads(facts_json)
+    except ValueError:
+        return None
 
 
 def _derive_entry(findings: list[Finding], where: str, rules: RuleSet | None,

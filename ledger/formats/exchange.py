@@ -305,7 +305,7 @@ def check_session(raw: object, where: str) -> tuple[SessionSpec, list[EntrySpec]
 def check_entry(spec: SessionSpec, raw: object, where: str) -> EntrySpec:
     """One entry of the checked session ``spec``, checked, its points derived."""
     _, e = _json_entry(raw, where, 0)
-    return e if e.facts is None else _checked_facts(spec, e)
+    return e if e.facts is None or e.kind == "seat" else _checked_facts(spec, e, None)
 
 
 def _json_entry(raw: object, where: str, index: int) -> tuple[int, EntrySpec]:
@@ -356,13 +356,13 @@ def _json_action(e: dict[str, Any], kind: str, where: str) -> EntrySpec:
                      undoes=None if undoes is None else _uuid(undoes, f"{where}.undoes"))
 
 
-def _checked_facts(spec: SessionSpec, e: EntrySpec, members: set[str] | None = None) -> EntrySpec:
+def _checked_facts(spec: SessionSpec, e: EntrySpec, members: set[str] | None) -> EntrySpec:
     """Score the facts through the core; they are kept in the ledger's own form.  A deal
     that says who played it is scored over them (players of the session: seat_io.py)."""
     assert e.facts is not None
     players = spec.players
     if e.facts.get("players") is not None:
-        players = deal_players(e, members or set(spec.players), spec.players)
+        players = deal_players(e, members, spec.players)
     try:
         deal = deal_from_facts(e.facts, players, spec.rules)
         score = score_deal(spec.rules, players, deal, spec.teams)

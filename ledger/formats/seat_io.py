@@ -56,13 +56,14 @@ def session_members(seats: Sequence[str], actions: Iterable[EntrySpec]) -> set[s
     return members
 
 
-def deal_players(e: EntrySpec, members: set[str], seats: Sequence[str]) -> tuple[str, ...]:
-    """Who played deal entry ``e`` (its ``players``), each a player of the session."""
+def deal_players(e: EntrySpec, members: set[str] | None, seats: Sequence[str]) -> tuple[str, ...]:
+    """Who played deal entry ``e`` (its ``players``), each a player of the session
+    (``members``; None: a restore, whose entries come one by one in the order written)."""
     own = (e.facts or {}).get("players")
     _want(isinstance(own, list) and all(isinstance(n, str) for n in own), e.where,
           N_("players must be a list of names"))
     assert isinstance(own, list)
-    strangers = [n for n in own if n not in members]
+    strangers = [] if members is None else [n for n in own if n not in members]
     _want(not strangers, e.where, N_("{name!r} is no player of the session; players: {players}"),
           name=strangers[0] if strangers else "", players=", ".join(seats))
     return tuple(own)

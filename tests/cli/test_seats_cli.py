@@ -59,3 +59,23 @@ def test_a_seat_order_corrected_from_a_deal_on(cli, ledger_path):
     out = cli.ok("seat", "order", "Ann,Cat,Ben,Dan", "--from-deal", "2")
     assert out.splitlines()[0] == "seat order Ann,Cat,Ben,Dan --from-deal 2"
     assert "undone: seat order Ann,Cat,Ben,Dan --from-deal 2" in cli.ok("undo")
+
+
+def test_backup_restore_and_the_doctor_carry_the_seats(cli, ledger_path, tmp_path, monkeypatch):
+    cli.ok("session", "start", *FOUR)
+    cli.ok("deal", "Ann=0", "Ben=3", "Cat=5", "Dan=8")
+    cli.ok("seat", "join", "Eve", "--sit-out")
+    cli.ok("seat", "sit-out", "Dan")
+    cli.ok("seat", "back", "Eve")
+    cli.ok("deal", "Ann=4", "Ben=0", "Cat=5", "Eve=8")
+    cli.ok("seat", "leave", "Ann")
+    cli.ok("undo")
+    assert cli.ok("doctor").startswith("ok: ")
+    settled = cli.ok("settle", "--json")
+    cli.ok("backup", str(tmp_path / "b.db"))
+    monkeypatch.setenv("BIGTWO_DB", str(tmp_path / "restored.db"))
+    cli.ok("restore", str(tmp_path / "b.db"))
+    assert cli.ok("settle", "--json", "--session", "1") == settled
+    assert cli.ok("seat", "show", "--session", "1").splitlines()[0] == (
+        "session 1: seated Ann, Ben, Cat, Dan, Eve")
+    assert cli.ok("doctor").startswith("ok: ")
