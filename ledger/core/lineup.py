@@ -21,7 +21,7 @@ change that no longer fits (two leaves of one player), which then changes nothin
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, NamedTuple, get_args
 
 from ledger.core.errors import InputError
@@ -143,6 +143,35 @@ def apply(lineup: Lineup, facts: Mapping[str, Any], fits: Callable[[int], bool] 
         return lineup._replace(order=tuple(new), base=base)
     raise _refuse(_("unknown seat action {action!r}; one of: {actions}"), action=action,
                   actions=", ".join(SEAT_ACTIONS))
+
+
+def rotate(lineup: Lineup, rule: str, played: Sequence[str], winner: str,
+           losers: Sequence[str]) -> Lineup:
+    """Who sits out the next deal under the house rule ``sit_out`` (``rule``), after a deal
+    that ``played`` played: as many as sit out now, chosen among those who played it —
+    the ``winner``, the ``losers`` (most cards), or ``in-turn`` the next in seat order
+    after the last who sat it out (then the next in turn, when more sit out); those who
+    sat it out play again.  ``none``, or nobody sitting out: the line-up as it is.
+
+    >>> five = Lineup(("Ann", "Ben", "Cat", "Dan", "Eve"), frozenset({"Eve"}))
+    >>> rotate(five, "in-turn", ("Ann", "Ben", "Cat", "Dan"), "Cat", ("Dan",)).sitting_out
+    ('Ann',)
+    >>> rotate(five, "winner", ("Ann", "Ben", "Cat", "Dan"), "Cat", ("Dan",)).playing
+    ('Ann', 'Ben', 'Dan', 'Eve')
+    """
+    count = len(lineup.out)
+    if rule == "none" or count == 0:
+        return lineup
+    seated = lineup.order
+    sat_out = [n for n in seated if n not in played]
+    start = seated.index(sat_out[-1]) + 1 if sat_out else 0
+    ring = [seated[(start + i) % len(seated)] for i in range(len(seated))]
+    first = [winner] if rule == "winner" else list(losers) if rule == "loser" else []
+    chosen: list[str] = []
+    for name in [*first, *ring]:
+        if name in seated and name in played and name not in chosen and len(chosen) < count:
+            chosen.append(name)
+    return lineup._replace(out=frozenset(chosen))
 
 
 def replay(start: Lineup, changes: Iterable[Mapping[str, Any]]) -> Lineup:

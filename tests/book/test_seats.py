@@ -312,3 +312,26 @@ def test_any_evening_settles_pair_by_pair_over_shared_deals(tmp_path_factory, st
         exchange.import_json(other, folder / "x.json", "x.json")
         (t,) = other.journal.sessions()
         assert views.settle_view(reports.settle(other, [t])).to_dict() == before
+
+
+@pytest.mark.parametrize("rule, out", [("in-turn", ["Eve", "Ann", "Ben", "Cat"]),
+                                       ("winner", ["Eve", "Ann", "Ben", "Ann"]),
+                                       ("loser", ["Eve", "Dan", "Ben", "Dan"]),
+                                       ("none", ["Eve", "Eve", "Eve", "Eve"])])
+def test_the_house_rule_says_who_sits_out_next(tmp_path: Path, rule: str, out: list[str]) -> None:
+    """Five seated, four play: after each deal the rule picks who sits out the next one
+    (the winner is the first who plays, Dan excepted; Dan holds 9, the others 2)."""
+    with open_ledger(tmp_path / "l.db") as ledger:
+        s = book.start_session(ledger, FOUR, load_preset("classic")._replace(sit_out=rule),
+                               Decimal("1"), "HKD", "", False)
+        _seat(ledger, s, "join", "Eve", out=True)
+        seen = []
+        for deal in range(4):
+            now = lineup(ledger, ledger.journal.session(s.id))
+            seen.append(now.sitting_out[0])
+            if deal < 3:
+                winner = next(n for n in now.playing if n != "Dan")
+                counts = {n: 0 if n == winner else (9 if n == "Dan" else 2) for n in now.playing}
+                _deal(ledger, s, " ".join(f"{n}={c}" for n, c in counts.items()))
+        assert seen == out
+        assert load_preset("classic").sit_out == "none"  # off in every preset
