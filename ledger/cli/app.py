@@ -254,6 +254,10 @@ def log_cmd(
         return
     typer.echo(wrap(session_title(view.session), screen_width()))
     typer.echo(log_text(view, report_width(wide)))
+    if view.seat_lines:
+        typer.echo("\n" + _("seats changed:"))
+        for line in view.seat_lines:
+            typer.echo(wrap("  " + line, screen_width()))
     if view.event_lines:
         typer.echo("\n" + _("players renamed or merged:"))
         for line in view.event_lines:

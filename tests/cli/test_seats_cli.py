@@ -35,6 +35,11 @@ def test_an_evening_at_the_command_line(cli, ledger_path):
     assert "sitting out: Ann" in text and "sitting out: Eve" in text
     log = json.loads(cli.ok("log", "--json"))
     assert [e["deal"] for e in log if e["kind"] == "deal"] == [1, 2]
+    assert [(e["action"], e["undone"]) for e in log if e["kind"] == "seat"] == [
+        ("seat join Eve", False), ("seat sit-out Ann", False), ("seat back Eve", False),
+        ("seat swap Cat Dan", True)]
+    text = cli.ok("log")
+    assert "seats changed:" in text and text.rstrip().endswith("seat swap Cat Dan  (undone)")
 
 
 def test_bad_seat_changes_are_one_error_line_and_write_nothing(cli, ledger_path):
