@@ -259,10 +259,43 @@ def next_turn(ledger: Ledger, session: SessionRow) -> Turn:
     from ledger.core.dealer import next_turn_after
 
     rules = session_rules(session)
+    seats, count = session.seats, session.deals
+    if ledger.journal.seat_entries(session.id):  # the seats changed: the line-up now
+        from ledger.book.lineups import lineup
+
+        now = lineup(ledger, session)
+        seats, count = now.playing, max(session.deals - (now.base - 1), 0)
     last = ledger.journal.last_live_entry(session.id)
     if last is None or last.facts is None:
-        return next_turn_after(session.seats, rules, 0, None)
-    return next_turn_after(session.seats, rules, session.deals, Deal.from_dict(last.facts))
+        return next_turn_after(seats, rules, 0, None)
+    deal = Deal.from_dict(last.facts)
+    if deal.winner not in seats:  # the last deal's winner has left or sits out: the seats go round
+        return next_turn_after(seats, rules, count, None)._replace(dealers=(seats[count % len(seats)],))
+    return next_turn_after(seats, rules, count, deal)
+
+
+def deal_seats(ledger: Ledger, session: SessionRow, deal_no: int | None = None) -> tuple[str, ...]:
+    """The players a deal line names: for a new deal the players now (the seated not
+    sitting out, in seat order: :mod:`ledger.book.seats`), for deal ``deal_no`` (an
+    amend) the players of its version now."""
+    if deal_no is not None:
+        current = ledger.journal.current_version(session.id, deal_no) if 1 <= deal_no <= MAX_ID else None
+        players = None if current is None or current.facts is None else current.facts.get("players")
+        if players:
+            return tuple(players)
+        return session.started_seats
+    if not ledger.journal.seat_entries(session.id):
+        return session.seats
+    from ledger.book.lineups import players_now
+
+    return players_now(ledger, session)
+
+
+def with_players(session: SessionRow, deal: Deal, players: tuple[str, ...]) -> Deal:
+    """``deal`` recording who played it, when not the session's starting seats."""
+    if deal.players is not None or players == tuple(session.started_seats):
+        return deal
+    return deal._replace(players=players)
 
 
 def _refuse_ended(session: SessionRow) -> None:
@@ -282,12 +315,14 @@ def record_deal(ledger: Ledger, session: SessionRow, deal: Deal, *,
     entry_uuid = keys.checked(entry_uuid)
     if entry_uuid is None:
         _refuse_ended(session)
-    result = score(session, deal)
     with ledger.writing():
-        again = keys.repeated_entry(ledger, entry_uuid, session, "deal", None, deal.to_dict())
+        again = keys.repeated_entry(ledger, entry_uuid, session, "deal", None, deal.to_dict(),
+                                    own_players=deal.players is None)
         if again is not None:
             return rebuilt(session, again)
         _refuse_ended(ledger.journal.session(session.id) if entry_uuid else session)
+        deal = with_players(session, deal, deal_seats(ledger, session))
+        result = score(session, deal)
         deal_no = ledger.journal.next_deal_no(session.id)
         entry = ledger.journal.add_entry(
             session.id, "deal", deal_no, deal.to_dict(), points_rows(session.seats, result),
@@ -340,10 +375,11 @@ def amend_deal(ledger: Ledger, session: SessionRow, deal_no: int, deal: Deal, *,
     entry_uuid = keys.checked(entry_uuid)
     with ledger.writing():  # under the write lock, like void_deal
         again = keys.repeated_entry(ledger, entry_uuid, session, "amend", deal_no,
-                                    deal.to_dict())
+                                    deal.to_dict(), own_players=deal.players is None)
         if again is not None:
             return rebuilt(session, again)
         live = _live(ledger, session, deal_no, "amend")
+        deal = with_players(session, deal, deal_seats(ledger, session, deal_no))
         result = score(session, deal)
         rows = points_rows(session.seats, result)
         if live is not None:

@@ -49,7 +49,7 @@ WIDTH = 2 + 6
 COUNTS, TEXTS, PLAYER, PLAYERS, CHOICE, FLAG = "counts", "texts", "player", "players", "choice", "flag"
 FACT_SHAPES = {
     "cards": COUNTS, "twos": COUNTS, "bombs": COUNTS, "hands": TEXTS,
-    "assist": PLAYER, "immediate_by": PLAYER, "shootout": PLAYER, "order": PLAYERS,
+    "assist": PLAYER, "immediate_by": PLAYER, "shootout": PLAYER, "leftovers": PLAYER, "order": PLAYERS,
     "finish": CHOICE, "immediate": CHOICE, "missed_call": FLAG,
 }
 LIMIT = 65_536  # derivations kept at once (~400 bytes each): flat memory at any size
@@ -77,10 +77,24 @@ assert POINT_COLUMNS == ("deals", "wins", "fried", "cards", "penalty", "net"), "
 
 
 def derive(rules: RuleSet, seats: Sequence[str], teams: bool, facts: Mapping[str, Any]) -> Sums:
-    """A deal's points, derived afresh from its facts (what ``book.record_deal`` stores)."""
+    """A deal's points, derived afresh from its facts (what ``book.record_deal`` stores),
+    over its own players where it names them (the seats changed: ``bigtwo seat``)."""
     from ledger.book.writes import points_rows
 
+    seats = played_by(seats, facts)
     return sums(points_rows(seats, score_deal(rules, seats, Deal.from_dict(facts), teams)))
+
+
+def played_by(seats: Sequence[str], facts: Mapping[str, Any] | str | None) -> Sequence[str]:
+    """Who played a deal: its own ``players`` (its facts, or their stored JSON), or the
+    session's seats."""
+    if isinstance(facts, str):
+        try:
+            facts = json.loads(facts)
+        except ValueError:
+            return seats
+    own = facts.get("players") if isinstance(facts, Mapping) else None
+    return tuple(own) if isinstance(own, list) else seats
 
 
 def facts_of(facts_json: str | None) -> dict[str, Any]:

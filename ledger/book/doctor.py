@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ledger.book.derivations import Derivations, Key, Sums, derive, facts_of, sums
+from ledger.book.derivations import Derivations, Key, Sums, derive, facts_of, played_by, sums
 from ledger.core.i18n import N_, _, ngettext
 from ledger.core.phrase import Phrase, local, said
 from ledger.core.rules import RuleSet, rules_from_dict
@@ -223,6 +223,7 @@ def check_session(
     stored_so_far: dict[int, Sums] = {}
     version: dict[int, tuple[str, str]] = {}  # deal: (created_at, uuid) of its version
     net_col = POINT_COLUMNS.index("net")
+    players: dict[int, Sequence[str]] = {}  # deal: who played its version
     for entry_id, seq, kind, deal_no, facts_json, created_at, uuid in entries:
         stored = sums(by_entry.get(entry_id, ()))
         derived: Sums | None = None
@@ -268,8 +269,8 @@ def check_session(
             live[deal_no] = None
         else:
             live[deal_no] = derived if derived is not None else so_far
+            players[deal_no] = played_by(seats, facts_json)
     deals_col = POINT_COLUMNS.index("deals")
-    seated = set(seats)
     for deal_no in sorted(stored_so_far):
         counted: dict[str, int] = {}
         for (player, _payee), v in stored_so_far[deal_no].items():
@@ -277,17 +278,18 @@ def check_session(
         is_live = live.get(deal_no) is not None
         out.live_deals += is_live
         want = int(is_live)
-        if all(counted.get(player, 0) == want for player in seats) and seated.issuperset(counted):
+        played = players.get(deal_no, seats) if is_live else seats
+        if all(counted.get(player, 0) == want for player in played) and set(played).issuperset(counted):
             continue
         where = Phrase(N_("{session} deal {deal} (live, net of reversals)") if is_live else
                        N_("{session} deal {deal} (void, net of reversals)"),
                        session=here, deal=deal_no)
-        for player in seats:
+        for player in played:
             if counted.get(player, 0) != want:
                 findings.append(Finding("seats", where, Phrase(N_("{player} rows"),
                                                                player=player),
                                         want, counted.get(player, 0)))
-        for player in sorted(set(counted) - seated):
+        for player in sorted(set(counted) - set(played)):
             findings.append(Finding("seats", where, Phrase(
                 N_("points for {player}, who is not seated"), player=player), 0, counted[player]))
     known = {e.id for e in entries}

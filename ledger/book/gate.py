@@ -14,6 +14,13 @@ everywhere with the same sentence:
   first not after the last;
 - **a correction** (:func:`check_correction`): the deal it names is a deal of its
   own session;
+- **a seat change** (:func:`ledger.book.seats.seat_change`, through
+  :func:`ledger.core.lineup.apply`): an open session not played in teams; a join of a
+  player not seated, at most eight seated, and sitting out when the rules cannot deal one
+  more; a leave, sit-out, back or swap of a seated player, two still playing; an order of
+  every seated player once, ``--from-deal`` no later than the next deal.  One that enters
+  by an import or a sync (:func:`ledger.book.seats.check_seat`) names players of its
+  session only, and is replayed leniently (one that no longer fits changes nothing);
 - **a key** (:meth:`Gate.check_keys` for a batch, :func:`ledger.book.keys.refuse_held`
   for one action): one uuid names one action across every table that holds uuids
   (entries, sessions, payments, seasons, player events, imports), read from the
@@ -53,7 +60,9 @@ GATES: dict[str, tuple[str, ...]] = {
     "sessions": ("ledger.book.actions.check_player_names", "ledger.book.actions.check_session",
                  "ledger.formats.exchange.check_session"),
     "entries": ("ledger.formats.exchange.check_entry", "ledger.book.gate.check_correction",
-                "ledger.book.keys.repeated_entry", "ledger.book.keys.repeated_action"),
+                "ledger.book.keys.repeated_entry", "ledger.book.keys.repeated_action",
+                "ledger.book.seats.seat_change", "ledger.book.seats.check_seat_session",
+                "ledger.book.seats.check_seat", "ledger.core.lineup.apply"),
     "payments": ("ledger.book.gate.check_payment", "ledger.formats.payments_io.check_payments"),
     "seasons": ("ledger.book.gate.check_season",),
     "player_events": ("ledger.book.players.rename", "ledger.book.players.merge"),

@@ -83,16 +83,21 @@ def refuse_taken(ledger: Ledger, key: str | None) -> None:
 
 
 def repeated_entry(ledger: Ledger, key: str | None, session: SessionRow, kind: str,
-                   deal_no: int | None, facts: dict[str, Any] | None) -> EntryRow | None:
+                   deal_no: int | None, facts: dict[str, Any] | None,
+                   own_players: bool = False) -> EntryRow | None:
     """The deal entry a repeat of ``key`` names (None: the key is new); ``deal_no``
-    None for a new deal, whatever number it got."""
+    None for a new deal, whatever number it got.  ``own_players``: the deal as sent
+    leaves who played to the ledger, which wrote it (the seats may have changed since)."""
     if key is None:
         return None
     found = entry_named(ledger, key)
     if found is None:
         return None
+    stored = found.facts
+    if own_players and stored is not None and "players" in stored:
+        stored = {k: v for k, v in stored.items() if k != "players"}
     same = (found.session_id == session.id and found.kind == kind and found.undoes is None
-            and (deal_no is None or found.deal_no == deal_no) and found.facts == facts)
+            and (deal_no is None or found.deal_no == deal_no) and stored == facts)
     if not same:
         raise reused(key, _what(found))
     return found

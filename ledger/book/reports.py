@@ -118,6 +118,15 @@ class Working(NamedTuple):
     totals: dict[str, int]  # penalty totals s (per team in teams mode)
     net_points: dict[str, int]
     stake: Decimal
+    # Where the seats changed: one working per line-up, each over the deals it played
+    # (pairwise: each pair counts over the deals both played); ``deals`` those deals.
+    tables: tuple["Working", ...] = ()
+    deals: tuple[int, ...] = ()
+
+    @property
+    def sitting_out(self) -> list[str]:
+        """The session's players who played none of this line-up's deals."""
+        return [n for n in self.session.seats if n not in self.totals]
 
     @property
     def sum_s(self) -> int:
@@ -132,9 +141,13 @@ class Working(NamedTuple):
             "session": self.session.id, "method": self.method, "stake": str(self.stake),
             "totals": self.totals, "net_points": self.net_points,
         }
-        if self.method not in WINNER_PAID:
+        if self.method not in WINNER_PAID and not self.tables:
             out["sum_s"] = self.sum_s
             out["n"] = self.n
+        if self.deals:
+            out["deals"] = list(self.deals)
+            out["players"] = list(self.totals)
+            out["sitting_out"] = self.sitting_out
         return out
 
 
@@ -222,12 +235,36 @@ def _session_money(
             elif f.net > 0:
                 flows.append((f.winner, f.player, Decimal(f.net) * stake))
         return exact, flows, Working(s, settlement_kind, totals, nets, stake)
-    seats = list(s.seats)
-    for i, a in enumerate(seats):
-        for b in seats[i + 1:]:
-            if totals[a] != totals[b]:
-                flows.append((a, b, Decimal(totals[a] - totals[b]) * stake))
-    return exact, flows, Working(s, "pairwise", totals, nets, stake)
+    tables: tuple[Working, ...] = ()
+    if ledger.totals.seats_changed(s.id):
+        tables = line_ups(s, ledger.totals.deals_played(s.id), stake)
+    for table in tables or (Working(s, "pairwise", totals, nets, stake),):
+        seats = list(table.totals)
+        for i, a in enumerate(seats):
+            for b in seats[i + 1:]:
+                if table.totals[a] != table.totals[b]:
+                    flows.append((a, b, Decimal(table.totals[a] - table.totals[b]) * stake))
+    return exact, flows, Working(s, "pairwise", totals, nets, stake, tables)
+
+
+def line_ups(s: SessionRow, played: Sequence[tuple[int, str, int, int]], stake: Decimal
+             ) -> tuple[Working, ...]:
+    """A session whose seats changed, worked out line-up by line-up: the deals each set
+    of players played together, with their penalty totals ``s`` and net points (Σs − n·s
+    over those deals).  Each pair plays only in the line-ups holding both, so a pair's
+    amount is the difference of their penalties over the deals both played."""
+    deals: dict[int, dict[str, tuple[int, int]]] = {}
+    for deal_no, name, penalty, net in played:
+        deals.setdefault(deal_no, {})[name] = (penalty, net)
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for deal_no, points in deals.items():
+        groups.setdefault(tuple(points), []).append(deal_no)
+    tables = []
+    for players, numbers in groups.items():
+        totals = {n: sum(deals[d][n][0] for d in numbers) for n in players}
+        net_points = {n: sum(deals[d][n][1] for d in numbers) for n in players}
+        tables.append(Working(s, "pairwise", totals, net_points, stake, (), tuple(numbers)))
+    return tuple(tables)
 
 
 def _per_session(

@@ -31,13 +31,22 @@ from ledger.book.writes import (
 )
 from ledger.core.errors import Conflict
 from ledger.core.i18n import _
+from ledger.core.lineup import seat_text
 from ledger.core.scoring import Deal
 from ledger.storage.rows import EntryRow, SessionRow
 from ledger.storage.store import Ledger
 
-# What an undo says it took back, by the kind of the entry taken back.
+# What an undo says it took back, by the kind of the entry taken back (a seat entry
+# says its own words: "seat join 陳大文").
 ACTIONS = {"deal": "deal", "amend": "amend", "void": "void", "end": "session end",
            "reopen": "session reopen", "start": "session start"}
+
+
+def action_of(entry: EntryRow) -> str:
+    """What undoing ``entry`` takes back, as the undo's prompt and answer say it."""
+    if entry.kind == "seat":
+        return seat_text(entry.facts or {})
+    return ACTIONS[entry.kind]
 # The kind of the entry an undo writes for a session's own action.
 TAKEN_BACK_BY = {"end": "reopen", "reopen": "end", "start": "undo"}
 
@@ -98,8 +107,9 @@ def _plan(ledger: Ledger, s: SessionRow, session_start: bool
     if target.is_deal:
         before = ledger.journal.version_before(target)
         restored = None if before is None else before.facts
-    preview = UndoPreview(ACTIONS[target.kind], s.id, target.uuid, target.created_at,
-                          target.deal_no if target.is_deal else None, target.facts, restored)
+    preview = UndoPreview(action_of(target), s.id, target.uuid, target.created_at,
+                          target.deal_no if target.is_deal else None,
+                          None if target.kind == "seat" else target.facts, restored)
     return preview, target
 
 
@@ -134,6 +144,10 @@ def undo(ledger: Ledger, session: SessionRow, *, session_start: bool = True,
         if isinstance(plan, Conflict):
             raise plan
         preview, target = plan
+        if target.kind == "seat":
+            entry = ledger.journal.add_seat(s.id, {"action": "undo"}, entry_uuid=entry_uuid,
+                                            undoes=target.uuid)
+            return Undone(preview.action, s, entry=entry)
         if not target.is_deal:
             entry = ledger.journal.add_action(s.id, TAKEN_BACK_BY[target.kind],
                                               entry_uuid=entry_uuid, undoes=target.uuid)
@@ -173,6 +187,8 @@ def _repeated(ledger: Ledger, key: str, session: SessionRow) -> Undone | None:
     if target is None or found.session_id != session.id:
         raise keys.reused(key, _("entry {kind} of session {id}").format(
             kind=found.kind, id=found.session_id))
+    if target.kind == "seat":
+        return Undone(action_of(target), session, entry=found)
     if not target.is_deal:
         return Undone(ACTIONS[target.kind], session, entry=found)
     return Undone(target.kind, session, target.deal_no, target.facts, found.facts,

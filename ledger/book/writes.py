@@ -31,11 +31,17 @@ def session_rules(session: SessionRow) -> RuleSet:
     return rules_from_dict(session.rules)
 
 
+def deal_players(session: SessionRow, deal: Deal) -> tuple[str, ...]:
+    """Who played ``deal``: its own list, or (none recorded) the session's starting seats."""
+    return deal.players if deal.players is not None else session.started_seats
+
+
 def score(session: SessionRow, deal: Deal) -> DealScore:
-    return score_deal(session_rules(session), session.seats, deal, session.teams)
+    return score_deal(session_rules(session), deal_players(session, deal), deal, session.teams)
 
 
 def points_rows(seats: Sequence[str], score: DealScore, sign: int = 1) -> list[PointsRow]:
+    """One row for each of ``seats`` who played the deal (a sit-out scores nothing)."""
     return [
         PointsRow(
             player=n,
@@ -47,7 +53,7 @@ def points_rows(seats: Sequence[str], score: DealScore, sign: int = 1) -> list[P
             net=sign * score.net[n],
             payee=score.payee[n],
         )
-        for n in seats
+        for n in [*(n for n in seats if n in score.net), *(n for n in score.net if n not in seats)]
     ]
 
 

@@ -164,7 +164,7 @@ def deal_cmd(ctx: typer.Context, words: WordsArg = None, session: SessionOpt = N
     args = split_words(shell_words(words or []))  # "0　3　8　12": one word, four counts
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
-        deal = build_deal(args, s.seats, book.session_rules(s))
+        deal = build_deal(args, book.deal_seats(ledger, s), book.session_rules(s))
         view = after_deal(ledger, s, book.record_deal(ledger, s, deal))
     echo_view(view, json_out, lambda: after_deal_text(view, "deal"))
 
@@ -187,7 +187,7 @@ def amend_cmd(
     args = split_words(shell_words(words or []))  # "0　3　8　12": one word, four counts
     with open_db(ctx) as ledger:
         s = book.current_session(ledger, session)
-        deal = build_deal(args, s.seats, book.session_rules(s))
+        deal = build_deal(args, book.deal_seats(ledger, s, number), book.session_rules(s))
         view = after_deal(ledger, s, book.amend_deal(ledger, s, number, deal))
     echo_view(view, json_out, lambda: after_deal_text(view, "amended deal"))
 
@@ -254,6 +254,10 @@ def log_cmd(
         return
     typer.echo(wrap(session_title(view.session), screen_width()))
     typer.echo(log_text(view, report_width(wide)))
+    if view.seat_lines:
+        typer.echo("\n" + _("seats changed:"))
+        for line in view.seat_lines:
+            typer.echo(wrap("  " + line, screen_width()))
     if view.event_lines:
         typer.echo("\n" + _("players renamed or merged:"))
         for line in view.event_lines:

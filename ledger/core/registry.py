@@ -36,6 +36,7 @@ from ledger.core.rule_set import (
     NEXT_LEADS,
     OPENERS,
     SETTLEMENTS,
+    SIT_OUTS,
     STOCK_SCORINGS,
     TIERS_BY_HAND,
     RuleSet,
@@ -263,6 +264,11 @@ _OPTIONS = (
               "full hand"),
            N_("Wikipedia says nothing on it (our reading)"),
            N_("draw_from_stock, a loser holding more than hand_size"), "select", STOCK_SCORINGS),
+    Option("sit_out", "choice",
+           N_("more seated than play: after each deal the winner, the loser (most cards) or "
+              "the next in seat order sits out the next deal; none: only bigtwo seat sit-out"),
+           N_("a house rule; the texts seat only those who play"),
+           N_("a session with someone sitting out (bigtwo seat)"), "select", SIT_OUTS),
 )
 OPTIONS: dict[str, Option] = {o.name: o for o in _OPTIONS}
 # The text fields of a rule set: not options (they decide nothing), checked as text.
@@ -413,7 +419,7 @@ FACTS: tuple[Fact, ...] = (
 )
 FACT_WORDS: dict[str, Fact] = {f.word: f for f in FACTS}
 # Stored with every deal, whatever the rules: the cards left and any typed hands.
-STORED_FACTS: dict[str, str] = {"cards": "counts", "hands": "hands"} | {
+STORED_FACTS: dict[str, str] = {"cards": "counts", "hands": "hands", "players": "names"} | {
     key: kind for fact in FACTS for key, kind in fact.stored}
 
 

@@ -42,6 +42,9 @@ TiersByHand = Literal["as-written", "all-your-cards"]
 # Two players drawing from the stock (Wikipedia) may end holding 14-39 cards: each card
 # counts, or the penalty stops at a full hand (the text says nothing on it).
 StockScoring = Literal["every-card", "full-hand"]
+# More seated than play (seats that change: ledger/core/lineup.py): who sits out the next
+# deal, decided after each deal, or (none) only as ``bigtwo seat`` says.
+SitOut = Literal["none", "winner", "loser", "in-turn"]
 
 FACTOR_CHOICES: tuple[Factor, ...] = get_args(Factor)
 SETTLEMENTS: tuple[Settlement, ...] = get_args(Settlement)
@@ -55,6 +58,7 @@ OPENERS: tuple[Opener, ...] = get_args(Opener)
 FINISH_SIDES: tuple[FinishSide, ...] = get_args(FinishSide)
 TIERS_BY_HAND: tuple[TiersByHand, ...] = get_args(TiersByHand)
 STOCK_SCORINGS: tuple[StockScoring, ...] = get_args(StockScoring)
+SIT_OUTS: tuple[SitOut, ...] = get_args(SitOut)
 MAX_HAND = 26  # two players splitting a whole pack
 MAX_SEATS = 8  # two decks seat up to eight
 MAX_LOSERS = MAX_SEATS - 1
@@ -111,6 +115,7 @@ class RuleSet(NamedTuple):
     # from the remaining deck and add it to his hand."
     draw_from_stock: bool = False
     stock_scoring: StockScoring = "every-card"
+    sit_out: SitOut = "none"
 
     def tier_for(self, cards: int, own_hand: int) -> int:
         """The multiplier of ``cards`` left from a hand of ``own_hand`` cards: the tiers as

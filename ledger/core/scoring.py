@@ -58,6 +58,7 @@ class Deal(NamedTuple):
     # Cards typed for a loser instead of a count ("2S 2H 5D"): kept as entered.
     hands: Mapping[str, str] = NOTHING
     leftovers: str | None = None  # who took the leftover cards (ledger.core.seating)
+    players: tuple[str, ...] | None = None  # who played, when not the starting seats (lineup.py)
 
     def to_dict(self) -> dict[str, Any]:
         """Compact JSON-ready facts: only what was said."""
@@ -73,8 +74,7 @@ class Deal(NamedTuple):
                 out[key] = getattr(self, key)
         if self.missed_call:
             out["missed_call"] = True
-        if self.order is not None:
-            out["order"] = list(self.order)
+        out.update({k: list(v) for k in ("order", "players") if (v := getattr(self, k)) is not None})
         return out
 
     @classmethod
@@ -84,8 +84,8 @@ class Deal(NamedTuple):
         if unknown:
             raise InputError(_("unknown deal fact(s): {facts}").format(facts=", ".join(sorted(unknown))))
         values = dict(data)
-        if values.get("order") is not None:
-            values["order"] = tuple(values["order"])
+        for key in ("order", "players"):
+            values[key] = None if values.get(key) is None else tuple(values[key])
         return cls(**values)
 
     @property

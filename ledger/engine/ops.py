@@ -30,10 +30,12 @@ Amount = Annotated[str, Limit(40)]
 File = Annotated[str, Limit(None)]  # a file's text: the request's size caps it
 
 
-def parse_line(s: SessionRow, line: str) -> Any:
+def parse_line(ledger: Ledger, s: SessionRow, line: str, deal: int | None = None) -> Any:
+    """A deal line read against the players it names: the players now (a new deal) or
+    those of deal ``deal`` (an amend)."""
     from ledger.core.deal_line import parse_deal_line
 
-    return parse_deal_line(line, s.seats, book.session_rules(s))
+    return parse_deal_line(line, book.deal_seats(ledger, s, deal), book.session_rules(s))
 
 
 def deal_no_of(ledger: Ledger, s: SessionRow, deal: int | None, deal_uuid: str | None) -> int:
@@ -185,7 +187,8 @@ def preview(ledger: Ledger, session: SessionRow, line: Line) -> Any:
     """PREVIEW (`DealPreview`): the deal scored, nothing written."""
     from ledger.book import views
 
-    return views.deal_preview(session, parse_line(session, line)).to_dict()
+    deal = book.with_players(session, parse_line(ledger, session, line), book.deal_seats(ledger, session))
+    return views.deal_preview(session, deal).to_dict()
 
 
 @op()
@@ -227,7 +230,7 @@ def record(ledger: Ledger, session: SessionRow, line: Line, key: str) -> Any:
     """AFTER (`AfterDeal`): the deal written, exactly `bigtwo deal LINE --json`."""
     from ledger.book import views
 
-    done = book.record_deal(ledger, session, parse_line(session, line), entry_uuid=key)
+    done = book.record_deal(ledger, session, parse_line(ledger, session, line), entry_uuid=key)
     return views.after_deal(ledger, session, done).to_dict()
 
 
@@ -239,7 +242,8 @@ def amend(ledger: Ledger, session: SessionRow, line: Line, key: str, deal: int |
     from ledger.book import views
 
     number = deal_no_of(ledger, session, deal, deal_uuid)
-    done = book.amend_deal(ledger, session, number, parse_line(session, line), entry_uuid=key)
+    done = book.amend_deal(ledger, session, number, parse_line(ledger, session, line, number),
+                           entry_uuid=key)
     return views.after_deal(ledger, session, done).to_dict()
 
 
@@ -263,6 +267,22 @@ def undo(ledger: Ledger, session: SessionRow, key: str) -> Any:
 
     done = book.undo(ledger, session, session_start=False, entry_uuid=key)
     return views.undone_view(ledger, done).to_dict()
+
+
+@op(write=True)
+def seat(ledger: Ledger, session: SessionRow, action: Word, players: list[str] | str, key: str,
+         sit_out: bool = False, from_deal: int | None = None) -> Any:
+    """SEAT (`SeatChange`), exactly `bigtwo seat ACTION … --json`: `{"session", "entry",
+    "action": "seat join Eve", "facts", "lineup": {"seated", "sitting_out", "playing"}}`.
+    `action`: `join` (`sit_out`: joins sitting out), `leave`, `sit-out`, `back` (one name
+    in `players`), `swap` (two), `order` (every seated player, `from_deal` N: the order
+    counts from deal N)."""
+    from ledger.book.seats import seat_change
+
+    names = players.split(",") if isinstance(players, str) else list(players)
+    done = seat_change(ledger, session, action, [n for n in names if n.strip()], out=sit_out,
+                       from_deal=from_deal, entry_uuid=key)
+    return done.to_dict()
 
 
 @op(write=True)

@@ -31,6 +31,7 @@ from ledger.core.times import check_time
 from ledger.formats.file_kinds import check_fry, check_importable, detect_format
 from ledger.formats.json_reader import FORMAT, JsonStream, at
 from ledger.formats.merge import EntrySpec, Importer, ImportReport, Progress, SessionSpec, point_tuples
+from ledger.formats.seat_io import deal_players, seat_entry, session_members
 from ledger.formats.sheet_import import import_sheet
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
@@ -38,11 +39,12 @@ from ledger.storage.store import Ledger
 VERSION = 2  # 2: a session's own actions (start, end, reopen, undo) are entries too
 READS = (1, 2)
 DEAL_KINDS = ("deal", "void", "amend")
-ACTION_KINDS = ("start", "end", "reopen", "undo")
+ACTION_KINDS = ("start", "end", "reopen", "undo", "seat")
 KINDS = DEAL_KINDS + ACTION_KINDS
 def session_header(s: SessionRow) -> dict[str, Any]:
-    """A session in the file: its frozen rules, without this ledger's own id and count."""
-    head = s.to_dict(full_rules=True)
+    """A session in the file: its frozen rules and its seats at the start (joins are
+    entries), without this ledger's own id and count."""
+    head = {**s.to_dict(full_rules=True), "players": list(s.started_seats)}
     del head["id"], head["deals"]
     return head
 
@@ -288,7 +290,8 @@ def _json_session(raw: object, where: str, stored: Stored | None = None
                   deal=e.deal_no)
         live[e.deal_no] = e.kind != "void"
     held = {} if stored is None else stored(spec.uuid, [e.uuid for e in ordered if e.facts])
-    return spec, [e if e.facts is None else _held(e, held.get(e.uuid)) or _checked_facts(spec, e)
+    members = session_members(spec.players, actions)
+    return spec, [e if e.facts is None else _held(e, held.get(e.uuid)) or _checked_facts(spec, e, members)
                   for e in ordered] + actions
 
 
@@ -322,7 +325,7 @@ def check_session(raw: object, where: str) -> tuple[SessionSpec, list[EntrySpec]
 def check_entry(spec: SessionSpec, raw: object, where: str) -> EntrySpec:
     """One entry of the checked session ``spec``, checked, its points derived."""
     _, e = _json_entry(raw, where, 0)
-    return e if e.facts is None else _checked_facts(spec, e)
+    return e if e.facts is None or e.kind == "seat" else _checked_facts(spec, e, None)
 
 
 def _json_entry(raw: object, where: str, index: int) -> tuple[int, EntrySpec]:
@@ -360,6 +363,8 @@ def _json_entry(raw: object, where: str, index: int) -> tuple[int, EntrySpec]:
 
 def _json_action(e: dict[str, Any], kind: str, where: str) -> EntrySpec:
     """A session's own action: its uuid, time and (for an undo) what it took back."""
+    if kind == "seat":  # and its facts: ledger/formats/seat_io.py
+        return seat_entry(e, where, _uuid, _timestamp)
     _want(e.get("facts") is None and e.get("deal") is None, where,
           N_("a session's {kind} entry has no deal and no facts"), kind=kind)
     undoes = e.get("undoes")
@@ -371,12 +376,16 @@ def _json_action(e: dict[str, Any], kind: str, where: str) -> EntrySpec:
                      undoes=None if undoes is None else _uuid(undoes, f"{where}.undoes"))
 
 
-def _checked_facts(spec: SessionSpec, e: EntrySpec) -> EntrySpec:
-    """Score the facts through the core; they are kept in the ledger's own form."""
+def _checked_facts(spec: SessionSpec, e: EntrySpec, members: set[str] | None) -> EntrySpec:
+    """Score the facts through the core; they are kept in the ledger's own form.  A deal
+    that says who played it is scored over them (players of the session: seat_io.py)."""
     assert e.facts is not None
+    players = spec.players
+    if e.facts.get("players") is not None:
+        players = deal_players(e, members, spec.players)
     try:
-        deal = deal_from_facts(e.facts, spec.players, spec.rules)
-        score = score_deal(spec.rules, spec.players, deal, spec.teams)
+        deal = deal_from_facts(e.facts, players, spec.rules)
+        score = score_deal(spec.rules, players, deal, spec.teams)
     except InputError as exc:
         raise InputError(_("{where} (deal {deal}): {problem}").format(
             where=local(e.where), deal=e.deal_no, problem=exc)) from None
@@ -384,7 +393,7 @@ def _checked_facts(spec: SessionSpec, e: EntrySpec) -> EntrySpec:
         raise InputError(_("{where} (deal {deal}): facts are not valid ({reason})").format(
             where=local(e.where), deal=e.deal_no, reason=exc)) from None
     facts = deal.to_dict()
-    return e._replace(facts=facts, points=point_tuples(book.points_rows(spec.players, score)),
+    return e._replace(facts=facts, points=point_tuples(book.points_rows(players, score)),
                       facts_json=json.dumps(facts, sort_keys=True, ensure_ascii=False))
 
 

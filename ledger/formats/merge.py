@@ -242,9 +242,9 @@ def _rules_differ(stored: dict[str, Any], new: RuleSet, scoring_only: bool) -> b
 def _session_differences(s: SessionRow, spec: SessionSpec) -> list[str]:
     """What differs, as phrases (English in ``--json``, the language in messages)."""
     out: list[str] = []
-    if tuple(s.seats) != spec.players:
+    if tuple(s.started_seats) != spec.players:  # the seats at the start: joins are entries
         out.append(Phrase(N_("seats: ledger {ledger}, file {file}"),
-                          ledger=", ".join(s.seats), file=", ".join(spec.players)))
+                          ledger=", ".join(s.started_seats), file=", ".join(spec.players)))
     if _rules_differ(s.rules, spec.rules, spec.from_sheet):
         out.append(Phrase(N_("rules: the ledger's frozen {ledger!r} differ from the file's "
                              "{file!r}"), ledger=s.rules_name, file=spec.rules.name))
@@ -476,6 +476,8 @@ class Importer:
                         rows = []
                     actions += merge.add_action(e)
                     continue
+                for name in (e.fact_dict() or {}).get("players") or ():
+                    ledger.player_id(name, create=True)  # one who joined: a player here too
                 row = merge.new_entry(e)
                 if row is not None:
                     rows.append(row)

@@ -107,9 +107,10 @@ def apply_line(ledger: Ledger, session: SessionRow, line: str) -> book.Recorded 
         if words[0] == "void":
             return book.void_deal(ledger, session, number)
         rules = book.session_rules(session)
-        deal = parse_deal_line(words[2] if len(words) > 2 else "", session.seats, rules)
+        deal = parse_deal_line(words[2] if len(words) > 2 else "", book.deal_seats(ledger, session, number),
+                               rules)
         return book.amend_deal(ledger, session, number, deal)
-    deal = parse_deal_line(line, session.seats, book.session_rules(session))
+    deal = parse_deal_line(line, book.deal_seats(ledger, session), book.session_rules(session))
     return book.record_deal(ledger, session, deal)
 
 

@@ -238,8 +238,15 @@ class SessionMerge:
             return False
         if not self._undoes_ok(e):
             return False
-        self.ledger.journal.add_action(self.sid, e.kind, entry_uuid=e.uuid,
-                                       created_at=e.at, undoes=e.undoes)
+        if e.kind == "seat":  # a seat change: replayed leniently, so no order refuses it
+            assert e.facts is not None
+            if e.facts.get("action") == "join" and self.ledger.find_player(e.facts["player"]) is None:
+                self.ledger.player_id(e.facts["player"], create=True)
+            self.ledger.journal.add_seat(self.sid, e.facts, entry_uuid=e.uuid, created_at=e.at,
+                                         undoes=e.undoes)
+        else:
+            self.ledger.journal.add_action(self.sid, e.kind, entry_uuid=e.uuid,
+                                           created_at=e.at, undoes=e.undoes)
         self.latest = None  # read again: the action's time
         self.mine.add(e.uuid)
         return True

@@ -183,6 +183,8 @@ def _undone_line(undone: Any, t: Callable[[str], str]) -> str:
             id=s.id, ended=ended)
     if undone.action == "session reopen":
         return t(N_("undone: the reopening of session {id}; it is ended again")).format(id=s.id)
+    if undone.action.startswith("seat "):
+        return shown(t(N_("undone: {action} (session {id})")).format(action=undone.action, id=s.id))
     n = undone.deal_no
     what = t({"deal": N_("deal {number}"), "amend": N_("the amendment of deal {number}"),
               "void": N_("the void of deal {number}")}[undone.action]).format(number=n)
@@ -266,6 +268,26 @@ def settlement_text(view: SettleView, columns: int | None = None, plan: bool = T
                          "each loser pays the winner their penalty").format(id=sid, stake=stake)
             blocks.append(wrap(head, limit) + "\n"
                           + tbl(rows, [_("player"), _("penalty s"), _("net points")]))
+        elif w.working.tables:
+            blocks.append(wrap(_("session {id} (pairwise, stake {stake}): the seats changed, so "
+                                 "each line-up is worked over the deals it played (each pair "
+                                 "counts over the deals both played; a sit-out scores nothing)")
+                               .format(id=sid, stake=stake), limit))
+            for t in w.tables:
+                n = t.working.n
+                out = t.working.sitting_out
+                head = ngettext("deal {deals}: Σs = {sum}, net = Σs − {n}·s",
+                                "deals {deals}: Σs = {sum}, net = Σs − {n}·s",
+                                len(t.working.deals)).format(
+                    deals=deal_ranges(t.working.deals), sum=t.working.sum_s, n=n)
+                if out:
+                    head += "; " + _("sitting out: {names}").format(names=", ".join(out))
+                blocks.append(wrap(head, limit) + "\n" + tbl(
+                    [[r.name, r.s, r.n_s, signed(r.net_points)] for r in t.rows],
+                    [_("player"), "s", f"{n}·s", _("net points")]))
+            blocks.append(wrap(_("session {id}: net points, every line-up added up").format(id=sid),
+                               limit) + "\n" + tbl([[r.name, r.s, signed(r.net_points)] for r in w.rows],
+                                                    [_("player"), _("penalty s"), _("net points")]))
         else:
             n = w.working.n
             rows = [[r.name, r.s, r.n_s, signed(r.net_points)] for r in w.rows]
@@ -343,3 +365,29 @@ def log_text(view: Log, limit: int | None = None) -> str:
 
 LOG_STATUS = {"voided": N_("voided"), "amended": N_("amended"),
               "superseded": N_("superseded: a later correction stands")}
+
+
+def deal_ranges(numbers: Sequence[int]) -> str:
+    """``1–3, 5, 7–8``: deal numbers as runs."""
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
+
+
+def lineup_text(session_id: int, lineup: Any) -> str:
+    """Who is seated (:class:`ledger.core.lineup.Lineup`), who sits out, who plays next."""
+    lines = [_("session {id}: seated {seated}").format(id=session_id, seated=", ".join(lineup.order))]
+    if lineup.out:
+        lines.append(_("sitting out: {names}").format(names=", ".join(lineup.sitting_out)))
+    lines.append(_("next deal: {names}").format(names=", ".join(lineup.playing)))
+    return "\n".join(shown(line) for line in lines)
+
+
+def seat_change_text(change: Any, turn: Any) -> str:
+    """What ``bigtwo seat …`` did (:class:`ledger.book.seats.SeatChange`) and the line-up now."""
+    return "\n".join((shown(change.text), lineup_text(change.session.id, change.after),
+                      turn.describe()))

@@ -136,7 +136,10 @@ class Inspection:
                 WHERE NOT ((t.kind IN ('deal', 'amend', 'void') AND e.kind IN ('amend', 'void'))
                            OR (t.kind = 'end' AND e.kind = 'reopen')
                            OR (t.kind = 'reopen' AND e.kind = 'end')
-                           OR (t.kind = 'start' AND e.kind = 'undo'))"""),
+                           OR (t.kind = 'start' AND e.kind = 'undo')
+                           OR (t.kind = 'seat' AND e.kind = 'seat'
+                               AND json_extract(t.facts, '$.action') != 'undo'
+                               AND json_extract(e.facts, '$.action') = 'undo'))"""),
             (entry, N_("it undoes entry {target}, of deal {target_deal}, not of its own deal {deal}"),
              """SELECT e.id, t.id, t.deal_no, e.deal_no FROM entries e JOIN entries t ON t.uuid = e.undoes
                 WHERE t.kind IN ('deal', 'amend', 'void') AND e.kind IN ('amend', 'void')

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ledger.core.errors import InputError
 from ledger.storage.codec import inserted_id, new_uuid, now, to_json
-from ledger.storage.history import EntryReads
+from ledger.storage.history import EntryReads, entry_row
 from ledger.storage.rows import EntryRow, PointsRow
 
 if TYPE_CHECKING:
@@ -154,6 +154,29 @@ class Journal(EntryReads):
             self.ledger.audit(f"session.{kind}", {"uuid": row[0], "undoes": undoes}, session_id,
                               entry_id)
         return EntryRow(entry_id, str(row[0]), session_id, 0, kind, 0, None, str(row[3]), undoes)
+
+    def add_seat(self, session_id: int, facts: dict[str, Any], *, entry_uuid: str | None = None,
+                 created_at: str | None = None, undoes: str | None = None) -> EntryRow:
+        """Append a seat entry (``seat join``, ``leave``…, or the undo of one) with its
+        facts, no deal and no points (inside ``ledger.writing()``)."""
+        row = [entry_uuid or new_uuid(), session_id, to_json(facts),
+               created_at or self.next_time(session_id), undoes]
+        entry_id = inserted_id(self.conn.execute(
+            "INSERT INTO entries (uuid, session_id, kind, facts, created_at, undoes) "
+            "VALUES (?, ?, 'seat', ?, ?, ?)", row))
+        self.ledger.audit(f"seat.{facts.get('action')}", {"uuid": row[0], "undoes": undoes},
+                          session_id, entry_id)
+        return EntryRow(entry_id, str(row[0]), session_id, 0, "seat", 0, dict(facts), str(row[3]),
+                        undoes)
+
+    def seat_entries(self, session_id: int) -> list[EntryRow]:
+        """The session's seat entries that count (not undone, not undos), in the one order."""
+        rows = self.conn.execute(
+            """SELECT id, uuid, session_id, seq, kind, deal_no, facts, created_at, undoes
+               FROM entries e WHERE e.session_id = ? AND e.seq IS NULL AND e.kind = 'seat'
+                 AND e.undoes IS NULL AND NOT EXISTS (SELECT 1 FROM entries u WHERE u.undoes = e.uuid)
+               ORDER BY e.created_at, e.uuid""", [session_id]).fetchall()
+        return [entry_row(r) for r in rows]
 
     def end_session(self, session_id: int, at: str | None = None,
                     entry_uuid: str | None = None) -> EntryRow:

@@ -41,6 +41,13 @@ class SessionRow(NamedTuple):
     seats: tuple[str, ...]
     deals: int
     start_uuid: str = ""  # the uuid of the session's start entry
+    # the seats at the start; ``seats`` adds each player who joined later (``seat join``)
+    first_seats: tuple[str, ...] = ()
+
+    @property
+    def started_seats(self) -> tuple[str, ...]:
+        """The line-up the session started with (``seats`` when not read from a ledger)."""
+        return self.first_seats or self.seats
 
     def to_dict(self, full_rules: bool = False) -> dict[str, Any]:
         """The session as JSON-ready data (``session list --json``, ``show``, export):
@@ -102,6 +109,9 @@ class EntryRow(NamedTuple):
 
     def to_dict(self) -> dict[str, Any]:
         """The entry as JSON-ready data (export, ``log --json``)."""
+        if self.kind == "seat":
+            return {"uuid": self.uuid, "kind": self.kind, "facts": self.facts,
+                    "at": self.created_at, "undoes": self.undoes}
         if not self.is_deal:
             return {"uuid": self.uuid, "kind": self.kind, "at": self.created_at,
                     "undoes": self.undoes}

@@ -22,7 +22,7 @@ APP = "bigtwo-ledger"
 POINT_COLUMNS = ("deals", "wins", "fried", "cards", "penalty", "net")
 
 # Adding a migration below?  Bump this too (a test checks they agree).
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 APPLICATION_ID = 0x42324C47  # "B2LG": marks the file as a bigtwo ledger
 
 
@@ -368,6 +368,17 @@ def migrations() -> Migrations:
                 "BEGIN SELECT RAISE(ABORT, 'imports are append-only'); END"
             )
 
+    @migrations(name="m011_seat_entries")
+    def m011_seat_entries(db: Database) -> None:
+        """Seats that change during the evening (ledger/book/seats.py): a ``seat`` entry's
+        facts say who joins, leaves, sits out, comes back, swaps, or the seat order
+        (``{"action": "join", "player": "Eve"}``); its undo is a ``seat`` entry
+        ``{"action": "undo"}`` naming it in ``undoes``.  The entries table is rebuilt (its
+        CHECKs name the kinds) as m005 did (ledger/storage/upgrade.py)."""
+        from ledger.storage.upgrade import allow_seat_entries
+
+        allow_seat_entries(db.conn)
+
     @migrations(name="m012_sessions_by_start")
     def m012_sessions_by_start(db: Database) -> None:
         """The sessions in the order of their starts (then id: the rowid every index
@@ -379,7 +390,7 @@ def migrations() -> Migrations:
     return migrations
 
 
-ENTRY_KINDS = ("deal", "amend", "void", "start", "end", "reopen", "undo")
+ENTRY_KINDS = ("deal", "amend", "void", "start", "end", "reopen", "undo", "seat")
 DEAL_KINDS = ("deal", "amend", "void")
 
 

@@ -2,7 +2,7 @@
 the migrations (ledger/storage/schema.py) make of an empty database; do not edit (a test
 fails when it is stale).  ledger/storage/fresh.py runs it."""
 
-VERSION = 11
+VERSION = 12
 
 # The migrations this schema is the result of, in order (_sqlite_migrations).
 MIGRATIONS = (
@@ -16,6 +16,7 @@ MIGRATIONS = (
     "m008_indexes_looked_up",
     "m009_pay_ids",
     "m010_imports",
+    "m011_seat_entries",
     "m012_sessions_by_start",
 )
 
@@ -101,21 +102,6 @@ STATEMENTS = (
                 CHECK ((kind = 'rename') = (name IS NOT NULL)),
                 CHECK ((kind = 'merge') = (into_id IS NOT NULL)),
                 CHECK ((kind = 'undo') = (undoes IS NOT NULL))) STRICT""",
-    """CREATE TABLE "entries" (
-    id INTEGER PRIMARY KEY,
-    uuid TEXT NOT NULL,
-    session_id INTEGER NOT NULL REFERENCES sessions(id),
-    seq INTEGER,
-    kind TEXT NOT NULL
-        CHECK (kind IN ('deal', 'amend', 'void', 'start', 'end', 'reopen', 'undo')),
-    deal_no INTEGER,
-    facts TEXT,
-    created_at TEXT NOT NULL,
-    undoes TEXT REFERENCES entries(uuid),
-    CHECK ((kind IN ('deal', 'amend', 'void')) = (seq IS NOT NULL AND deal_no IS NOT NULL)),
-    CHECK (kind NOT IN ('deal', 'amend') OR facts IS NOT NULL),
-    CHECK (kind IN ('deal', 'amend') OR facts IS NULL),
-    CHECK (kind != 'undo' OR undoes IS NOT NULL)) STRICT""",
     """CREATE TABLE seasons (
                 id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL,
                 kind TEXT NOT NULL CHECK (kind IN ('add', 'remove')),
@@ -145,6 +131,21 @@ STATEMENTS = (
     """CREATE TABLE imports (
                 id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, at TEXT NOT NULL,
                 digest TEXT NOT NULL, name TEXT NOT NULL) STRICT""",
+    """CREATE TABLE "entries" (
+    id INTEGER PRIMARY KEY,
+    uuid TEXT NOT NULL,
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    seq INTEGER,
+    kind TEXT NOT NULL
+        CHECK (kind IN ('deal', 'amend', 'void', 'start', 'end', 'reopen', 'undo', 'seat')),
+    deal_no INTEGER,
+    facts TEXT,
+    created_at TEXT NOT NULL,
+    undoes TEXT REFERENCES entries(uuid),
+    CHECK ((kind IN ('deal', 'amend', 'void')) = (seq IS NOT NULL AND deal_no IS NOT NULL)),
+    CHECK (kind NOT IN ('deal', 'amend', 'seat') OR facts IS NOT NULL),
+    CHECK (kind IN ('deal', 'amend', 'seat') OR facts IS NULL),
+    CHECK (kind != 'undo' OR undoes IS NOT NULL)) STRICT""",
     """CREATE UNIQUE INDEX "idx__sqlite_migrations_migration_set_name"
     ON "_sqlite_migrations" ("migration_set", "name")""",
     """CREATE UNIQUE INDEX "idx_players_name"
@@ -158,16 +159,16 @@ STATEMENTS = (
     """CREATE INDEX "idx_points_entry_id"
     ON "points" ("entry_id")""",
     """CREATE INDEX idx_points_session_id ON points (session_id)""",
-    """CREATE UNIQUE INDEX idx_entries_uuid ON entries (uuid)""",
-    """CREATE UNIQUE INDEX idx_entries_session_id_seq ON entries (session_id, seq)""",
-    """CREATE INDEX idx_entries_deal_order ON entries (session_id, deal_no, created_at, uuid)""",
-    """CREATE INDEX idx_entries_order ON entries (session_id, created_at, uuid)""",
-    """CREATE INDEX idx_entries_session_actions ON entries (session_id, created_at, uuid) WHERE seq IS NULL""",
     """CREATE INDEX idx_seasons_key ON seasons (key, created_at, uuid)""",
     """CREATE INDEX idx_payments_order ON payments (created_at, uuid)""",
     """CREATE INDEX idx_payments_session ON payments (session_id)""",
-    """CREATE UNIQUE INDEX idx_entries_undoes ON entries (undoes) WHERE undoes IS NOT NULL""",
     """CREATE INDEX idx_pay_ids_player ON pay_ids (player_id, scheme, created_at, uuid)""",
+    """CREATE INDEX idx_entries_deal_order ON entries (session_id, deal_no, created_at, uuid)""",
+    """CREATE INDEX idx_entries_order ON entries (session_id, created_at, uuid)""",
+    """CREATE INDEX idx_entries_session_actions ON entries (session_id, created_at, uuid) WHERE seq IS NULL""",
+    """CREATE UNIQUE INDEX idx_entries_session_id_seq ON entries (session_id, seq)""",
+    """CREATE UNIQUE INDEX idx_entries_undoes ON entries (undoes) WHERE undoes IS NOT NULL""",
+    """CREATE UNIQUE INDEX idx_entries_uuid ON entries (uuid)""",
     """CREATE INDEX idx_sessions_started ON sessions (started_at)""",
     """CREATE TRIGGER points_no_update BEFORE UPDATE ON points BEGIN SELECT RAISE(ABORT, 'points are append-only'); END""",
     """CREATE TRIGGER points_no_delete BEFORE DELETE ON points BEGIN SELECT RAISE(ABORT, 'points are append-only'); END""",
@@ -186,8 +187,6 @@ STATEMENTS = (
             END""",
     """CREATE TRIGGER player_events_no_update BEFORE UPDATE ON player_events BEGIN SELECT RAISE(ABORT, 'player_events are append-only'); END""",
     """CREATE TRIGGER player_events_no_delete BEFORE DELETE ON player_events BEGIN SELECT RAISE(ABORT, 'player_events are append-only'); END""",
-    """CREATE TRIGGER entries_no_update BEFORE UPDATE ON entries BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END""",
-    """CREATE TRIGGER entries_no_delete BEFORE DELETE ON entries BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END""",
     """CREATE TRIGGER sessions_no_update BEFORE UPDATE ON sessions BEGIN SELECT RAISE(ABORT, 'sessions are append-only'); END""",
     """CREATE TRIGGER sessions_no_delete BEFORE DELETE ON sessions BEGIN SELECT RAISE(ABORT, 'sessions are append-only'); END""",
     """CREATE TRIGGER seats_no_update BEFORE UPDATE ON seats BEGIN SELECT RAISE(ABORT, 'seats are append-only'); END""",
@@ -200,6 +199,8 @@ STATEMENTS = (
     """CREATE TRIGGER pay_ids_no_delete BEFORE DELETE ON pay_ids BEGIN SELECT RAISE(ABORT, 'pay_ids are append-only'); END""",
     """CREATE TRIGGER imports_no_update BEFORE UPDATE ON imports BEGIN SELECT RAISE(ABORT, 'imports are append-only'); END""",
     """CREATE TRIGGER imports_no_delete BEFORE DELETE ON imports BEGIN SELECT RAISE(ABORT, 'imports are append-only'); END""",
+    """CREATE TRIGGER entries_no_update BEFORE UPDATE ON entries BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END""",
+    """CREATE TRIGGER entries_no_delete BEFORE DELETE ON entries BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END""",
     """CREATE VIEW player_names (id, name, canon_id, own_name, typed_name) AS
                WITH RECURSIVE live AS (
                    SELECT e.id, e.kind, e.player_id, e.into_id, e.name FROM player_events e

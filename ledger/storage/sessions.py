@@ -22,12 +22,29 @@ if TYPE_CHECKING:
     from ledger.storage.store import Ledger
 
 # The latest of a session's own actions after its start ('end', 'reopen' or 'undo'),
-# with its time: read from the partial index of those actions, never its deals.
+# with its time: read from the partial index of those actions, never its deals (nor its
+# seat entries, which leave it open or ended as it was).
 LAST_ACTION = """(SELECT a.kind || ' ' || a.created_at FROM entries a
-    WHERE a.session_id = s.id AND a.seq IS NULL AND a.kind != 'start'
+    WHERE a.session_id = s.id AND a.seq IS NULL AND a.kind NOT IN ('start', 'seat')
     ORDER BY a.created_at DESC, a.uuid DESC LIMIT 1)"""
 START_UUID = """(SELECT a.uuid FROM entries a
     WHERE a.session_id = s.id AND a.seq IS NULL AND a.kind = 'start' LIMIT 1)"""
+# The players who joined a session after its start (``seat join`` entries not undone),
+# each with the session and the first time: they are players of the session after its seats.
+JOINED = """SELECT e.session_id, p.name, MIN(e.created_at) AS at FROM entries e
+    JOIN players t ON t.name = json_extract(e.facts, '$.player') JOIN {names} p ON p.id = t.id
+    WHERE e.seq IS NULL AND e.kind = 'seat' AND json_extract(e.facts, '$.action') = 'join'
+      AND NOT EXISTS (SELECT 1 FROM entries u WHERE u.undoes = e.uuid) {where}
+    GROUP BY e.session_id, p.name ORDER BY e.session_id, at, p.name"""
+# The number of deals that count: the most any player played, read from the totals;
+# where the seats changed (a seat entry) no player may have played them all, and the
+# deals are counted.
+DEAL_COUNT = """(CASE WHEN EXISTS (SELECT 1 FROM entries a
+    WHERE a.session_id = s.id AND a.seq IS NULL AND a.kind = 'seat')
+  THEN (SELECT COUNT(*) FROM entries e WHERE e.session_id = s.id AND e.seq IS NOT NULL
+    AND e.kind != 'void' AND NOT EXISTS (SELECT 1 FROM entries n WHERE n.session_id = e.session_id
+      AND n.deal_no = e.deal_no AND (n.created_at, n.uuid) > (e.created_at, e.uuid)))
+  ELSE (SELECT COALESCE(MAX(deals), 0) FROM session_totals q WHERE q.session_id = s.id) END)"""
 # A session whose start was undone is no session of the ledger any more.
 NOT_TAKEN_BACK = """NOT EXISTS (SELECT 1 FROM entries a
     WHERE a.session_id = s.id AND a.seq IS NULL AND a.kind = 'undo')"""
@@ -85,8 +102,7 @@ class SessionReads:
         rows = self.conn.execute(
             f"""SELECT s.id, s.uuid, s.name, s.rules_name, s.rules, s.stake, s.currency, s.teams,
                        s.started_at, {LAST_ACTION},
-                       (SELECT COALESCE(MAX(deals), 0) FROM session_totals q
-                         WHERE q.session_id = s.id) AS deals, {START_UUID}
+                       {DEAL_COUNT} AS deals, {START_UUID}
                 FROM sessions s {where} ORDER BY s.id""",
             params,
         ).fetchall()
@@ -109,12 +125,21 @@ class SessionReads:
         seats: dict[int, list[str]] = {}
         for sid, name in seat_rows:
             seats.setdefault(sid, []).append(name)
+        first = {sid: tuple(names) for sid, names in seats.items()}
+        if len(rows) <= 500:
+            joined = self.conn.execute(JOINED.format(
+                names=names, where=f"AND e.session_id IN ({','.join('?' * len(ids))})"), ids)
+        else:
+            joined = self.conn.execute(JOINED.format(names=names, where=""))
+        for sid, name, _at in joined:
+            if name not in seats.setdefault(sid, []):
+                seats[sid].append(name)
         return [
             SessionRow(
                 id=sid, uuid=uuid, name=name, rules_name=rules_name, rules=rules_dict(rules),
                 stake=stake, currency=currency, teams=bool(teams), started_at=started_at,
                 ended_at=ended_at(last), seats=tuple(seats.get(sid, ())), deals=deals,
-                start_uuid=start or "",
+                start_uuid=start or "", first_seats=first.get(sid, ()),
             )
             for sid, uuid, name, rules_name, rules, stake, currency, teams, started_at, last, deals,
             start in rows

@@ -34,6 +34,18 @@ def _scoped(column: str, session_ids: Sequence[int] | None) -> tuple[str, list[s
     return f"AND {column} IN (SELECT value FROM json_each(?))", [json.dumps(list(session_ids))]
 
 
+# A session whose seats changed during the evening (a seat entry): not every player
+# played every deal, so a pair is counted over the deals both played.
+SEATS_CHANGED = """EXISTS (SELECT 1 FROM entries a WHERE a.session_id = s.id AND a.seq IS NULL
+    AND a.kind = 'seat')"""
+# Who played each deal that counts and their points in it (a deal's entries summed:
+# a void or an amend cancels the version before it), for the sessions of {sessions}.
+PLAYED = """SELECT e.session_id, e.deal_no, q.player_id, SUM(q.penalty) AS penalty,
+    SUM(q.net) AS net FROM entries e JOIN points q ON q.entry_id = e.id
+    WHERE e.session_id IN ({sessions}) AND e.seq IS NOT NULL
+    GROUP BY e.session_id, e.deal_no, q.player_id HAVING SUM(q.deals) > 0"""
+
+
 class Totals:
     """Sums per session, player and stake of one open ledger."""
 
@@ -83,19 +95,43 @@ class Totals:
         scope, params = _scoped("s.id", session_ids)
         # The settlement kind lives in each session's frozen rules: extract it once per
         # session (MATERIALIZED) rather than once per joined row.
-        rows = self.conn.execute(
-            f"""WITH k AS MATERIALIZED (
-                    SELECT id, currency, stake FROM sessions s WHERE s.teams = 0
+        pairwise = f"""SELECT id, currency, stake FROM sessions s WHERE s.teams = 0
                     AND COALESCE(json_extract(s.rules, '$.settlement'), 'pairwise') = 'pairwise'
-                    {scope})
+                    {scope}"""
+        rows = self.conn.execute(
+            f"""WITH k AS MATERIALIZED ({pairwise} AND NOT {SEATS_CHANGED})
                 SELECT k.currency, k.stake, a.player_id, b.player_id, SUM(a.penalty - b.penalty)
                 FROM k JOIN session_totals a ON a.session_id = k.id
                 JOIN session_totals b ON b.session_id = k.id AND b.player_id > a.player_id
                 GROUP BY k.currency, k.stake, a.player_id, b.player_id""",
             params,
         ).fetchall()
+        # Where the seats changed, each pair over the deals both played only.
+        rows += self.conn.execute(
+            f"""WITH k AS MATERIALIZED ({pairwise} AND {SEATS_CHANGED}),
+                d AS MATERIALIZED ({PLAYED.format(sessions="SELECT id FROM k")})
+                SELECT k.currency, k.stake, a.player_id, b.player_id, SUM(a.penalty - b.penalty)
+                FROM k JOIN d a ON a.session_id = k.id
+                JOIN d b ON b.session_id = k.id AND b.deal_no = a.deal_no AND b.player_id > a.player_id
+                GROUP BY k.currency, k.stake, a.player_id, b.player_id""",
+            params,
+        ).fetchall()
         names = dict(self.conn.execute(f"SELECT id, name FROM {self.names()}").fetchall())
         return [PairDifference(c, s, names[a], names[b], d) for c, s, a, b, d in rows]
+
+    def deals_played(self, session_id: int) -> list[tuple[int, str, int, int]]:
+        """(deal number, player, penalty, net) of each player in each deal that counts, in
+        deal order then seat order: who played which deal (settlement pair by pair)."""
+        return [(int(d), str(n), int(p), int(t)) for d, n, p, t in self.conn.execute(
+            f"""SELECT d.deal_no, p.name, d.penalty, d.net FROM ({PLAYED.format(sessions="?")}) d
+                JOIN {self.names()} p ON p.id = d.player_id
+                LEFT JOIN seats t ON t.session_id = d.session_id AND t.player_id = d.player_id
+                ORDER BY d.deal_no, t.seat IS NULL, t.seat, p.name""", [session_id])]
+
+    def seats_changed(self, session_id: int) -> bool:
+        found = self.conn.execute(f"SELECT {SEATS_CHANGED} FROM sessions s WHERE s.id = ?",
+                                  [session_id]).fetchone()
+        return found is not None and found[0] == 1
 
     def winner_flows(self, session_ids: Sequence[int] | None = None) -> list[WinnerFlow]:
         """Pay-the-winner non-team sessions (all when ``None``): each player's net with each

@@ -60,6 +60,41 @@ ENTRY_INDEXES = (
 GUARDED = ("entries", "sessions", "seats")
 
 
+# m011: the entries table with seat entries (a ``seat`` entry has facts, no deal).
+SEAT_ENTRIES_TABLE = """CREATE TABLE entries_new (
+    id INTEGER PRIMARY KEY,
+    uuid TEXT NOT NULL,
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    seq INTEGER,
+    kind TEXT NOT NULL
+        CHECK (kind IN ('deal', 'amend', 'void', 'start', 'end', 'reopen', 'undo', 'seat')),
+    deal_no INTEGER,
+    facts TEXT,
+    created_at TEXT NOT NULL,
+    undoes TEXT REFERENCES entries(uuid),
+    CHECK ((kind IN ('deal', 'amend', 'void')) = (seq IS NOT NULL AND deal_no IS NOT NULL)),
+    CHECK (kind NOT IN ('deal', 'amend', 'seat') OR facts IS NOT NULL),
+    CHECK (kind IN ('deal', 'amend', 'seat') OR facts IS NULL),
+    CHECK (kind != 'undo' OR undoes IS NOT NULL)) STRICT"""
+
+
+def allow_seat_entries(conn: sqlite3.Connection) -> None:
+    """m011: the entries table rebuilt to take ``seat`` entries, every row copied as it
+    is (ids kept: points name their entry by id), its indexes and guards made again."""
+    indexes = [sql for (sql,) in conn.execute(
+        "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'entries' "
+        "AND sql IS NOT NULL ORDER BY name")]
+    conn.execute(SEAT_ENTRIES_TABLE)
+    conn.execute("INSERT INTO entries_new SELECT id, uuid, session_id, seq, kind, deal_no, facts, "
+                 "created_at, undoes FROM entries ORDER BY id")
+    conn.execute("DROP TABLE entries")
+    conn.execute("ALTER TABLE entries_new RENAME TO entries")
+    for sql in indexes:
+        conn.execute(sql)
+    for op in ("UPDATE", "DELETE"):
+        conn.execute(guard_sql("entries", op))
+
+
 def action_uuid(session_uuid: str, kind: str, at: str | None = None) -> str:
     """The uuid of a session's ``start`` (no time), or of an ``end`` / ``reopen`` at
     ``at``, when the action was recorded before it had one of its own."""

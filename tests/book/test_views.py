@@ -59,7 +59,8 @@ def test_the_board_carries_the_phones_main_screen(tmp_path: Path) -> None:
         data = views.board(ledger, s).to_dict()
         assert json.loads(json.dumps(data)) == data
         assert set(data) == {"session", "rules", "hand_size", "points_per_unit", "standings",
-                             "money", "next", "facts", "undo", "next_deal", "deals"}
+                             "money", "next", "facts", "undo", "next_deal", "deals", "seats"}
+        assert data["seats"] == {"seated": FOUR, "sitting_out": [], "playing": FOUR}
         assert data["session"]["players"] == FOUR and data["session"]["deals"] == 1
         assert data["session"] == views.session_card(ledger.journal.session(s.id)).to_dict()
         assert data["session"]["open"] is True and data["session"]["mode"] == "cards"

@@ -132,7 +132,7 @@ CASES: dict[str, Case] = {
     "an unknown kind of entry": (
         lambda t: ["import", _file(t, "e.json", _export(entry__kind="redo"))],
         "error: e.json: sessions[0].entries[0]: kind must be one of deal, void, amend, start, end, reopen, "
-        "undo, not 'redo'"),
+        "undo, seat, not 'redo'"),
     "a void of a deal never recorded": (
         lambda t: ["import", _file(t, "e.json", _export(entry__kind="void", entry__facts=None))],
         "error: e.json: sessions[0].entries[0]: a void of deal 1, which no earlier entry records"),

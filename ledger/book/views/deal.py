@@ -33,9 +33,11 @@ class PlayerPoints(NamedTuple):
 
 
 def deal_points(seats: Sequence[str], score: DealScore) -> list[PlayerPoints]:
-    """A scored deal, player by player in seat order."""
+    """A scored deal, player by player in seat order (those who played it: a sit-out
+    scores nothing)."""
+    order = [*(n for n in seats if n in score.net), *(n for n in score.net if n not in seats)]
     return [PlayerPoints(n, score.cards[n], score.penalty[n], score.wins[n], score.fried[n],
-                         score.net[n]) for n in seats]
+                         score.net[n]) for n in order]
 
 
 def turn_dict(turn: Turn) -> dict[str, Any]:

@@ -23,15 +23,19 @@ class LogLine(NamedTuple):
 
 
 class Log(NamedTuple):
-    """Every entry of a session, then the renames and merges of its players."""
+    """Every entry of a session, then the renames and merges of its players; where the
+    seats changed, each seat entry (``seats``: as ``log --json`` gives them, with the
+    command's words in ``action`` and ``undone``) and the lines ``log`` says for them."""
 
     session: SessionRow
     lines: list[LogLine]
     events: list[dict[str, Any]]  # the player events, as ``log --json`` gives them
     event_lines: list[str]  # the same, as ``log`` says them (times local)
+    seats: list[dict[str, Any]]
+    seat_lines: list[str]
 
     def to_dict(self) -> list[dict[str, Any]]:  # a JSON array, as ``log --json`` has been
-        return [line.to_dict() for line in self.lines] + self.events
+        return [line.to_dict() for line in self.lines] + self.seats + self.events
 
 
 def log(ledger: Ledger, session: SessionRow) -> Log:
@@ -59,4 +63,24 @@ def log(ledger: Ledger, session: SessionRow) -> Log:
         newest[e.deal_no] = max(key, newest.get(e.deal_no, key))
         lines.append(LogLine(e, e.id in live, status, undos.get(e.id)))
     seated = {pid for _t, _n, pid in ledger.journal.seat_names(session.id)}
-    return Log(session, lines, event_dicts(ledger, seated), event_lines(ledger, seated))
+    seats, seat_lines = _seat_changes(ledger, session)
+    return Log(session, lines, event_dicts(ledger, seated), event_lines(ledger, seated), seats,
+               seat_lines)
+
+
+def _seat_changes(ledger: Ledger, session: SessionRow) -> tuple[list[dict[str, Any]], list[str]]:
+    """The session's seat entries in the one order, each as ``log --json`` and ``log``
+    give it (an undo of one is said beside the change it took back)."""
+    from ledger.book.clock import local_minute
+    from ledger.core.lineup import seat_text
+
+    changes = [e for e in ledger.journal.actions(session.id) if e.kind == "seat"]
+    undone = {e.undoes for e in changes if e.undoes is not None}
+    out, said = [], []
+    for e in changes:
+        if e.undoes is not None:
+            continue
+        text = seat_text(e.facts or {})
+        out.append({**e.to_dict(), "action": text, "undone": e.uuid in undone})
+        said.append(f"{local_minute(e.created_at)}  {text}" + ("  (undone)" if e.uuid in undone else ""))
+    return out, said

@@ -11,6 +11,7 @@ from ledger.storage.rows import EntryRow, SessionRow
 from ledger.storage.store import Ledger
 
 if TYPE_CHECKING:
+    from ledger.core.lineup import Lineup
     from ledger.core.registry import Offer
     from ledger.core.rules import RuleSet
 
@@ -156,8 +157,11 @@ class Board(NamedTuple):
     points_per_unit: int = 1
     next_deal: int = 1
     deals: Deals = Deals([])
+    lineup: "Lineup | None" = None  # who is seated, sits out and plays next
 
     def to_dict(self) -> dict[str, Any]:
+        seats = self.lineup.to_dict() if self.lineup is not None else {
+            "seated": list(self.session.seats), "sitting_out": [], "playing": list(self.session.seats)}
         return {
             "session": SessionCard(self.session, self.rules).to_dict(),
             "rules": {"name": self.rules.name, "description": self.rules.description,
@@ -172,6 +176,7 @@ class Board(NamedTuple):
             "undo": None if self.undo is None else self.undo.to_dict(),
             "next_deal": self.next_deal,
             "deals": self.deals.to_dict(),
+            "seats": seats,
         }
 
 
@@ -180,6 +185,7 @@ def board(ledger: Ledger, session: SessionRow, session_start: bool = False) -> B
     ``session_start``: whether ``undo`` may take back an empty session's start (the
     phone's undo never does)."""
     from ledger.book.actions import next_turn, session_rules
+    from ledger.book.lineups import lineup
     from ledger.book.reports import settle, standings
     from ledger.core.registry import offered_facts
 
@@ -188,4 +194,4 @@ def board(ledger: Ledger, session: SessionRow, session_start: bool = False) -> B
     return Board(s, rules, standings(ledger, [s]), settle(ledger, [s]), next_turn(ledger, s),
                  offered_facts(rules, s.teams, len(s.seats)), undo_preview(ledger, s, session_start),
                  rules.points_per_unit, ledger.journal.next_deal_no(s.id),
-                 deal_lines(ledger, s, BOARD_DEALS))
+                 deal_lines(ledger, s, BOARD_DEALS), lineup(ledger, s))

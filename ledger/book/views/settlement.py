@@ -47,9 +47,17 @@ class SessionWorking(NamedTuple):
     def session(self) -> SessionRow:
         return self.working.session
 
+    @property
+    def tables(self) -> list["SessionWorking"]:
+        """Where the seats changed: the working of each line-up, over the deals it played."""
+        return [session_working(t) for t in self.working.tables]
+
     def to_dict(self) -> dict[str, Any]:
-        return {**self.working.to_dict(), "points_per_unit": self.points_per_unit,
-                "rows": [r.to_dict() for r in self.rows]}
+        out = {**self.working.to_dict(), "points_per_unit": self.points_per_unit,
+               "rows": [r.to_dict() for r in self.rows]}
+        if self.working.tables:
+            out["tables"] = [t.to_dict() for t in self.tables]
+        return out
 
 
 def session_working(w: Working) -> SessionWorking:
@@ -60,7 +68,7 @@ def session_working(w: Working) -> SessionWorking:
         from ledger.core.rules import rules_from_dict
 
         per_unit = rules_from_dict(w.session.rules).points_per_unit
-    if w.method in WINNER_PAID:
+    if w.method in WINNER_PAID or w.tables:
         rows = [WorkingRow(k, v, None, w.net_points[k]) for k, v in w.totals.items()]
     else:
         rows = [WorkingRow(k, v, w.n * v, w.sum_s - w.n * v) for k, v in w.totals.items()]

@@ -22,6 +22,7 @@ LAZY: dict[str, str] = {
     "stats": "history", "history": "history", "plot": "history",
     "serve": "serve", "player": "players", "season": "seasons",
     "paid": "money", "owed": "money", "payments": "money", "app": "app_site", "bot": "bot",
+    "seat": "seats",
 }
 FEATURES: tuple[str, ...] = tuple(dict.fromkeys(LAZY.values()))
 

@@ -269,12 +269,12 @@ def _table_line(ledger: Any, session_id: int, line: str) -> bool:
             if len(parts) < 3:
                 raise InputError(_("amend {number} needs the corrected deal, e.g. amend {number} "
                                    "{example}").format(number=number, example=_example(s.seats)))
-            deal = parse_deal_line(parts[2], s.seats, book.session_rules(s))
+            deal = parse_deal_line(parts[2], book.deal_seats(ledger, s, number), book.session_rules(s))
             typer.echo(after_deal_text(
                 views.after_deal(ledger, s, book.amend_deal(ledger, s, number, deal)), "amended deal"))
         return True
     rules = book.session_rules(s)
-    recorded = book.record_deal(ledger, s, parse_deal_line(line, s.seats, rules))
+    recorded = book.record_deal(ledger, s, parse_deal_line(line, book.deal_seats(ledger, s), rules))
     typer.echo(after_deal_text(views.after_deal(ledger, s, recorded)))
     return True
 
