@@ -32,8 +32,8 @@ from ledger.cli.common import (
     root_group,
 )
 from ledger.cli.sessions import session_app
+from ledger.core.fact_help import deal_help
 from ledger.core.i18n import _
-from ledger.core.registry import deal_help
 
 app = root_group("Keep score and settle money for Big Two played with real cards.")
 rules_app = group("The rule sets: presets shipped with the tool.")

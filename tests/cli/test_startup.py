@@ -118,7 +118,8 @@ DEAL_MODULES = {
     "ledger.core", "ledger.core.errors", "ledger.core.i18n", "ledger.core.text",
     "ledger.core.rule_values", "ledger.core.rules", "ledger.core.rule_set", "ledger.core.scoring",
     "ledger.core.seating",  # players and decks: hand sizes, the table a deck seats
-    "ledger.core.deal_line", "ledger.core.registry", "ledger.core.dealer", "ledger.core.settlement",
+    "ledger.core.deal_line", "ledger.core.registry", "ledger.core.fact_help", "ledger.core.dealer",
+    "ledger.core.settlement",
     "ledger.core.numbers", "ledger.core.limits",  # counts as typed; the ledger is a regular file
     "ledger.book", "ledger.book.actions", "ledger.book.writes", "ledger.book.keys", "ledger.book.reports",
     "ledger.book.clock", "ledger.book.views", "ledger.book.views.deal",

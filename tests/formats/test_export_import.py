@@ -395,9 +395,9 @@ def test_a_merge_scores_only_what_the_ledger_does_not_hold(cli, exported, tmp_pa
     scored: list[str] = []
     real = exchange._checked_facts
 
-    def counting(spec, e):
+    def counting(spec, e, members):
         scored.append(e.uuid)
-        return real(spec, e)
+        return real(spec, e, members)
 
     monkeypatch.setattr(exchange, "_checked_facts", counting)
     other = str(tmp_path / "other.db")

@@ -344,8 +344,8 @@ def _example(seats: Any) -> str:
 
 def _help_text(s: Any) -> str:
     from ledger.book import actions as book
+    from ledger.core.fact_help import table_options
     from ledger.core.registry import extras as offered
-    from ledger.core.registry import table_options
     from ledger.present.fit import ljust, width
 
     rules = book.session_rules(s)
