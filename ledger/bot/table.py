@@ -349,10 +349,42 @@ class Tables:
         await self.settle(chat, state, "", m, api, after=_("This session has ended."))  # the money first
         await self.show_board(chat, state, api)
 
+    async def seat(self, chat: int, state: ChatState, action: str, rest: str, m: dict[str, Any],
+                   api: Chat) -> None:
+        """A seat change (the engine's ``seat`` op, as ``bigtwo seat ACTION``): ``/join NAME``
+        (``--sit-out``: joins sitting out), ``/leave``, ``/sitout``, ``/back`` (one name),
+        ``/swap A B``, ``/order`` (every seated name, in the order of play)."""
+        names = [n for n in rest.split() if n != "--sit-out"]
+        if not names:
+            raise InputError(words.seat_usage(action))
+        done = self.call(chat, state, "seat", action=action, players=names,
+                         sit_out="--sit-out" in rest.split(), key=key_of("msg", chat, m["message_id"]))
+        await self.show_board(chat, state, api)
+        await api.send(chat, words.seated(done), reply_to=m["message_id"])
+
+    async def join(self, chat: int, state: ChatState, rest: str, m: dict[str, Any], api: Chat) -> None:
+        await self.seat(chat, state, "join", rest, m, api)
+
+    async def leave(self, chat: int, state: ChatState, rest: str, m: dict[str, Any], api: Chat) -> None:
+        await self.seat(chat, state, "leave", rest, m, api)
+
+    async def sitout(self, chat: int, state: ChatState, rest: str, m: dict[str, Any], api: Chat) -> None:
+        await self.seat(chat, state, "sit-out", rest, m, api)
+
+    async def back(self, chat: int, state: ChatState, rest: str, m: dict[str, Any], api: Chat) -> None:
+        await self.seat(chat, state, "back", rest, m, api)
+
+    async def swap(self, chat: int, state: ChatState, rest: str, m: dict[str, Any], api: Chat) -> None:
+        await self.seat(chat, state, "swap", rest, m, api)
+
+    async def order(self, chat: int, state: ChatState, rest: str, m: dict[str, Any], api: Chat) -> None:
+        await self.seat(chat, state, "order", rest, m, api)
+
     COMMANDS: ClassVar[dict[str, tuple[Callable[..., Any], bool]]] = {  # name -> (handler, writes)
         "new": (new, True), "d": (deal, True), "deal": (deal, True), "settle": (settle, False),
         "owed": (owed, False), "paid": (paid, True), "log": (log, False), "end": (end, True),
-        "iam": (iam, True),
+        "iam": (iam, True), "join": (join, True), "leave": (leave, True), "sitout": (sitout, True),
+        "back": (back, True), "swap": (swap, True), "order": (order, True),
     }
 
     # --- the buttons -------------------------------------------------------------------
@@ -386,8 +418,7 @@ class Tables:
         if kind == "u?":
             await api.answer(q["id"])
             await api.send(chat, words.undo_question(preview),
-                           buttons=[(_("Undo deal {deal}").format(deal=preview["deal"]), f"u!:{target}"),
-                                    (_("Keep it"), "k")])
+                           buttons=[(words.undo_button(preview), f"u!:{target}"), (_("Keep it"), "k")])
             return
         done = self.call(chat, state, "undo", key=key_of("undo", target))
         await api.answer(q["id"])

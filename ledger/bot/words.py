@@ -37,6 +37,7 @@ def board(b: dict[str, Any]) -> str:
     money = b["money"]["nets"]
     for p in b["standings"]["players"]:
         lines.append(f"  {p['name']}  {signed(p['net'])}  {money.get(p['name'], '')}")
+    lines += lineup(b["seats"])
     if s["ended_at"]:
         lines.append(_("This session has ended."))
     else:
@@ -50,8 +51,18 @@ def after_deal(a: dict[str, Any]) -> str:
     return _("deal {deal} recorded: {nets}").format(deal=a["deal"], nets=nets(net))
 
 
+def undo_button(u: dict[str, Any]) -> str:
+    """The button that takes it back: ``Undo deal 7``, or ``Undo: seat join Eve``."""
+    if u["deal"] is None:
+        return _("Undo: {action}").format(action=u["action"])
+    return _("Undo deal {deal}").format(deal=u["deal"])
+
+
 def undo_question(u: dict[str, Any]) -> str:
-    """``undo deal 7? It takes back: LINE`` (the undo_preview op's answer)."""
+    """``undo deal 7? It takes back: LINE`` (the undo_preview op's answer); a seat change
+    or a session's end named as itself (``Undo seat join Eve?``)."""
+    if u["deal"] is None:
+        return _("Undo {action}?").format(action=u["action"])
     if u["action"] in ("amend", "void") and u["back"]:
         what = _("the correction of deal {deal}, back to: {line}").format(deal=u["deal"], line=u["back"])
     elif u["action"] == "void":
@@ -62,7 +73,33 @@ def undo_question(u: dict[str, Any]) -> str:
 
 
 def undone(u: dict[str, Any]) -> str:
+    if u["deal"] is None:
+        return _("taken back: {action}").format(action=u["action"])
     return _("deal {deal} taken back: {line}").format(deal=u["deal"], line=u["line"] or "")
+
+
+def lineup(seats: dict[str, Any]) -> list[str]:
+    """Who sits out (and so who plays the next deal), when anyone does."""
+    if not seats["sitting_out"]:
+        return []
+    return [_("sitting out: {names}").format(names=", ".join(seats["sitting_out"])),
+            _("next deal: {names}").format(names=", ".join(seats["playing"]))]
+
+
+def seated(done: dict[str, Any]) -> str:
+    """The reply to a seat change: what was written, and the table now."""
+    seats = done["lineup"]
+    return "\n".join([_("recorded: {action}").format(action=done["action"]),
+                      _("seated: {names}").format(names=", ".join(seats["seated"])), *lineup(seats)])
+
+
+def seat_usage(action: str) -> str:
+    return {
+        "join": _("write /join NAME (or /join NAME --sit-out)"),
+        "leave": _("write /leave NAME"), "sit-out": _("write /sitout NAME"), "back": _("write /back NAME"),
+        "swap": _("write /swap NAME NAME"),
+        "order": _("write /order and every seated name in the order of play"),
+    }[action]
 
 
 def payments(st: dict[str, Any]) -> str:
@@ -136,6 +173,7 @@ def help_text() -> str:
         _("/settle — the fewest payments; /owed — what is still to pay"),
         _("/paid FROM TO AMOUNT — a payment made"),
         _("/iam NAME — who you are at this table: your payment codes come to you privately"),
+        _("/join NAME, /leave NAME, /sitout NAME, /back NAME, /swap A B, /order NAMES… — the seats"),
         _("/log — the deals so far; /end — the money, and the session ended"),
         _("/lang en | zh_Hant | zh_Hans — this chat's language"),
     ])
