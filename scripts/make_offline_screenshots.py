@@ -8,7 +8,11 @@ Builds the site as ``bigtwo app build`` does into a temporary folder, serves it 
 screen in headless Chromium (Playwright; Debian's /usr/bin/chromium, or
 $BIGTWO_CHROMIUM) once the engine in the page is ready, and saves what is on screen:
 360×640 in English, 390×844 as a phone set to Hong Kong Chinese, 844×390 as a phone
-set to Mainland Chinese in dark mode.
+set to Mainland Chinese in dark mode.  Then, built for the address it is served at
+(``bigtwo app build --url``, so the tables screen shows the app's QR code), the tables
+screen as an iPhone shows it (the install guide: Share, then Add to Home Screen) and the
+notice of a new version (as the service worker announces it: the ``bigtwo-update``
+event), at 360×640 and 390×844, as a phone set to Hong Kong Chinese.
 """
 
 from __future__ import annotations
@@ -24,6 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 IMG = ROOT / "docs" / "img"
 CHROMIUM = os.environ.get("BIGTWO_CHROMIUM", "/usr/bin/chromium")
+IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
+          "(KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1")
+INSTALL_SIZES = ((360, 640), (390, 844))
 SHOTS = [("en-US", 360, 640, False, "offline-history-360x640.png"),
          ("zh-HK", 390, 844, False, "offline-history-zh_Hant-390x844.png"),
          ("zh-CN", 844, 390, True, "offline-history-zh_Hans-dark-844x390.png")]
@@ -57,6 +64,27 @@ def main() -> None:
                     page.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=180_000)
                     page.wait_for_selector('html[data-route="shown"]', state="attached", timeout=60_000)
                     page.locator("#hub-link").scroll_into_view_if_needed()
+                    page.screenshot(path=str(IMG / name))
+                    print(f"docs/img/{name}")
+                    context.close()
+                offline.build(Path(folder), url=url.split("#")[0])  # the QR code of this address
+                for width, height in INSTALL_SIZES:
+                    context = browser.new_context(viewport={"width": width, "height": height},
+                                                  device_scale_factor=2, locale="zh-HK", user_agent=IPHONE,
+                                                  is_mobile=True, has_touch=True)
+                    page = context.new_page()
+                    page.goto(url.replace("#/history", "#/tables"))
+                    page.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=180_000)
+                    page.wait_for_selector('html[data-route="shown"]', state="attached", timeout=60_000)
+                    page.locator("section[aria-labelledby=this-app] img").wait_for(timeout=30_000)
+                    page.locator("section[aria-labelledby=this-app] .guide").wait_for()
+                    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # the guide, above the bar
+                    name = f"offline-install-zh_Hant-{width}x{height}.png"
+                    page.screenshot(path=str(IMG / name))
+                    print(f"docs/img/{name}")
+                    page.evaluate("window.scrollTo(0, 0); window.dispatchEvent(new Event('bigtwo-update'))")
+                    page.locator("#update-note").wait_for()
+                    name = f"offline-update-zh_Hant-{width}x{height}.png"
                     page.screenshot(path=str(IMG / name))
                     print(f"docs/img/{name}")
                     context.close()
