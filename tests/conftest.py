@@ -124,12 +124,15 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: two workers per CPU, as most of a test's time is spent waiting (on
-    fsync, a child process, a browser), not computing.  PYTEST_XDIST_AUTO_NUM_WORKERS
-    still chooses, as in pytest-xdist."""
+    fsync, a child process, a browser), not computing — and one more for each group
+    beyond the first, since a worker running a group's long file is taken for as long as
+    the file runs: with a worker per group and no more, the thousands of short tests
+    would wait behind them.  PYTEST_XDIST_AUTO_NUM_WORKERS still chooses, as in
+    pytest-xdist."""
     chosen = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "")
     if chosen.isdigit():
         return int(chosen)
-    return 2 * (os.cpu_count() or 1)
+    return 2 * (os.cpu_count() or 1) + len(GROUPS) - 1
 
 
 @pytest.fixture(scope="session")
