@@ -78,7 +78,7 @@ def main() -> None:
                     page.wait_for_selector('html[data-route="shown"]', state="attached", timeout=60_000)
                     page.locator("section[aria-labelledby=this-app] img").wait_for(timeout=30_000)
                     page.locator("section[aria-labelledby=this-app] .guide").wait_for()
-                    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # the guide, above the bar
+                    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # the guide above the bar
                     name = f"offline-install-zh_Hant-{width}x{height}.png"
                     page.screenshot(path=str(IMG / name))
                     print(f"docs/img/{name}")
