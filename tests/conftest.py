@@ -35,6 +35,7 @@ GROUPS = {
         "tests/web/test_phone_money_first.py",
         "tests/web/test_phone_pay.py",
         "tests/web/test_phone_restart.py",
+        "tests/web/test_phone_seats.py",
         "tests/web/test_phone_tables.py",
     ),
     # Chromium: the offline app on Pyodide, in two halves.

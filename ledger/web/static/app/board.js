@@ -11,24 +11,23 @@ import { entryForm } from "./board-entry.js";
 import { previewer } from "./board-preview.js";
 import { nextTitle, scoreboard, sessionHead } from "./board-scores.js";
 import { pendingBoard } from "./board-pending.js";
+import { seatsPanel } from "./board-seats.js";
 import { isPending } from "./model-outbox.js";
 
 export function boardScreen(app, sid, fixing) {
-  let board = null;
-  let money = null;
+  let board = null, money = null;
   let fixed = null;   // the deal being fixed (every deal of the session, not only the board's last)
-  let draft = null;
-  let entry = null;
-  let preview = null;
-  let scoresBox = null;
-  let sent = false;
+  let draft = null, entry = null, preview = null, scoresBox = null, sent = false;
+  const fold = { open: false }; // the seats section stays open across redraws
 
   const open = () => !board.session.ended_at;
   const canEnter = () => app.keeper() && (open() || fixing !== null);
   const pendingDeals = () => app.outbox.pending(sid).filter((i) => i.op === "record");
   const nextNo = () => (board.next_deal || board.session.deals + 1) + pendingDeals().length;
   const title = () => (fixing !== null ? t("fix_deal", { n: fixing }) : nextTitle(board, pendingDeals().length));
-  const shape = () => ({ seats: board.session.players, handSize: board.session.hand_size, offers: board.facts || [] });
+  // The next deal's players: the seated who do not sit out (a fix keeps its deal's own).
+  const playing = () => (fixed && fixed.facts && fixed.facts.players) || (board.seats ? board.seats.playing : board.session.players);
+  const shape = () => ({ seats: playing(), handSize: board.session.hand_size, offers: board.facts || [] });
 
   /** After every tap: Record's state and the preview. */
   function changed() {
@@ -97,7 +96,8 @@ export function boardScreen(app, sid, fixing) {
     const card = h("section", { class: "card" }, sessionHead(board.session), scoresBox);
     entry = canEnter() ? entryForm(draft, changed) : null;
     // The keeper's entry comes first: it is what the phone is for during a deal.
-    clear(main, ended, entry ? [entry.node, card] : card);
+    const seats = fixing === null && board.seats ? seatsPanel(app, sid, board, fold) : null;
+    clear(main, ended, entry ? [entry.node, card] : card, seats);
     paintScores();
     if (entry) {
       preview = previewer(app.engine, sid, entry.preview);
@@ -119,10 +119,10 @@ export function boardScreen(app, sid, fixing) {
     if (refreshing) return refreshing;
     refreshing = (async () => {
       try {
-        const wasOpen = board && open();
-        await load();
+        const was = board && [open(), JSON.stringify(board.seats)].join();
+        await load(); // a seat change or an end redraws the screen: the keypad's players follow
         if (app.screen !== self) return;
-        if (board && wasOpen !== open() && fixing === null) { await show(document.getElementById("main")); return; }
+        if (board && was !== [open(), JSON.stringify(board.seats)].join() && fixing === null) { await show(document.getElementById("main")); return; }
         paintScores();
       } catch (e) { /* the banner says the link is down */ }
     })();
