@@ -167,6 +167,7 @@ WORDS = {
     "undo_last": N_("Undo last action"),
     "undo_nothing": N_("Nothing to undo."),
     "undo_ask_deal": N_("Undo deal {n} ({line})? It will not count."),
+    "undo_ask_seat": N_("Undo the seat change ({action})? The seats go back as they were."),
     "undo_ask_amend": N_("Undo the fix of deal {n} ({line})? The deal goes back to {back}."),
     "undo_ask_void": N_("Undo voiding deal {n}? It counts again ({back})."),
     "undo_ask_end": N_("Undo the end of this session? It opens again."),

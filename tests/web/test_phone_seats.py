@@ -125,6 +125,10 @@ def test_seat_changes_tapped_equal_the_same_typed(browser: Any, hub: LiveServer,
         if locale == "zh-HK":
             assert w("Sit out") != "Sit out" and w("Seats") != "Seats"  # the catalog's words
             expect(fold.get_by_role("button", name=w("Swap"), exact=True)).to_be_visible()
+        # The Deals screen's undo names the seat change it would take back, not a deal.
+        phone.show(f"#/t/{sid}/log")
+        expect(page.locator("main")).to_contain_text(w(
+            "Undo the seat change ({action})? The seats go back as they were.", action="seat leave Dan"))
     finally:
         phone.close()
     typed = tmp_path / "typed.db"

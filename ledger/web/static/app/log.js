@@ -22,6 +22,7 @@ export function undoText(u) {
   if (u.action === "session reopen") return t("undo_ask_reopen");
   if (u.action === "amend") return t("undo_ask_amend", { n: u.deal, line: u.line || "", back: u.back || "" });
   if (u.action === "void") return t("undo_ask_void", { n: u.deal, back: u.back || "" });
+  if (u.deal == null) return t("undo_ask_seat", { action: u.action }); // a seat change: no deal
   return t("undo_ask_deal", { n: u.deal, line: u.line || "" });
 }
 
