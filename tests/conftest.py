@@ -19,15 +19,14 @@ from ledger.cli.app import app
 
 # Tests kept to one worker each under `--dist loadgroup` (xdist_group), by file.  A group
 # runs its tests one after another, so they keep the margins they were written with: no
-# two crash or server tests at once, and one Chromium per browser group.  The Chromium
-# tests are three groups — the phone on the hub, and the offline app (Pyodide loads in
-# each test) in two halves of about equal time — as they mostly wait (on Pyodide, the
-# page, the hub), not compute: three side by side keep their margins on two CPUs.  Other
-# tests spread over the other workers.  tests/architecture/test_suite_groups.py checks
-# that every file that starts Chromium is in a browser group (BROWSER), and every file
-# that starts `bigtwo serve` or kills a process is in a group.
+# two Chromiums at once, no two crash or server tests at once.  Other tests spread over the
+# other workers.  (Chromium's tests split into three groups side by side saturated two
+# CPUs — Pyodide compiles in each offline test — and ran slower than one group: see
+# docs/reliability.md.)  tests/architecture/test_suite_groups.py checks that every file
+# that starts Chromium is in a browser group (BROWSER), and every file that starts
+# `bigtwo serve` or kills a process is in a group.
 GROUPS = {
-    # Chromium (Playwright): the phone app on the hub.
+    # Chromium (Playwright): the phone app on the hub, the offline app on Pyodide.
     "browser": (
         "tests/web/test_other_port.py",
         "tests/web/test_phone.py",
@@ -37,14 +36,9 @@ GROUPS = {
         "tests/web/test_phone_restart.py",
         "tests/web/test_phone_seats.py",
         "tests/web/test_phone_tables.py",
-    ),
-    # Chromium: the offline app on Pyodide, in two halves.
-    "browser-offline": (
         "tests/offline/test_offline_browser.py",
         "tests/offline/test_offline_store_open.py",
         "tests/offline/test_offline_words_layout.py",
-    ),
-    "browser-offline-2": (
         "tests/offline/test_offline_first_open.py",
         "tests/offline/test_offline_pay.py",
         "tests/offline/test_offline_scopes.py",
@@ -70,7 +64,7 @@ GROUPS = {
         "tests/web/test_tokens.py",
     ),
 }
-BROWSER = ("browser", "browser-offline", "browser-offline-2")
+BROWSER = ("browser",)
 """The groups whose tests start Chromium."""
 GROUP_OF = {path: group for group, paths in GROUPS.items() for path in paths}
 ROOT = Path(__file__).resolve().parent.parent
@@ -125,15 +119,12 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: two workers per CPU, as most of a test's time is spent waiting (on
-    fsync, a child process, a browser), not computing — and one more for each group
-    beyond the first, since a worker running a group's long file is taken for as long as
-    the file runs: with a worker per group and no more, the thousands of short tests
-    would wait behind them.  PYTEST_XDIST_AUTO_NUM_WORKERS still chooses, as in
-    pytest-xdist."""
+    fsync, a child process, a browser), not computing.  PYTEST_XDIST_AUTO_NUM_WORKERS
+    still chooses, as in pytest-xdist."""
     chosen = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "")
     if chosen.isdigit():
         return int(chosen)
-    return 2 * (os.cpu_count() or 1) + len(GROUPS) - 1
+    return 2 * (os.cpu_count() or 1)
 
 
 @pytest.fixture(scope="session")
