@@ -12,13 +12,13 @@ from helpers import ROOT
 
 from ledger.core.deal_line import VALUE_OPTIONS, parse_deal_line
 from ledger.core.errors import InputError, RuleError
+from ledger.core.fact_help import deal_help
 from ledger.core.plays import PlayRules
 from ledger.core.registry import (
     FACTS,
     OPTIONS,
     STORED_FACTS,
     TEXT_FIELDS,
-    deal_help,
     offered_facts,
     play_options,
 )

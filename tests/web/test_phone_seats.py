@@ -112,13 +112,15 @@ def test_seat_changes_tapped_equal_the_same_typed(browser: Any, hub: LiveServer,
         fold.get_by_role("button", name=w("Swap"), exact=True).tap()
         phone.wait_saved(5)
         tap_seat(phone, w("{name} leaves", name="Dan"), 6)
+        # The panel drawn again from the engine after the save, before anything is typed in it.
+        expect(seats_open(phone).locator("ol.seat-list li .who")).to_have_text(["Cat", "Ben", "Ann", "Eve"])
         # A refusal is the engine's own message, in the page's language: a fifth who cannot
         # be dealt (one deck, four play) joins only sitting out.
         fold = seats_open(phone)
         fold.get_by_role("textbox", name=w("Who joins"), exact=True).fill("Fay")
         fold.get_by_role("button", name=w("Join"), exact=True).tap()
         expect(page.locator("html")).to_have_attribute("data-outbox", "empty")
-        expect(page.locator("#status")).to_contain_text(refusal(hub, sid, locale, "Fay"))
+        expect(page.locator("#status")).to_contain_text(refusal(hub, sid, locale, "Fay"), timeout=20_000)
         items = fold.locator("ol.seat-list li .who")
         expect(items).to_have_text(["Cat", "Ben", "Ann", "Eve"])
         assert phone.errors == [] and phone.dialogs == [] and phone.csp_violations() == []
