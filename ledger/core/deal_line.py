@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ledger.core.errors import InputError
-from ledger.core.i18n import N_, _
+from ledger.core.i18n import N_, _, ngettext
 from ledger.core.numbers import is_whole_number
 from ledger.core.registry import STORED_FACTS, flag_words, value_words
 from ledger.core.scoring import FINISHES, Deal, is_finish
@@ -113,7 +113,8 @@ def _pairs(items: Sequence[str], seats: Sequence[str], option: str) -> dict[str,
     return out
 
 
-_COMMAS = re.compile(r"[,，、]")  # ASCII, full-width and ideographic commas
+# ASCII, full-width and ideographic commas, and spaces (one quoted word of counts)
+_BETWEEN_COUNTS = re.compile(r"[,，、\s]+")
 
 
 def _counts_in_a_row(words: Sequence[str]) -> list[str]:
@@ -121,12 +122,19 @@ def _counts_in_a_row(words: Sequence[str]) -> list[str]:
     (``0，3，8，12``, ``0,3,8,12``, ``0、3、8、12``), as one count a word.  Names
     cannot hold a comma, so only counts are split.
 
+    Counts in one quoted word (``bigtwo deal "0 3 8 12"``) are split at its spaces
+    the same way: a word of counts and spaces is no name.
+
     >>> _counts_in_a_row(["0，3，8，", "12"])
     ['0', '3', '8', '12']
+    >>> _counts_in_a_row(["0 3 8 12"])
+    ['0', '3', '8', '12']
+    >>> _counts_in_a_row(["Mary Ann"])
+    ['Mary Ann']
     """
-    if not any(_COMMAS.search(w) for w in words):
+    if not any(_BETWEEN_COUNTS.search(w) for w in words):
         return list(words)
-    parts = [p for w in words for p in _COMMAS.split(w) if p.strip()]
+    parts = [p for w in words for p in _BETWEEN_COUNTS.split(w) if p.strip()]
     return parts if all(is_whole_number(p) for p in parts) else list(words)
 
 
@@ -144,9 +152,11 @@ def build_deal(args: DealArgs, seats: Sequence[str], rules: RuleSet | None = Non
     if positional and all("=" not in p for p in positional):
         positional = _counts_in_a_row(positional)
         if len(positional) != len(seats):
-            raise InputError(_(
+            raise InputError(ngettext(
+                "{count} number for {players} players: give one count per seat "
+                "in seat order ({seats}) or NAME=CARDS pairs",
                 "{count} numbers for {players} players: give one count per seat "
-                "in seat order ({seats}) or NAME=CARDS pairs"
+                "in seat order ({seats}) or NAME=CARDS pairs", len(positional),
             ).format(count=len(positional), players=len(seats), seats=", ".join(seats)))
         positional = [f"{s}={p}" for s, p in zip(seats, positional, strict=True)]
     for item in positional:

@@ -38,10 +38,12 @@ def test_counts_as_a_chinese_keyboard_types_them_in_deal(cli, session) -> None:
 
 
 @pytest.mark.parametrize("line", ["0\u30003\u30008\u300012", "０\u3000３\u3000８\u3000１２",
-                                  "Ann=0\u3000Ben=3\u3000Cat=8\u3000Dan=12"])
+                                  "Ann=0\u3000Ben=3\u3000Cat=8\u3000Dan=12", "0 3 8 12",
+                                  "0, 3, 8, 12"])
 def test_ideographic_spaces_in_one_argument_of_deal_and_amend(cli, session, line: str) -> None:
     """``bigtwo deal "0　3　8　12"``: the whole line in one shell argument, as a full-width
-    keyboard types it, once "1 numbers for 4 players" (issue 30)."""
+    keyboard types it, once "1 numbers for 4 players" (issue 30); the same with ASCII
+    spaces, as a line copied from ``log`` is pasted in quotes."""
     cli.ok("deal", line)
     cli.ok("deal", "1", "2", "3", "0")
     cli.ok("amend", "2", line)
@@ -52,6 +54,15 @@ def test_ideographic_spaces_in_one_argument_of_deal_and_amend(cli, session, line
     result = cli("table", input=f"{line}\nquit\n")  # and table reads the same line the same way
     assert result.exit_code == 0, result.output
     assert deals(cli)[-1]["facts"]["cards"] == {"Ann": 0, "Ben": 3, "Cat": 8, "Dan": 12}
+
+
+def test_one_count_for_four_players_is_refused_in_the_singular(cli, session) -> None:
+    result = cli("deal", "5")
+    assert result.exit_code != 0
+    assert result.stderr.splitlines() == [
+        "error: 1 number for 4 players: give one count per seat in seat order "
+        "(Ann, Ben, Cat, Dan) or NAME=CARDS pairs"]
+    assert deals(cli) == []
 
 
 @pytest.mark.parametrize("word, shows", [
