@@ -25,13 +25,14 @@ def deal_help() -> str:
     return "\n".join(lines) + "\n"
 
 
-def table_options() -> list[str]:
-    """The ``table`` loop's help lines of deal options, each at most about 80 columns:
-    ``--twos NAME=K --bombs NAME=K --finish two|quads|straight-flush --assist NAME``."""
+def table_options(room: int = 76) -> list[str]:
+    """The ``table`` loop's help lines of deal options, each at most ``room`` columns
+    where one option fits: ``--twos NAME=K --bombs NAME=K --finish two|quads|…``; an
+    option and its value are never parted."""
     words = [f"{f.word} {'|'.join(f.values) if f.values else f.metavar}".strip() for f in FACTS]
     lines: list[str] = [""]
     for word in words:
-        if lines[-1] and len(lines[-1]) + len(word) + 1 > 76:
+        if lines[-1] and len(lines[-1]) + len(word) + 1 > room:
             lines.append("")
         lines[-1] = f"{lines[-1]} {word}".strip()
     return lines

@@ -72,6 +72,24 @@ def wrap(text: str, columns: int) -> str:
     return "\n".join([*lines, line])
 
 
+def hanging(left: str, text: str, column: int, columns: int) -> str:
+    """``left`` padded to ``column`` display columns, then ``text`` wrapped to what the
+    screen leaves, its later lines under its first (a help line on a narrow terminal).
+    Where too little is left (under 20 columns), ``text`` goes under ``left`` instead.
+
+    >>> print(hanging("  undo", "take back the last action (a deal, amend or void)", 8, 30))
+      undo   take back the last
+             action (a deal, amend
+             or void)
+    """
+    room = columns - column - 1
+    if room < 20:
+        return "\n".join([left, *("    " + line for line in wrap(text, columns - 4).split("\n"))])
+    lines = wrap(text, room).split("\n")
+    return "\n".join([f"{ljust(left, column)} {lines[0]}",
+                      *(" " * (column + 1) + line for line in lines[1:])])
+
+
 NARROW = 40  # a phone held upright: standings and settle fit this
 DEFAULT = 80  # stats, history and log fit this unless --wide
 GAP = 2  # spaces between columns (tabulate's "simple" layout)

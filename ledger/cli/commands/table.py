@@ -343,39 +343,48 @@ def _example(seats: Any) -> str:
 
 
 def _help_text(s: Any) -> str:
+    """The table's help, each line fitted to the terminal: what a line of the left
+    column means wraps under itself (``陳大文`` takes two columns a character)."""
     from ledger.book import actions as book
     from ledger.core.fact_help import table_options
     from ledger.core.registry import extras as offered
-    from ledger.present.fit import ljust, width
+    from ledger.present.fit import hanging, screen_width, width, wrap
 
+    columns = screen_width()
     rules = book.session_rules(s)
     seats = ", ".join(s.seats)
     pairs = " ".join(f"{n}={c}" for n, c in zip(s.seats, [0, 3, 11, 8], strict=False))
     typed = f'{s.seats[1]}="2S 2H 5D"'
-    column = max(27, width(pairs), width(typed))  # display columns: 陳大文 takes six
+    column = max(27, width(pairs), width(typed)) + 2  # display columns: 陳大文 takes six
     extras = ", ".join(offered(rules)) or _("none")
+    commands = [
+        ("undo", _("take back the last action (a deal, amend or void); again walks back")),
+        ("amend N DEAL", _("replace deal N, e.g. amend 2 {example}").format(
+            example=_example(s.seats))),
+        ("void N", _("deal N no longer counts")),
+        ("log [--wide]", _("every entry, corrections included")),
+        ("standings", _("the running totals")),
+        ("settle [--round COIN]", _("the money (--round 5: in whole coins of 5)")),
+        ("help, quit", _("(Ctrl-D also ends; Ctrl-C clears the line being typed)")),
+    ]
+    chinese = [(" / ".join(words), command) for command, words in _chinese_words()]
+    word_column = max(23, *(width(words) + 2 for words, _command in chinese))
     return "\n".join([
-        _("a deal, one line (exactly what follows `bigtwo deal`):"),
-        f"  {ljust(_example(s.seats), column)} "
-        + _("cards left in seat order ({seats}); the winner has 0").format(seats=seats),
-        f"  {ljust(pairs, column)} " + _("or NAME=CARDS pairs (a unique start of a name will do)"),
-        f"  {ljust(typed, column)} " + _("a loser's cards instead of a count"),
-        *(("  " + _("options:") if i == 0 else " " * 10) + " " + words
-          for i, words in enumerate(table_options())),  # the registry's deal facts
-        "  " + _("(rules {name} score: {extras})").format(name=rules.name, extras=extras),
-        _("commands:"),
-        "  undo                  " + _("take back the last action (a deal, amend or void); "
-                                       "again walks back"),
-        "  amend N DEAL          " + _("replace deal N, e.g. amend 2 {example}").format(
-            example=_example(s.seats)),
-        "  void N                " + _("deal N no longer counts"),
-        "  log [--wide]          " + _("every entry, corrections included"),
-        "  standings             " + _("the running totals"),
-        "  settle [--round COIN] " + _("the money (--round 5: in whole coins of 5)"),
-        "  help, quit            " + _("(Ctrl-D also ends; Ctrl-C clears the line being typed)"),
-        _("the same in Chinese:"),
-        *(f"  {ljust(' / '.join(words), 21)} {command}" for command, words in _chinese_words()),
-        _("a player named like a command (e.g. log) is written NAME=CARDS: log=3"),
+        wrap(_("a deal, one line (exactly what follows `bigtwo deal`):"), columns),
+        hanging("  " + _example(s.seats), _("cards left in seat order ({seats}); the winner has 0")
+                .format(seats=seats), column, columns),
+        hanging("  " + pairs, _("or NAME=CARDS pairs (a unique start of a name will do)"),
+                column, columns),
+        hanging("  " + typed, _("a loser's cards instead of a count"), column, columns),
+        *(("  " + _("options:") if i == 0 else "").ljust(10) + " " + words  # the registry's
+          for i, words in enumerate(table_options(max(columns - 11, 30)))),
+        wrap("  " + _("(rules {name} score: {extras})").format(name=rules.name, extras=extras),
+             columns),
+        wrap(_("commands:"), columns),
+        *(hanging("  " + left, text, 23, columns) for left, text in commands),
+        wrap(_("the same in Chinese:"), columns),
+        *(hanging("  " + words, command, word_column, columns) for words, command in chinese),
+        wrap(_("a player named like a command (e.g. log) is written NAME=CARDS: log=3"), columns),
     ])
 
 
