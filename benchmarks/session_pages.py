@@ -41,7 +41,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 from make_sheet import write as write_sheet  # noqa: E402
-from web_load import KEY, viewer_token  # noqa: E402
+from web_load import serve, viewer_token  # noqa: E402
 
 PY = sys.executable
 CHROMIUM = os.environ.get("BIGTWO_CHROMIUM", "/usr/bin/chromium")
@@ -62,26 +62,6 @@ def one_session(tmp: Path) -> Path:
     for words in (["session", "start", "--players", "陳大文,李小明,Cat,Dan"], ["deal", "0", "3", "11", "8"]):
         subprocess.run([PY, "-m", "ledger", "--db", str(db), *words], check=True, capture_output=True)
     return db
-
-
-def serve(db: Path) -> tuple[subprocess.Popen[str], str]:
-    """``bigtwo serve`` on a free loopback port, once it answers."""
-    import httpx
-
-    proc = subprocess.Popen([PY, "-m", "ledger", "--db", str(db), "serve", "--host", "127.0.0.1",
-                             "--port", "0", "--token", KEY], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        if line.startswith("scorekeeper link"):
-            base = line.split(": ", 1)[1].strip().split("/entry")[0]
-            while True:
-                try:
-                    httpx.get(base + "/", headers={"Authorization": f"Bearer {KEY}"}).raise_for_status()
-                    return proc, base
-                except httpx.TransportError:
-                    time.sleep(0.01)
-    raise SystemExit("bigtwo serve did not start:\n" + (proc.stderr.read() if proc.stderr else ""))
 
 
 def op_times(base: str, requests: int) -> tuple[float, int]:

@@ -59,14 +59,21 @@ def pct(values: list[float], q: float) -> float:
 
 
 def start_server(db: Path) -> tuple[subprocess.Popen[str], str, float]:
-    """``bigtwo serve`` on a free loopback port: (process, base URL, seconds from
-    launch until it answers a page)."""
-    import httpx
-
+    """A session started in ``db``, then ``bigtwo serve`` on a free loopback port:
+    (process, base URL, seconds from launch until it answers a page)."""
     subprocess.run([sys.executable, "-m", "ledger", "--db", str(db), "session", "start",
                     "--players", PLAYERS, "--stake", "0.5", "--currency", "HKD"],
                    check=True, capture_output=True)
     launched = time.perf_counter()
+    proc, base = serve(db)
+    return proc, base, time.perf_counter() - launched
+
+
+def serve(db: Path) -> tuple[subprocess.Popen[str], str]:
+    """``bigtwo serve`` of ``db`` on a free loopback port, once it answers a page:
+    (process, base URL)."""
+    import httpx
+
     proc = subprocess.Popen(
         [sys.executable, "-m", "ledger", "--db", str(db), "serve", "--host", "127.0.0.1",
          "--port", "0", "--token", KEY],
@@ -79,7 +86,7 @@ def start_server(db: Path) -> tuple[subprocess.Popen[str], str, float]:
             while True:
                 try:
                     httpx.get(base + "/", headers={"Authorization": f"Bearer {KEY}"}).raise_for_status()
-                    return proc, base, time.perf_counter() - launched
+                    return proc, base
                 except httpx.TransportError:
                     time.sleep(0.01)
     raise SystemExit("bigtwo serve did not start:\n" + (proc.stderr.read() if proc.stderr else ""))
