@@ -289,6 +289,7 @@ WORDS = {
     "turn_deals_tied": N_("{names} deals (tied on most cards: a showdown decides)"),
     "turn_showdown_leads": N_("the showdown's winner leads"),
     "turn_leads": N_("{name} leads"),
+    "turn_twin_leads": N_("the holder of {card} first after {dealer} leads"),
     "turn_next": N_("next: {deals}, {leads}"),
     "preset_source": N_("Source: {source}"),
     "start_while_running": N_("{name} is still running. Start another table anyway?"),

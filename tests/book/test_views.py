@@ -42,7 +42,8 @@ def test_after_deal_is_plain_json_with_the_standings_and_who_is_next(tmp_path: P
                                       "penalty": 0, "net": 33}
         assert data["standings"] == reports.standings(ledger, [ledger.journal.session(s.id)]).to_dict()
         assert data["next"] == {"dealers": ["陳大文"], "leader": "陳大文", "opener": "3♦",
-                                "leaders": [], "text": "next: 陳大文 deals, 陳大文 leads"}
+                                "leaders": [], "twin": False,
+                                "text": "next: 陳大文 deals, 陳大文 leads"}
         void = views.after_deal(ledger, s, book.void_deal(ledger, s, 1)).to_dict()
         assert (void["kind"], void["players"], void["facts"]) == ("void", None, None)
         assert all(p["deals"] == 0 for p in void["standings"]["players"])

@@ -18,7 +18,7 @@ def test_deal_amend_void_and_undo_print_their_records(cli, ledger_path) -> None:
         assert dealt["entry"] == entry.uuid and dealt["seq"] == entry.seq
         assert dealt["standings"] == views.board(ledger, s).to_dict()["standings"]
     assert [p["net"] for p in dealt["players"]] == [33, 21, -55, 1]
-    assert set(dealt["next"]) == {"dealers", "leader", "opener", "leaders", "text"}
+    assert set(dealt["next"]) == {"dealers", "leader", "opener", "leaders", "twin", "text"}
     fixed = json.loads(cli.ok("amend", "1", "陳大文=0", "Ben=3", "Cat=10", "Dan=8", "--json"))
     assert (fixed["kind"], fixed["deal"], fixed["players"][2]["cards"]) == ("amend", 1, 10)
     void = json.loads(cli.ok("void", "1", "--json"))

@@ -106,7 +106,7 @@ def test_each_read_is_its_record_and_the_clis_json(client, db: Path) -> None:
     assert board["standings"] == records["standings"] and board["deals"] == records["deals"][:10]
     after = client.post("/api/record", json={"session": 1, "line": line}, headers=keyed(KEEP)).json()
     assert after["next"] == client.get("/api/board", params={"session": 1}, headers=VIEW).json()["next"]
-    assert set(after["next"]) == {"dealers", "leader", "opener", "leaders", "text"}
+    assert set(after["next"]) == {"dealers", "leader", "opener", "leaders", "twin", "text"}
 
 
 def test_the_sessions_op_is_a_page_of_the_session_list(client, db: Path) -> None:

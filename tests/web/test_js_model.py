@@ -99,6 +99,38 @@ def test_amending_a_recorded_deal_on_the_phone_writes_the_same_facts() -> None:
         assert parse_deal_line(again, SEATS, rules).to_dict() == stored, (name, teams, line, again)
 
 
+def test_the_phone_says_who_deals_and_leads_next_as_the_engine_does() -> None:
+    """The phone's sentence for the board's ``next`` (names.js ``turnText``, in the
+    page's words) is the engine's own (``Turn.describe``) in every language: one deck and
+    two (the holder of 3♦ first after the dealer leads), a first deal, a winner leading,
+    a tie on most cards."""
+    from ledger.book.views.deal import turn_dict
+    from ledger.core.dealer import next_turn
+    from ledger.core.i18n import using
+    from ledger.core.rules import rules_from_mapping
+    from ledger.core.scoring import Deal
+    from ledger.engine.lang import words
+
+    seats = ["陳大文", "李小明", "José", "Ann", "Ben"]
+    one, two = rules_from_mapping({"name": "t"}), rules_from_mapping({"name": "t2", "decks": 2})
+    loser = rules_from_mapping({"name": "t3", "next_lead": "loser"})
+    turns = [next_turn(seats[:4], one, []), next_turn(seats, two, []),
+             next_turn(seats[:4], one, [Deal(cards={"陳大文": 3, "李小明": 0, "José": 5, "Ann": 9})]),
+             next_turn(seats[:4], loser, [Deal(cards={"陳大文": 9, "李小明": 0, "José": 9, "Ann": 2})])]
+    assert turns[1].twin and not turns[0].twin
+    cases, expected = [], []
+    for lang in ("en", "zh_Hant", "zh_Hans"):
+        with using(lang):
+            table = words()
+            for turn in turns:
+                cases.append({"words": table, "next": turn_dict(turn)})
+                expected.append(turn.describe())
+    done = subprocess.run([node(), "tests/js/turns.mjs"], cwd=ROOT, input=json.dumps(cases),
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout) == expected
+
+
 def _imports(path: Path) -> set[str]:
     return set(re.findall(r'from\s*"\./([\w-]+\.js)"', path.read_text("utf-8")))
 

@@ -43,14 +43,15 @@ def deal_points(seats: Sequence[str], score: DealScore) -> list[PlayerPoints]:
 def turn_dict(turn: Turn) -> dict[str, Any]:
     """Who deals and leads next: ``dealers`` (several when tied on most cards), ``leader``
     (None: whoever holds ``opener`` leads), ``leaders`` (players tied on most cards
-    when the showdown's winner leads; else empty) and ``text``, in English like every value of
+    when the showdown's winner leads; else empty), ``twin`` (two decks: the holder of
+    ``opener`` first after the dealer leads) and ``text``, in English like every value of
     the JSON (a front end says it in its own language from the names)."""
     from ledger.core.i18n import using
 
     with using("en"):
         text = turn.describe()
     return {"dealers": list(turn.dealers), "leader": turn.leader, "opener": turn.opener,
-            "leaders": list(turn.leaders), "text": text}
+            "leaders": list(turn.leaders), "twin": turn.twin, "text": text}
 
 
 class AfterDeal(NamedTuple):

@@ -18,7 +18,7 @@ export function sessionTitle(s) {
   return s.name ? s.name : t("session_n", { id: s.id });
 }
 
-/** Who deals and leads next (the engine's `next`: {dealers, leader, opener, leaders}),
+/** Who deals and leads next (the engine's `next`: {dealers, leader, opener, leaders, twin}),
  * in the page's words — the record's `text` is English, as every value of the JSON. */
 export function turnText(next) {
   const dealers = next.dealers || [];
@@ -26,7 +26,10 @@ export function turnText(next) {
   if (!dealers.length || leader === undefined || leader === null) return next.text || "";
   const deals = dealers.length === 1 ? t("turn_deals", { name: dealers[0] })
     : t("turn_deals_tied", { names: t("turn_or", { names: dealers.slice(0, -1).join(", "), last: dealers[dealers.length - 1] }) });
-  const leads = (next.leaders || []).length > 1 ? t("turn_showdown_leads") : t("turn_leads", { name: leader });
+  const leads = (next.leaders || []).length > 1 ? t("turn_showdown_leads")
+    : next.twin && next.leader === null && dealers.length === 1
+      ? t("turn_twin_leads", { card: next.opener, dealer: dealers[0] })  // two decks, two 3♦
+      : t("turn_leads", { name: leader });
   return t("turn_next", { deals, leads });
 }
 
