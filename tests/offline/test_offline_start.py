@@ -59,14 +59,14 @@ def test_the_kept_board_shows_before_the_engine_and_taps_meanwhile_are_recorded_
         app.add_init_script(SEEN)
         page.close()  # one page holds the ledger
         app.goto(site.url + f"#/t/{sid}")
-        app.wait_for_function("window.__engineWhenShown")
+        app.wait_for_function("() => window.__engineWhenShown")
         assert app.evaluate("window.__engineWhenShown") == "loading"
         wait_ready(app)
 
         harness = context.new_page()
         app.close()
         harness.goto(site.url + "harness.html")
-        harness.wait_for_function("window.engine")
+        harness.wait_for_function("() => window.engine")
         keys = [key(), key()]
         taps = harness.evaluate("""async ([session, keys]) => {
             const state = document.documentElement.dataset.engine;
