@@ -7,6 +7,7 @@ developer when the pins below change, and its output is committed under
 
     python scripts/vendor_pyodide.py           # fetch the pins, check their sha256, extract
     python scripts/vendor_pyodide.py --check   # the committed files match the pins (CI)
+    python scripts/vendor_pyodide.py --compile # only the compiled standard library, again
 
 Pyodide comes from the npm registry (``npm pack pyodide@VERSION``: the release tarball,
 whose sha256 is pinned here); only the files the engine loads are kept.  The wheels
@@ -14,6 +15,16 @@ come from PyPI (``pip download --no-deps``), each pinned by version and sha256:
 opening a new ledger runs its migrations through sqlite-utils, which imports click,
 click-default-group, dateutil (→ tzdata), pluggy, tabulate and sqlite-fts4; segno draws
 a payment's QR code (the ``qr`` op of ``ledger/engine/phone.py``, as the hub's ``POST /qr``).
+
+The release's standard library (``python_stdlib.zip``) holds sources only, so each start
+of the engine compiled every module it imported: about three quarters of a start.
+``compiled/python_stdlib.zip`` is the same zip with each module's source replaced by its
+bytecode, compiled by Pyodide's own CPython under Node (``scripts/compile_stdlib.mjs``),
+hash-based (PEP 552: the source's hash is in each ``.pyc``).  The compile is
+reproducible; its sha256 is recorded, and ``--check`` also finds every other member of
+the release's zip in it unchanged and each ``.pyc`` made from the release's source.  The
+app loads that one (``stdLibURL``); the release's zip stays as the check's reference
+and is not served.
 """
 
 from __future__ import annotations
@@ -27,6 +38,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,6 +46,7 @@ VENDOR = ROOT / "ledger" / "web" / "static" / "vendor"
 PYODIDE_DIR = VENDOR / "pyodide"
 WHEELS_DIR = VENDOR / "wheels"
 MANIFEST = VENDOR / "vendor.json"
+COMPILED = VENDOR / "compiled" / "python_stdlib.zip"
 
 PYODIDE_VERSION = "314.0.7"
 PYODIDE_TARBALL_SHA256 = "66b7949e5a0cba2250b586d7e368bf12fb482800748d182c4618254b685ffaa0"
@@ -128,6 +141,83 @@ def fetch(work: Path) -> None:
         (WHEELS_DIR / name).write_bytes(data)
     record = manifest() | {"files": hashes}
     MANIFEST.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+    compile_stdlib()
+
+
+def compile_stdlib() -> None:
+    """``compiled/python_stdlib.zip`` from the vendored release, by Pyodide under Node
+    (a developer's step, as fetching is: nothing runs Node at install or run time)."""
+    COMPILED.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["node", str(ROOT / "scripts" / "compile_stdlib.mjs"), str(PYODIDE_DIR), str(COMPILED)],
+                   check=True)
+    record = json.loads(MANIFEST.read_text())
+    record["compiled"] = {"python_stdlib.zip": sha256(COMPILED.read_bytes())}
+    MANIFEST.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+
+
+def source_hash(magic: bytes, source: bytes) -> bytes:
+    """CPython's hash of a source in a hash-based ``.pyc`` (``importlib.util.source_hash``
+    of the Python whose magic number is ``magic``): SipHash-1-3 keyed by that number, so
+    this Python can check another version's ``.pyc``."""
+    mask = (1 << 64) - 1
+
+    def rotl(x: int, b: int) -> int:
+        return ((x << b) | (x >> (64 - b))) & mask
+
+    def rounds(v: list[int], n: int) -> None:
+        for _ in range(n):
+            v[0] = (v[0] + v[1]) & mask; v[1] = rotl(v[1], 13) ^ v[0]; v[0] = rotl(v[0], 32)  # noqa: E702
+            v[2] = (v[2] + v[3]) & mask; v[3] = rotl(v[3], 16) ^ v[2]  # noqa: E702
+            v[0] = (v[0] + v[3]) & mask; v[3] = rotl(v[3], 21) ^ v[0]  # noqa: E702
+            v[2] = (v[2] + v[1]) & mask; v[1] = rotl(v[1], 17) ^ v[2]; v[2] = rotl(v[2], 32)  # noqa: E702
+
+    key = int.from_bytes(magic, "little")
+    v = [key ^ 0x736F6D6570736575, 0x646F72616E646F6D, key ^ 0x6C7967656E657261, 0x7465646279746573]
+    end = len(source) - len(source) % 8
+    words = [int.from_bytes(source[i:i + 8], "little") for i in range(0, end, 8)]
+    words.append(((len(source) & 0xFF) << 56) | int.from_bytes(source[end:], "little"))
+    for word in words:
+        v[3] ^= word
+        rounds(v, 1)
+        v[0] ^= word
+    v[2] ^= 0xFF
+    rounds(v, 3)
+    return (v[0] ^ v[1] ^ v[2] ^ v[3]).to_bytes(8, "little")
+
+
+def check_compiled(recorded: dict[str, object]) -> list[str]:
+    """The compiled standard library is the recorded one and is the release's zip with
+    each source replaced by its bytecode: every other member the same bytes, each
+    ``X.pyc`` hash-based (PEP 552) on exactly the release's ``X.py``, one magic number."""
+    name = COMPILED.relative_to(ROOT)
+    if not COMPILED.exists():
+        return [f"{name} is missing: run scripts/vendor_pyodide.py --compile"]
+    compiled_record = recorded.get("compiled")
+    digest = compiled_record.get("python_stdlib.zip") if isinstance(compiled_record, dict) else None
+    if sha256(COMPILED.read_bytes()) != digest:
+        return [f"{name} is not the one vendor.json records: run scripts/vendor_pyodide.py --compile"]
+    release = PYODIDE_DIR / "python_stdlib.zip"
+    if not release.exists():
+        return []  # reported with the release's files
+    with zipfile.ZipFile(release) as original, zipfile.ZipFile(COMPILED) as compiled:
+        held = set(compiled.namelist())
+        expected = {n + "c" if n.endswith(".py") else n for n in original.namelist()}
+        if held != expected:
+            return [f"{name}: its members are not the release's ({sorted(held ^ expected)[:3]})"]
+        magics = set()
+        for info in original.infolist():
+            data = original.read(info)
+            if not info.filename.endswith(".py"):
+                if compiled.read(info.filename) != data:
+                    return [f"{name}: {info.filename} is not the release's"]
+                continue
+            pyc = compiled.read(info.filename + "c")
+            magics.add(pyc[:4])
+            if int.from_bytes(pyc[4:8], "little") & 0b1 == 0 or pyc[8:16] != source_hash(pyc[:4], data):
+                return [f"{name}: {info.filename}c is not compiled from the release's {info.filename}"]
+        if len(magics) != 1:
+            return [f"{name}: its bytecode is of {len(magics)} Python versions"]
+    return []
 
 
 def check() -> list[str]:
@@ -157,14 +247,18 @@ def check() -> list[str]:
     extra = {p.name for p in WHEELS_DIR.glob("*")} - {name for name, _ in WHEELS}
     extra |= {p.name for p in PYODIDE_DIR.glob("*")} - {*PYODIDE_FILES, "LICENSE.txt"}
     problems += [f"{name}: vendored but not pinned" for name in sorted(extra)]
-    return problems
+    return problems + check_compiled(recorded)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="verify the committed files only")
+    parser.add_argument("--compile", action="store_true",
+                        help="compile the vendored standard library again (Node), nothing fetched")
     args = parser.parse_args()
-    if args.check:
+    if args.compile:
+        compile_stdlib()
+    if args.check or args.compile:
         problems = check()
         for problem in problems:
             print(f"error: {problem}", file=sys.stderr)
