@@ -85,7 +85,8 @@ worker.onmessage = (e) => { document.documentElement.dataset.bare = String(e.dat
 """
 BARE_WORKER = """import { loadPyodide } from "./static/vendor/pyodide/pyodide.mjs";
 const t0 = performance.now();
-await loadPyodide({ indexURL: new URL("static/vendor/pyodide/", self.location.href).href });
+await loadPyodide({ indexURL: new URL("static/vendor/pyodide/", self.location.href).href,
+                   stdLibURL: new URL("static/vendor/compiled/python_stdlib.zip", self.location.href).href });
 self.postMessage(performance.now() - t0);
 """
 SPIN_JS = """const worker = new Worker(new URL("spin-worker.js", location.href), { type: "module" });

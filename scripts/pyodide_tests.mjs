@@ -14,7 +14,9 @@ import path from "node:path";
 
 const [repo, hostSite, testWheels, ...args] = process.argv.slice(2);
 const vendor = path.join(repo, "ledger", "web", "static", "vendor");
-const pyodide = await loadPyodide({ indexURL: path.join(vendor, "pyodide") + path.sep });
+// The standard library compiled as the phone loads it (scripts/vendor_pyodide.py).
+const pyodide = await loadPyodide({ indexURL: path.join(vendor, "pyodide") + path.sep,
+                                    stdLibURL: path.join(vendor, "compiled", "python_stdlib.zip") });
 const site = pyodide.runPython("import site; site.getsitepackages()[0]");
 for (const folder of [path.join(vendor, "wheels"), testWheels]) {
   for (const wheel of fs.readdirSync(folder).filter((f) => f.endsWith(".whl")).sort()) {

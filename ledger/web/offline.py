@@ -27,7 +27,10 @@ STATIC = PACKAGE / "web" / "static"
 ENGINE_PACKAGES = ("core", "storage", "book", "formats", "present", "engine")
 # … but not these (matplotlib, fonts) …
 ENGINE_LEFT_OUT = ("present/plots.py", "present/fonts.py", "present/share.py")
-VENDOR_LEFT_OUT = ("README.md", "package.json", "vendor.json")
+VENDOR_LEFT_OUT = ("README.md", "package.json", "vendor.json",
+                   # the release's standard library, sources only: the engine loads the
+                   # compiled one (vendor/compiled/, scripts/vendor_pyodide.py)
+                   "pyodide/python_stdlib.zip")
 
 NAMES = {  # the manifest's name and short name in each language
     "en": ("Big Two ledger", "Big Two"),
@@ -161,7 +164,8 @@ def index_html() -> bytes:
 def _vendor() -> tuple[tuple[str, Path], ...]:
     found = []
     for path in sorted((STATIC / "vendor").rglob("*")):
-        if path.is_file() and path.name not in VENDOR_LEFT_OUT:
+        rel = path.relative_to(STATIC / "vendor").as_posix()
+        if path.is_file() and path.name not in VENDOR_LEFT_OUT and rel not in VENDOR_LEFT_OUT:
             found.append((f"static/{path.relative_to(STATIC).as_posix()}", path))
     return tuple(found)
 

@@ -35,7 +35,10 @@ async function boot() {
   });
   // The files are read while Pyodide starts.
   const files = manifest.then((m) => Promise.all([bytes(m.zip), ...m.wheels.map((w) => bytes(w))]));
-  pyodide = await loadPyodide({ indexURL: new URL("vendor/pyodide/", STATIC).href });
+  // The standard library with its bytecode (scripts/vendor_pyodide.py): the release's
+  // holds sources only, and compiling them took most of a start.
+  pyodide = await loadPyodide({ indexURL: new URL("vendor/pyodide/", STATIC).href,
+                                stdLibURL: new URL("vendor/compiled/python_stdlib.zip", STATIC).href });
   mark("pyodide", t0);
   const [zip, ...wheels] = await files;
   const site = pyodide.runPython("import site; site.getsitepackages()[0]");
