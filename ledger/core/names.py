@@ -6,7 +6,7 @@ deal facts read or written under other names (a renamed or merged player)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from ledger.core.text import name_key, shown
@@ -70,3 +70,26 @@ def rename_facts(facts: Mapping[str, Any], names: Mapping[str, str]) -> dict[str
         if isinstance(out.get(key), list | tuple):
             out[key] = [names.get(n, n) for n in out[key]]
     return out
+
+
+class NamesNow(Mapping[str, str]):
+    """A name in a file -> the name the ledger shows for that player now, for the names
+    that differ; each name looked up once, when an entry first names it (a file is read
+    as a stream: the players a seat entry joins are not known beforehand)."""
+
+    def __init__(self, find: Callable[[str], str | None]) -> None:
+        self.find = find
+        self.seen: dict[str, str] = {}
+
+    def __getitem__(self, name: str) -> str:
+        if name not in self.seen:
+            self.seen[name] = self.find(name) or name
+        if self.seen[name] == name:
+            raise KeyError(name)
+        return self.seen[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return (k for k, v in self.seen.items() if k != v)
+
+    def __len__(self) -> int:
+        return sum(k != v for k, v in self.seen.items())

@@ -304,6 +304,32 @@ def test_a_seat_change_and_a_deal_on_two_devices_agree_after_a_sync(tmp_path: Pa
                                      "Dan": "-63.00", "Eve": "4.00"}  # Σs 8: −0, +8, −12, +4
 
 
+def test_a_file_written_before_a_joiner_was_renamed_merges_under_the_name_now(tmp_path: Path) -> None:
+    """The hub renames 陳大文, who joined later, to Chan; the phone, synced before, records
+    a deal with 陳大文 and syncs: its file names him as he was, as a file may name a seat,
+    and merges under his name now (no conflict on the deal both hold)."""
+    from ledger.book import players
+
+    with open_ledger(tmp_path / "hub.db") as hub, open_ledger(tmp_path / "phone.db") as phone:
+        s = _start(hub)
+        _deal(hub, s, "Ann=0 Ben=3 Cat=5 Dan=8")
+        _seat(hub, s, "sit-out", "Dan")
+        _seat(hub, s, "join", "陳大文")
+        _deal(hub, s, "Ann=2 Ben=0 Cat=4 陳大文=6")
+        _sync(hub, phone, tmp_path)
+        (p,) = phone.journal.sessions()
+        players.rename(hub, "陳大文", "Chan")
+        _deal(phone, p, "Ann=1 Ben=0 Cat=2 陳大文=3")
+        _sync(phone, hub, tmp_path)
+        (h,) = hub.journal.sessions()
+        assert h.seats == ("Ann", "Ben", "Cat", "Dan", "Chan") and h.deals == 3
+        settled = views.settle_view(reports.settle(hub, [h])).to_dict()
+        # by hand: Σs 16, 12, 6; net = Σs − 4·s; Chan −12 then 6 − 12
+        assert settled["nets"] == {"Ann": "22.00", "Ben": "22.00", "Cat": "-10.00",
+                                   "Dan": "-16.00", "Chan": "-18.00"}
+        assert "陳大文" not in json.dumps(settled, ensure_ascii=False)
+
+
 # --- random evenings ------------------------------------------------------------------------
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
