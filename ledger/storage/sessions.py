@@ -43,6 +43,12 @@ JOINED_NAMES = """SELECT t.name, p.name, t.id FROM entries e
       AND json_extract(e.facts, '$.action') = 'join'
       AND NOT EXISTS (SELECT 1 FROM entries u WHERE u.undoes = e.uuid)
     GROUP BY t.id ORDER BY MIN(e.created_at), t.name"""
+# The ids of a session's players: its seats and each player a seat join (not undone) brought.
+MEMBERS = """(SELECT t.player_id FROM seats t WHERE t.session_id = s.id
+    UNION SELECT j.id FROM entries e JOIN players j ON j.name = json_extract(e.facts, '$.player')
+    WHERE e.session_id = s.id AND e.seq IS NULL AND e.kind = 'seat'
+      AND json_extract(e.facts, '$.action') = 'join'
+      AND NOT EXISTS (SELECT 1 FROM entries u WHERE u.undoes = e.uuid))"""
 # The number of deals that count: the most any player played, read from the totals;
 # where the seats changed (a seat entry) no player may have played them all, and the
 # deals are counted.
@@ -170,20 +176,19 @@ class SessionReads:
         """Up to ``limit`` sessions, newest first (by start, then id), those after ``before``
         (the start and id of the last session of the page before; None: from the newest),
         and how many sessions match in all.  ``q``: a text in the session's name or in a
-        seated player's name (as typed or shown now), or the session's number; ``player``:
-        a seated player, by the name shown now.  A keyset page: the index of the sessions'
-        starts, never an offset, so a session added meanwhile moves no page.  No rule set
-        is read (its name only)."""
+        player's name (as typed or shown now: a seat, or one who joined later), or the
+        session's number; ``player``: a player of the session, by the name shown now.
+        A keyset page: the index of the sessions' starts, never an offset, so a session
+        added meanwhile moves no page.  No rule set is read (its name only)."""
         names = self._names()
         cond = [NOT_TAKEN_BACK]
         if q:
             cond.append(f"""(s.name LIKE :like ESCAPE '\\' OR CAST(s.id AS TEXT) = :q OR EXISTS (
-                SELECT 1 FROM seats t JOIN players p ON p.id = t.player_id
-                JOIN {names} n ON n.id = t.player_id WHERE t.session_id = s.id
+                SELECT 1 FROM players p JOIN {names} n ON n.id = p.id WHERE p.id IN {MEMBERS}
                 AND (p.name LIKE :like ESCAPE '\\' OR n.name LIKE :like ESCAPE '\\')))""")
         if player is not None:
-            cond.append(f"""EXISTS (SELECT 1 FROM seats t JOIN {names} n ON n.id = t.player_id
-                WHERE t.session_id = s.id AND n.name = :player)""")
+            cond.append(f"""EXISTS (SELECT 1 FROM {names} n
+                WHERE n.id IN {MEMBERS} AND n.name = :player)""")
         params = {"like": like(q) if q else None, "q": q, "player": player, "limit": limit,
                   "started": before and before[0], "id": before and before[1]}
         where = " AND ".join(cond)

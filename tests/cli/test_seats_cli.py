@@ -133,6 +133,8 @@ def test_a_rename_reaches_a_player_who_joined_later_and_back(cli, ledger_path):
     exported = after[("export",)]
     assert '"players": ["Ann", "Ben", "Cat", "Chan"]' in exported
     assert '{"action": "join", "player": "Chan"}' in exported
+    for args in [("--player", "Chan"), ("--search", "chan"), ("--search", "陳大")]:
+        assert "Chan" in cli.ok("history", *args), args  # a joiner finds the session too
     cli.ok("seat", "swap", "chan", "Dan")  # the new name is the one typed now
     assert "undone: seat swap Chan Dan" in cli.ok("undo")
     cli.ok("player", "rename", "Chan", "陳大文")  # and back: every read as it was
