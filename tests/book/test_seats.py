@@ -260,14 +260,15 @@ def _sync(a, b, folder: Path) -> None:
 
 def _money(ledger) -> dict:
     """What both devices must agree on after a sync: the settlement (less the working,
-    which names each ledger's own deal numbers), the seats now and the next deal's players."""
+    which names each ledger's own deal numbers), the seats now, the next deal's players
+    and who deals and leads it."""
     from ledger.engine import dispatch
 
     (s,) = ledger.journal.sessions()
     settled = views.settle_view(reports.settle(ledger, [s])).to_dict()
     del settled["working"]
     board = dispatch.call(ledger, "board", {"session": s.id})
-    return {**settled, "seats": board["seats"], "standings": sorted(
+    return {**settled, "seats": board["seats"], "next": board["next"], "standings": sorted(
         json.dumps(p, sort_keys=True) for p in board["standings"]["players"])}
 
 
@@ -276,8 +277,9 @@ def test_a_seat_change_and_a_deal_on_two_devices_agree_after_a_sync(tmp_path: Pa
     device B, not yet synced, records a deal of the four.  Under the house rule
     ``sit_out = "winner"`` who sits out next followed the *last deal by number*, and deal
     numbers are each ledger's own after a sync (A's deal is 2 on A and 3 on B), so each
-    device rested a different winner and the evening went on with different players.
-    The deal recorded last in the one order of entries (B's, Ben won) decides, on both."""
+    device rested a different winner and the evening went on with different players
+    (and who deals next, from the last deal's winner, differed too).  The deal recorded
+    last in the one order of entries (B's, Ben won) decides, on both."""
     rules = load_preset("classic")._replace(sit_out="winner")
     with open_ledger(tmp_path / "a.db") as a, open_ledger(tmp_path / "b.db") as b:
         s = book.start_session(a, FOUR, rules, Decimal("1"), "HKD", "", False)
