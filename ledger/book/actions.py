@@ -254,8 +254,8 @@ def reopen_session(ledger: Ledger, session: SessionRow, *, entry_uuid: str | Non
 
 def next_turn(ledger: Ledger, session: SessionRow) -> Turn:
     """Who deals and leads next in ``session`` (as read after its last change: its
-    ``deals`` is the number of live deals): from that count and the last live deal,
-    not by re-reading every deal of a long evening."""
+    ``deals`` is the number of live deals): from that count and the live deal recorded
+    last in the one order of entries, not by re-reading every deal of a long evening."""
     from ledger.core.dealer import next_turn_after
 
     rules = session_rules(session)
@@ -265,7 +265,8 @@ def next_turn(ledger: Ledger, session: SessionRow) -> Turn:
 
         now = lineup(ledger, session)
         seats, count = now.playing, max(session.deals - (now.base - 1), 0)
-    last = ledger.journal.last_live_entry(session.id)
+    found = ledger.journal.latest_deal(session.id)  # in the one order: never by number, which
+    last = None if found is None else found[0]      # is each ledger's own after a sync
     if last is None or last.facts is None:
         return next_turn_after(seats, rules, 0, None)
     deal = Deal.from_dict(last.facts)

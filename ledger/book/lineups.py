@@ -18,7 +18,9 @@ from ledger.storage.store import Ledger
 
 def lineup(ledger: Ledger, session: SessionRow) -> Lineup:
     """Who is seated now, in which order, and who sits out (under the house rule
-    ``sit_out``, chosen again after each deal since the last seat change)."""
+    ``sit_out``, chosen again after the deal recorded last, when it came after the last
+    seat change).  Both are read in the one order of entries, never by deal number (each
+    ledger's own after a sync), so two devices that merged the same entries agree."""
     start = Lineup.starting(session.started_seats)
     entries = ledger.journal.seat_entries(session.id)
     if not entries:
@@ -28,11 +30,11 @@ def lineup(ledger: Ledger, session: SessionRow) -> Lineup:
     rules = session_rules(session)
     if rules.sit_out == "none" or not now.out:
         return now
-    last = ledger.journal.last_live_entry(session.id)
-    if last is None or last.facts is None or (last.created_at, last.uuid) < (
-            entries[-1].created_at, entries[-1].uuid):
+    found = ledger.journal.latest_deal(session.id)
+    if found is None or found[0].facts is None or found[1] < (entries[-1].created_at,
+                                                            entries[-1].uuid):
         return now  # no deal since the last seat change: the seats stand as it said
-    deal = Deal.from_dict(last.facts)
+    deal = Deal.from_dict(found[0].facts)
     played = deal.players if deal.players is not None else session.started_seats
     return rotate(now, rules.sit_out, played, deal.winner, losers(played, rules, deal))
 

@@ -6,7 +6,7 @@ deal facts read or written under other names (a renamed or merged player)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from ledger.core.text import name_key, shown
@@ -40,17 +40,24 @@ def did_you_mean(typed: str, names: Iterable[str]) -> str:
 
 
 NAME_KEYED_FACTS = ("cards", "twos", "bombs", "hands")  # facts keyed by player name
-NAMED_FACTS = ("assist", "immediate_by", "shootout", "leftovers")  # facts whose value is a player
+NAMED_FACTS = ("assist", "immediate_by", "shootout", "leftovers",  # facts whose value is a player
+               "player")  # (a seat entry's: ``seat join NAME``)
+NAME_LIST_FACTS = ("order", "players")  # facts listing players (a deal's, a seat entry's)
 
 
 def rename_facts(facts: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
     """Deal facts (:meth:`Deal.to_dict`) with every player name mapped through
     ``names`` (names not in it kept): how a session's facts, stored with the names as
-    typed, are read under the players' current names, and written back.
+    typed, are read under the players' current names, and written back.  The same for
+    a seat entry's facts (``player``, ``players`` of a swap, ``order``).
 
     >>> rename_facts({"cards": {"Ann": 0, "Ben": 3}, "assist": "Ben", "order": ["Ann", "Ben"]},
     ...              {"Ann": "Anna"})
     {'cards': {'Anna': 0, 'Ben': 3}, 'assist': 'Ben', 'order': ['Anna', 'Ben']}
+    >>> rename_facts({"cards": {"Ann": 0, "陳大文": 3}, "players": ["Ann", "陳大文"]}, {"陳大文": "Chan"})
+    {'cards': {'Ann': 0, 'Chan': 3}, 'players': ['Ann', 'Chan']}
+    >>> rename_facts({"action": "join", "player": "陳大文"}, {"陳大文": "Chan"})
+    {'action': 'join', 'player': 'Chan'}
     """
     out = dict(facts)
     for key in NAME_KEYED_FACTS:
@@ -59,6 +66,30 @@ def rename_facts(facts: Mapping[str, Any], names: Mapping[str, str]) -> dict[str
     for key in NAMED_FACTS:
         if isinstance(out.get(key), str):
             out[key] = names.get(out[key], out[key])
-    if isinstance(out.get("order"), list | tuple):
-        out["order"] = [names.get(n, n) for n in out["order"]]
+    for key in NAME_LIST_FACTS:
+        if isinstance(out.get(key), list | tuple):
+            out[key] = [names.get(n, n) for n in out[key]]
     return out
+
+
+class NamesNow(Mapping[str, str]):
+    """A name in a file -> the name the ledger shows for that player now, for the names
+    that differ; each name looked up once, when an entry first names it (a file is read
+    as a stream: the players a seat entry joins are not known beforehand)."""
+
+    def __init__(self, find: Callable[[str], str | None]) -> None:
+        self.find = find
+        self.seen: dict[str, str] = {}
+
+    def __getitem__(self, name: str) -> str:
+        if name not in self.seen:
+            self.seen[name] = self.find(name) or name
+        if self.seen[name] == name:
+            raise KeyError(name)
+        return self.seen[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return (k for k, v in self.seen.items() if k != v)
+
+    def __len__(self) -> int:
+        return sum(k != v for k, v in self.seen.items())

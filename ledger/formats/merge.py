@@ -67,6 +67,7 @@ def collected_after() -> Iterator[None]:
             gc.enable()
 
 
+
 class ImportConflict(LedgerError):
     """The file says something else than the ledger about the same uuid."""
 
@@ -351,15 +352,14 @@ class Importer:
     def _names_now(self, spec: SessionSpec, entries: Iterable[EntrySpec]
                    ) -> tuple[SessionSpec, Iterable[EntrySpec]]:
         """The session under its players' names now: a file written before a rename or
-        merge names them as they were (the ledger stores them as typed, at write)."""
-        names = {n: self.ledger.find_player(n) or n for n in spec.players}
-        names = {old: new for old, new in names.items() if old != new}
-        if not names:
-            return spec, entries
+        merge names them as they were (the ledger stores them as typed, at write) — its
+        seats, and the players its seat entries join and its deals name (a later joiner)."""
         from dataclasses import replace
 
-        from ledger.core.names import rename_facts
+        from ledger.core.names import NamesNow, rename_facts
         from ledger.storage.codec import to_json
+
+        names = NamesNow(self.ledger.find_player)
 
         def renamed(e: EntrySpec) -> EntrySpec:
             facts = None if e.facts is None else rename_facts(e.facts, names)

@@ -118,6 +118,21 @@ class EntryReads(SessionReads):
         ).fetchone()
         return None if r is None else self._shown([entry_row(r)])[0]
 
+    def latest_deal(self, session_id: int) -> tuple[EntryRow, tuple[str, str]] | None:
+        """The live deal recorded last in the one order (by its ``deal`` entry's time,
+        then uuid: never by its number, which is each ledger's own after a sync), as
+        its current version, with that entry's (time, uuid) (None before any).  The
+        deals are walked newest first, each one's current version read by its index:
+        the first not voided ends the walk (one step, unless the last ones were voided)."""
+        for deal_no, at, uuid in self.conn.execute(
+                """SELECT deal_no, created_at, uuid FROM entries WHERE session_id = ?
+                   AND seq IS NOT NULL AND kind = 'deal' ORDER BY created_at DESC, uuid DESC""",
+                [session_id]):
+            current = self.current_version(session_id, deal_no)
+            if current is not None and current.kind != "void":
+                return current, (at, uuid)
+        return None
+
     def live_deals(self, session_id: int) -> list[EntryRow]:
         """The current version of every deal not voided, in deal order."""
         rows = self.conn.execute(

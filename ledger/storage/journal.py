@@ -158,8 +158,11 @@ class Journal(EntryReads):
     def add_seat(self, session_id: int, facts: dict[str, Any], *, entry_uuid: str | None = None,
                  created_at: str | None = None, undoes: str | None = None) -> EntryRow:
         """Append a seat entry (``seat join``, ``leave``…, or the undo of one) with its
-        facts, no deal and no points (inside ``ledger.writing()``)."""
-        row = [entry_uuid or new_uuid(), session_id, to_json(facts),
+        facts, no deal and no points (inside ``ledger.writing()``).  Its facts keep the
+        names as typed, as a deal's do: a player shown under a new name (a rename, a
+        merge) is stored under the name first typed for them, so that renaming a player
+        who joined later reaches every entry naming them, as it reaches a seat."""
+        row = [entry_uuid or new_uuid(), session_id, to_json(self._typed_seat(session_id, facts)),
                created_at or self.next_time(session_id), undoes]
         entry_id = inserted_id(self.conn.execute(
             "INSERT INTO entries (uuid, session_id, kind, facts, created_at, undoes) "
@@ -168,6 +171,26 @@ class Journal(EntryReads):
                           session_id, entry_id)
         return EntryRow(entry_id, str(row[0]), session_id, 0, "seat", 0, dict(facts), str(row[3]),
                         undoes)
+
+    def _typed_seat(self, session_id: int, facts: dict[str, Any]) -> dict[str, Any]:
+        """A seat entry's facts under the names first typed for its players."""
+        if not self.ledger.players.mark():  # no player renamed or merged: names are as typed
+            return facts
+        typed = self.renames(session_id, shown=False)
+        if facts.get("action") == "join" and isinstance(facts.get("player"), str):
+            name = facts["player"]
+            try:
+                pid = self.ledger.player_id(name)
+            except InputError:  # (NotFound too) a player new to the ledger: as given
+                pid = None
+            if pid is not None:
+                typed[name] = self.conn.execute("SELECT name FROM players WHERE id = ?",
+                                                [pid]).fetchone()[0]
+        if not typed:
+            return facts
+        from ledger.core.names import rename_facts
+
+        return rename_facts(facts, typed)
 
     def seat_entries(self, session_id: int) -> list[EntryRow]:
         """The session's seat entries that count (not undone, not undos), in the one order."""

@@ -86,9 +86,16 @@ class Players:
 
     def seated_together(self, a: int, b: int) -> bool:
         """Whether any player counted as ``a`` ever sat in a session with one counted
-        as ``b``."""
+        as ``b``: in its seats, or brought by a ``seat join`` (a later joiner)."""
         row = self.conn.execute(
-            """SELECT 1 FROM seats x JOIN seats y ON y.session_id = x.session_id
+            """WITH members (session_id, player_id) AS (
+                 SELECT session_id, player_id FROM seats
+                 UNION SELECT e.session_id, t.id FROM entries e
+                   JOIN players t ON t.name = json_extract(e.facts, '$.player')
+                   WHERE e.seq IS NULL AND e.kind = 'seat'
+                     AND json_extract(e.facts, '$.action') = 'join'
+                     AND NOT EXISTS (SELECT 1 FROM entries u WHERE u.undoes = e.uuid))
+               SELECT 1 FROM members x JOIN members y ON y.session_id = x.session_id
                JOIN player_names nx ON nx.id = x.player_id
                JOIN player_names ny ON ny.id = y.player_id
                WHERE nx.canon_id = ? AND ny.canon_id = ? LIMIT 1""", [a, b]).fetchone()

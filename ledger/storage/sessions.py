@@ -36,6 +36,19 @@ JOINED = """SELECT e.session_id, p.name, MIN(e.created_at) AS at FROM entries e
     WHERE e.seq IS NULL AND e.kind = 'seat' AND json_extract(e.facts, '$.action') = 'join'
       AND NOT EXISTS (SELECT 1 FROM entries u WHERE u.undoes = e.uuid) {where}
     GROUP BY e.session_id, p.name ORDER BY e.session_id, at, p.name"""
+# The same for one session, each joiner's name as typed, name shown now and player id.
+JOINED_NAMES = """SELECT t.name, p.name, t.id FROM entries e
+    JOIN players t ON t.name = json_extract(e.facts, '$.player') JOIN {names} p ON p.id = t.id
+    WHERE e.session_id = ? AND e.seq IS NULL AND e.kind = 'seat'
+      AND json_extract(e.facts, '$.action') = 'join'
+      AND NOT EXISTS (SELECT 1 FROM entries u WHERE u.undoes = e.uuid)
+    GROUP BY t.id ORDER BY MIN(e.created_at), t.name"""
+# The ids of a session's players: its seats and each player a seat join (not undone) brought.
+MEMBERS = """(SELECT t.player_id FROM seats t WHERE t.session_id = s.id
+    UNION SELECT j.id FROM entries e JOIN players j ON j.name = json_extract(e.facts, '$.player')
+    WHERE e.session_id = s.id AND e.seq IS NULL AND e.kind = 'seat'
+      AND json_extract(e.facts, '$.action') = 'join'
+      AND NOT EXISTS (SELECT 1 FROM entries u WHERE u.undoes = e.uuid))"""
 # The number of deals that count: the most any player played, read from the totals;
 # where the seats changed (a seat entry) no player may have played them all, and the
 # deals are counted.
@@ -75,14 +88,24 @@ class SessionReads:
         return self.ledger.players.source()
 
     def seat_names(self, session_id: int) -> list[tuple[str, str, int]]:
-        """(name as typed, name shown now, player id) of each seat, in seat order."""
-        return [(r[0], r[1], r[2]) for r in self.conn.execute(
+        """(name as typed, name shown now, player id) of each player of the session: each
+        seat in seat order, then each player a ``seat join`` brought, in the order they
+        first joined (a rename or a merge reaches a later joiner as it does a seat)."""
+        names = self._names()
+        rows = [(r[0], r[1], r[2]) for r in self.conn.execute(
             f"""SELECT p.name, n.name, t.player_id FROM seats t
-               JOIN players p ON p.id = t.player_id JOIN {self._names()} n ON n.id = t.player_id
+               JOIN players p ON p.id = t.player_id JOIN {names} n ON n.id = t.player_id
                WHERE t.session_id = ? ORDER BY t.seat""", [session_id])]
+        seated = {pid for _t, _n, pid in rows}
+        for typed, now, pid in self.conn.execute(JOINED_NAMES.format(names=names), [session_id]):
+            if pid not in seated:
+                seated.add(pid)
+                rows.append((typed, now, pid))
+        return rows
 
     def renames(self, session_id: int, shown: bool = True) -> dict[str, str]:
-        """Typed -> shown seat names of a session (or the reverse), those that differ."""
+        """Typed -> shown names of a session's players (:meth:`seat_names`), or the
+        reverse, those that differ."""
         pairs = [(typed, now) for typed, now, _ in self.seat_names(session_id) if typed != now]
         return dict(pairs) if shown else {now: typed for typed, now in pairs}
 
@@ -153,20 +176,19 @@ class SessionReads:
         """Up to ``limit`` sessions, newest first (by start, then id), those after ``before``
         (the start and id of the last session of the page before; None: from the newest),
         and how many sessions match in all.  ``q``: a text in the session's name or in a
-        seated player's name (as typed or shown now), or the session's number; ``player``:
-        a seated player, by the name shown now.  A keyset page: the index of the sessions'
-        starts, never an offset, so a session added meanwhile moves no page.  No rule set
-        is read (its name only)."""
+        player's name (as typed or shown now: a seat, or one who joined later), or the
+        session's number; ``player``: a player of the session, by the name shown now.
+        A keyset page: the index of the sessions' starts, never an offset, so a session
+        added meanwhile moves no page.  No rule set is read (its name only)."""
         names = self._names()
         cond = [NOT_TAKEN_BACK]
         if q:
             cond.append(f"""(s.name LIKE :like ESCAPE '\\' OR CAST(s.id AS TEXT) = :q OR EXISTS (
-                SELECT 1 FROM seats t JOIN players p ON p.id = t.player_id
-                JOIN {names} n ON n.id = t.player_id WHERE t.session_id = s.id
+                SELECT 1 FROM players p JOIN {names} n ON n.id = p.id WHERE p.id IN {MEMBERS}
                 AND (p.name LIKE :like ESCAPE '\\' OR n.name LIKE :like ESCAPE '\\')))""")
         if player is not None:
-            cond.append(f"""EXISTS (SELECT 1 FROM seats t JOIN {names} n ON n.id = t.player_id
-                WHERE t.session_id = s.id AND n.name = :player)""")
+            cond.append(f"""EXISTS (SELECT 1 FROM {names} n
+                WHERE n.id IN {MEMBERS} AND n.name = :player)""")
         params = {"like": like(q) if q else None, "q": q, "player": player, "limit": limit,
                   "started": before and before[0], "id": before and before[1]}
         where = " AND ".join(cond)

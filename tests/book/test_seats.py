@@ -3,17 +3,19 @@
 The evening worked by hand: a late arrival, a sit-out rotation among five, a seat swap
 and a departure.  Settlement counts each pair over the deals both played; the nets sum
 to zero; the same after an export and an import, and after a sync through the engine's
-ops (the phone's half and the hub's half).  A property test tries random evenings."""
+ops (the phone's half and the hub's half).  Property tests try random evenings, and
+random evenings on two devices apart synced both ways (both must then agree)."""
 
 from __future__ import annotations
 
 import io
 import json
+import uuid
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ledger.book import actions as book
@@ -247,6 +249,89 @@ def test_a_sync_through_the_engine_refuses_nothing_when_seats_and_deals_cross(tm
     assert hub_settle["nets"]["Dan"] == "-25.00"  # (16 − 4·8) + (7 − 4·4): two deals, not three
 
 
+def _sync(a, b, folder: Path) -> None:
+    """``a``'s export into ``b``'s import, through the engine's ops as the phone does."""
+    from ledger.engine import dispatch
+
+    text = dispatch.call(a, "export", {})["text"]
+    dispatch.call(b, "import", {"text": text, "name": "sync.json",
+                                "key": str(uuid.uuid5(uuid.NAMESPACE_URL, str(folder) + text))})
+
+
+def _money(ledger) -> dict:
+    """What both devices must agree on after a sync: the settlement (less the working,
+    which names each ledger's own deal numbers), the seats now, the next deal's players
+    and who deals and leads it."""
+    from ledger.engine import dispatch
+
+    (s,) = ledger.journal.sessions()
+    settled = views.settle_view(reports.settle(ledger, [s])).to_dict()
+    del settled["working"]
+    board = dispatch.call(ledger, "board", {"session": s.id})
+    return {**settled, "seats": board["seats"], "next": board["next"], "standings": sorted(
+        json.dumps(p, sort_keys=True) for p in board["standings"]["players"])}
+
+
+def test_a_seat_change_and_a_deal_on_two_devices_agree_after_a_sync(tmp_path: Path) -> None:
+    """Issue 33: device A seats a late arrival (Eve, sitting out) and records a deal;
+    device B, not yet synced, records a deal of the four.  Under the house rule
+    ``sit_out = "winner"`` who sits out next followed the *last deal by number*, and deal
+    numbers are each ledger's own after a sync (A's deal is 2 on A and 3 on B), so each
+    device rested a different winner and the evening went on with different players
+    (and who deals next, from the last deal's winner, differed too).  The deal recorded
+    last in the one order of entries (B's, Ben won) decides, on both."""
+    rules = load_preset("classic")._replace(sit_out="winner")
+    with open_ledger(tmp_path / "a.db") as a, open_ledger(tmp_path / "b.db") as b:
+        s = book.start_session(a, FOUR, rules, Decimal("1"), "HKD", "", False)
+        _deal(a, s, "Ann=0 Ben=3 Cat=5 Dan=8")                 # 1, on both
+        _sync(a, b, tmp_path)
+        (t,) = b.journal.sessions()
+        _seat(a, s, "join", "Eve", out=True)                   # A: Eve arrives, the table is full
+        _deal(a, s, "Ann=0 Ben=2 Cat=4 Dan=6")                 # A: Ann won, Ann would rest
+        _deal(b, t, "Ann=1 Ben=0 Cat=3 Dan=9")                 # B, later: Ben won
+        _sync(b, a, tmp_path)
+        _sync(a, b, tmp_path)
+        assert _money(a) == _money(b)
+        for ledger in (a, b):
+            (u,) = ledger.journal.sessions()
+            assert lineup(ledger, u).sitting_out == ("Ben",)  # the winner of the deal made last
+            assert book.deal_seats(ledger, u) == ("Ann", "Cat", "Dan", "Eve")
+        # by hand: Σs 16, 12, 13; net = Σs − 4·s
+        assert _money(a)["nets"] == {"Ann": "37.00", "Ben": "21.00", "Cat": "-7.00",
+                                     "Dan": "-51.00", "Eve": "0.00"}
+        _deal(b, t, "Ann=2 Cat=0 Dan=5 Eve=1")                 # the next deal, as both say it
+        _sync(b, a, tmp_path)
+        assert _money(a) == _money(b)
+        assert _money(a)["nets"] == {"Ann": "37.00", "Ben": "21.00", "Cat": "1.00",
+                                     "Dan": "-63.00", "Eve": "4.00"}  # Σs 8: −0, +8, −12, +4
+
+
+def test_a_file_written_before_a_joiner_was_renamed_merges_under_the_name_now(tmp_path: Path) -> None:
+    """The hub renames 陳大文, who joined later, to Chan; the phone, synced before, records
+    a deal with 陳大文 and syncs: its file names him as he was, as a file may name a seat,
+    and merges under his name now (no conflict on the deal both hold)."""
+    from ledger.book import players
+
+    with open_ledger(tmp_path / "hub.db") as hub, open_ledger(tmp_path / "phone.db") as phone:
+        s = _start(hub)
+        _deal(hub, s, "Ann=0 Ben=3 Cat=5 Dan=8")
+        _seat(hub, s, "sit-out", "Dan")
+        _seat(hub, s, "join", "陳大文")
+        _deal(hub, s, "Ann=2 Ben=0 Cat=4 陳大文=6")
+        _sync(hub, phone, tmp_path)
+        (p,) = phone.journal.sessions()
+        players.rename(hub, "陳大文", "Chan")
+        _deal(phone, p, "Ann=1 Ben=0 Cat=2 陳大文=3")
+        _sync(phone, hub, tmp_path)
+        (h,) = hub.journal.sessions()
+        assert h.seats == ("Ann", "Ben", "Cat", "Dan", "Chan") and h.deals == 3
+        settled = views.settle_view(reports.settle(hub, [h])).to_dict()
+        # by hand: Σs 16, 12, 6; net = Σs − 4·s; Chan −12 then 6 − 12
+        assert settled["nets"] == {"Ann": "22.00", "Ben": "22.00", "Cat": "-10.00",
+                                   "Dan": "-16.00", "Chan": "-18.00"}
+        assert "陳大文" not in json.dumps(settled, ensure_ascii=False)
+
+
 # --- random evenings ------------------------------------------------------------------------
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
@@ -312,6 +397,47 @@ def test_any_evening_settles_pair_by_pair_over_shared_deals(tmp_path_factory, st
         exchange.import_json(other, folder / "x.json", "x.json")
         (t,) = other.journal.sessions()
         assert views.settle_view(reports.settle(other, [t])).to_dict() == before
+
+
+def _step(ledger, s, step) -> None:
+    """One step of a random evening on one device: a deal of the players now, or a seat
+    change (one that does not fit is refused and writes nothing)."""
+    now = lineup(ledger, ledger.journal.session(s.id))
+    try:
+        if step[0] == "deal":
+            counts, winner = step[1], step[2] % len(now.playing)
+            hand = 52 // len(now.playing)
+            _deal(ledger, s, " ".join(f"{n}={0 if i == winner else max(1, counts[i] % (hand + 1))}"
+                                      for i, n in enumerate(now.playing)))
+        elif step[0] == "swap":
+            _seat(ledger, s, "swap", step[1], step[2])
+        else:
+            _seat(ledger, s, step[0], step[1], out=step[0] == "join")
+    except InputError:
+        pass
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rule=st.sampled_from(["none", "winner", "loser", "in-turn"]),
+       steps=st.lists(st.tuples(st.booleans(), STEP), max_size=10))
+@example(rule="winner", steps=[(False, ("sit-out", "Ann")), (False, ("deal", [0] * 8, 0)),
+                               (True, ("deal", [0] * 8, 0))])  # the one hypothesis found first
+def test_two_devices_apart_agree_after_a_sync_both_ways(tmp_path_factory, rule, steps) -> None:
+    """Seat changes and deals on two devices apart, in any interleaving, then a sync each
+    way (as the phone's): the same settlement, seats and next players on both, the nets
+    summing to zero."""
+    folder = tmp_path_factory.mktemp("apart")
+    with open_ledger(folder / "a.db") as a, open_ledger(folder / "b.db") as b:
+        s = book.start_session(a, FOUR, load_preset("classic")._replace(deal_all=True, sit_out=rule),
+                               Decimal("1"), "HKD", "", False)
+        _sync(a, b, folder)
+        (t,) = b.journal.sessions()
+        for on_a, step in steps:
+            _step(a, s, step) if on_a else _step(b, t, step)
+        _sync(b, a, folder)
+        _sync(a, b, folder)
+        assert _money(a) == _money(b)
+        assert sum(Decimal(v) for v in _money(a)["nets"].values()) == 0
 
 
 @pytest.mark.parametrize("rule, out", [("in-turn", ["Eve", "Ann", "Ben", "Cat"]),
