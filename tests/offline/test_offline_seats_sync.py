@@ -1,6 +1,6 @@
 """The offline app syncing seat changes with a hub over HTTP (issue 33): the phone's
 engine (Pyodide in its worker, the app as the hub serves it at /app/) takes a join, a
-sit-out, a back and two deals with the network gone while the hub records a deal of its
+sit-out, a back, a seat order and two deals with the network gone while the hub records a deal of its
 own; one sync (the app's own ``syncWithHub``: push the phone's export, pull the hub's)
 and both ledgers settle to the same payments and show the same seats, every seat entry
 written once — a second sync adds nothing either way.
@@ -74,11 +74,12 @@ def test_seat_changes_made_offline_sync_with_the_hub_once(hub: LiveServer) -> No
             sid = mine["id"]
 
             # Apart: the phone with no network takes Eve in (sitting out: one deck deals
-            # four), rests 陳大文, brings Eve in and records two deals among the four who
-            # play; the hub records one more among the four it knows.
+            # four), rests 陳大文, brings Eve in, sets the seat order and records two deals
+            # among the four who play; the hub records one more among the four it knows.
             context.set_offline(True)
             for action, names, more in (("join", ["Eve"], {"sit_out": True}), ("sit-out", ["陳大文"], {}),
-                                        ("back", ["Eve"], {})):
+                                        ("back", ["Eve"], {}),
+                                        ("order", ["Ben", "陳大文", "Cat", "Dan", "Eve"], {})):
                 call(page, "seat", {"key": key(), "session": sid, "action": action, "players": names, **more})
             for line in ("Ben=0 Cat=2 Dan=4 Eve=6", "Ben=5 Cat=0 Dan=1 Eve=9"):
                 call(page, "record", {"key": key(), "session": sid, "line": line})
@@ -106,10 +107,10 @@ def test_seat_changes_made_offline_sync_with_the_hub_once(hub: LiveServer) -> No
     assert phone_settle["pairwise"] == hub_settle["pairwise"]
     shown = cli_json(db, "seat", "show", *where)
     assert {k: shown[k] for k in ("seated", "sitting_out", "playing")} == phone_board["seats"]
-    assert phone_board["seats"]["seated"] == ["陳大文", "Ben", "Cat", "Dan", "Eve"]
+    assert phone_board["seats"]["seated"] == ["Ben", "陳大文", "Cat", "Dan", "Eve"]
     assert phone_board["seats"]["sitting_out"] == ["陳大文"]
     # Each seat change once on each side, the same uuids.
     hub_seats = seat_entries(bigtwo(db, "export", *where).stdout)
-    assert len(phone_seats) == len(hub_seats) == 3
+    assert len(phone_seats) == len(hub_seats) == 4
     assert sorted(e["uuid"] for e in phone_seats) == sorted(e["uuid"] for e in hub_seats)
     assert len(phone_board["deals"]) == 4

@@ -211,7 +211,16 @@ def test_seat_order_tapped_equals_the_same_typed(browser: Any, hub: LiveServer, 
         fold.get_by_role("button", name=w("Move {name} down", name="Ann"), exact=True).tap()
         expect(rows).to_have_text(["Cat", "Ann", "Ben", "Dan"])
         expect(seats_open(phone).locator("ol.seat-list li .who")).to_have_text(PLAYERS)
-        fold.get_by_role("spinbutton", name=w("From deal"), exact=True).fill("2")
+        # A deal not yet played is refused by the engine, in the page's language; the
+        # order being set stays.
+        deal_no = fold.get_by_role("spinbutton", name=w("From deal"), exact=True)
+        deal_no.fill("9")
+        save.tap()
+        expect(page.locator("#status")).to_contain_text(
+            w("--from-deal {deal}: give a deal from 1 to {last}", deal=9, last=3), timeout=20_000)
+        expect(page.locator("html")).to_have_attribute("data-outbox", "empty")
+        expect(rows).to_have_text(["Cat", "Ann", "Ben", "Dan"])
+        deal_no.fill("2")
         save.tap()
         phone.wait_saved(1)
         expect(page.locator("#status")).to_contain_text(w("The seat order from deal {n}", n=2))
