@@ -42,6 +42,7 @@ GROUPS = {
         "tests/offline/test_offline_first_open.py",
         "tests/offline/test_offline_pay.py",
         "tests/offline/test_offline_scopes.py",
+        "tests/offline/test_offline_seats_sync.py",
         "tests/offline/test_offline_start.py",
         "tests/offline/test_offline_update.py",
     ),

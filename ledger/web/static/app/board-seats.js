@@ -1,21 +1,22 @@
 // The table's seats, folded under the scoreboard: who is seated (in seat order) and who
 // sits out, and for the keeper the changes `bigtwo seat …` makes (docs/seats.md): a
-// join, a sit-out or back, a leave, a swap. Each goes through the outbox as one `seat`
+// join, a sit-out or back, a leave, a swap, the seat order (board-seat-order.js). Each goes through the outbox as one `seat`
 // write with the id made at the tap, so a retry writes it once; the engine checks it
 // (a refusal is its own message) and the board redraws from its answer.
 
 import { h } from "./dom.js";
 import { t } from "./words.js";
+import { orderForm } from "./board-seat-order.js";
 
 /** The seats section of `board` (the engine's board record); `state.open` keeps the
  * fold open across redraws. */
 export function seatsPanel(app, sid, board, state) {
   const seats = board.seats || { seated: board.session.players, sitting_out: [], playing: board.session.players };
   const out = new Set(seats.sitting_out);
-  const send = (action, players, sitOut) => {
-    const args = { session: sid, action, players };
-    if (sitOut) args.sit_out = true;
-    app.outbox.add("seat", args, { kind: "seat", action, names: players });
+  // `more`: the op's other arguments (`{sit_out: true}`, `{from_deal: 3}`), or null.
+  const send = (action, players, more) => {
+    const args = { session: sid, action, players, ...(more || {}) };
+    app.outbox.add("seat", args, { kind: "seat", action, names: players, deal: args.from_deal });
   };
   const button = (text, label, click) => h("button", { type: "button", class: "button", "aria-label": label,
     on: { click } }, text);
@@ -30,7 +31,8 @@ export function seatsPanel(app, sid, board, state) {
     on: { toggle: () => { state.open = fold.open; } } },
   h("summary", {}, t("seats_summary", { seated: seats.seated.length, playing: seats.playing.length })),
   h("ol", { class: "seat-list", "aria-label": t("seats") }, rows),
-  app.keeper() && !board.session.ended_at ? [joinForm(send), swapForm(seats.seated, send)] : null);
+  app.keeper() && !board.session.ended_at ? [joinForm(send), swapForm(seats.seated, send),
+    orderForm(seats.seated, board.next_deal || board.session.deals + 1, send, state)] : null);
   return fold;
 }
 
@@ -40,7 +42,7 @@ function joinForm(send) {
   const join = () => {
     const typed = name.value.normalize("NFC").trim();
     if (!typed) { name.focus(); return; }
-    send("join", [typed], out.checked);
+    send("join", [typed], out.checked ? { sit_out: true } : null);
     name.value = "";
     out.checked = false;
   };

@@ -78,7 +78,8 @@ export function whatText(what) {
     case "pay": return t("paid_what", { payer: what.payer, payee: what.payee, amount: what.amount, currency: what.currency });
     case "unpay": return t("what_unpay", { what: what.what });
     case "set_pay_id": return t("what_set_pay_id", { player: what.player });
-    case "seat": return t("what_seat_" + String(what.action).replace("-", "_"), { a: what.names[0], b: what.names[1] });
+    case "seat": return t("what_seat_" + String(what.action).replace("-", "_") + (what.deal ? "_from" : ""),
+      { a: what.names[0], b: what.names[1], n: what.deal });
     default: return what.kind || "";
   }
 }
