@@ -1,4 +1,4 @@
-"""Skill ratings from every deal's finishing order (openskill, Plackett-Luce).
+"""Skill ratings from every deal's finishing order (Plackett-Luce, as openskill rates).
 
 A deal ranks its players: the winner first, then by cards left, fewest first;
 equal counts tie (an immediate win: the winner first, the rest tie).  Places
@@ -19,11 +19,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import groupby
-from operator import attrgetter
 from typing import Any
 
 from ledger.core.errors import StoreError
+from ledger.core.skill import Table, rate_deal
 from ledger.storage.cache_rows import RatingDeal, StoredRating
 from ledger.storage.store import Ledger
 
@@ -53,16 +52,9 @@ def ranked(rated: Iterable[tuple[str, Rating]]) -> list[tuple[str, Rating]]:
     return sorted(rated, key=lambda nr: (-nr[1].conservative, nr[0]))
 
 
-def _model() -> Any:
-    from openskill.models import PlackettLuce
-
-    return PlackettLuce()
-
-
 def version() -> str:
-    from importlib.metadata import version as dist_version
-
-    return f"openskill {dist_version('openskill')} PlackettLuce 1"
+    """The rating code's tag in the cache's mark: a change of it rates every deal anew."""
+    return "PlackettLuce 2 (ledger.core.skill: openskill 6.2's arithmetic)"
 
 
 def _ranks(rows: Sequence[RatingDeal], ids: dict[str, int]) -> tuple[list[list[int]], list[int]]:
@@ -78,19 +70,31 @@ def _ranks(rows: Sequence[RatingDeal], ids: dict[str, int]) -> tuple[list[list[i
 
 
 def rate(deals: Iterable[RatingDeal], start: dict[int, Rating], ids: dict[str, int]) -> dict[int, Rating]:
-    """Fold ``ledger.derived.rating_deals`` rows into the ratings ``start``."""
-    model = _model()
-    table = {pid: (model.rating(mu=r.mu, sigma=r.sigma), r.deals) for pid, r in start.items()}
-    fresh = model.rating
-    for _entry, rows in groupby(deals, key=attrgetter("entry_id")):
-        teams, ranks = _ranks(list(rows), ids)
-        if len(teams) < 2:
-            continue
-        now = [[table[p][0] if p in table else fresh() for p in team] for team in teams]
-        for team, rated in zip(teams, model.rate(now, ranks=ranks), strict=True):
-            for pid, r in zip(team, rated, strict=True):
-                table[pid] = (r, table[pid][1] + 1 if pid in table else 1)
-    return {pid: Rating(r.mu, r.sigma, n) for pid, (r, n) in table.items()}
+    """Fold ``ledger.derived.rating_deals`` rows into the ratings ``start``
+    (:func:`ledger.core.skill.rate_deal`: openskill's arithmetic, without its overhead)."""
+    table: Table = {pid: (r.mu, r.sigma, r.deals) for pid, r in start.items()}
+    deal: list[RatingDeal] = []
+    entry = None
+    for row in deals:  # grouped by entry by hand: a million rows
+        if row[0] != entry:
+            if len(deal) > 1:
+                teams, ranks = _ranks(deal, ids)
+                if len(teams) >= 2:
+                    rate_deal(table, teams, ranks)
+            deal = []
+            entry = row[0]
+        deal.append(row)
+    if len(deal) > 1:
+        teams, ranks = _ranks(deal, ids)
+        if len(teams) >= 2:
+            rate_deal(table, teams, ranks)
+    return {pid: Rating(mu, sigma, n) for pid, (mu, sigma, n) in table.items()}
+
+
+def tag_of(ledger: Ledger) -> str:
+    """The version the cache's mark must carry: the code's, and the players' renames and
+    merges (a rename or merge rates anew)."""
+    return f"{version()} players {ledger.players.mark()}"
 
 
 def current(ledger: Ledger, notice: Callable[[str], None] | None = None) -> dict[int, Rating]:
@@ -100,7 +104,7 @@ def current(ledger: Ledger, notice: Callable[[str], None] | None = None) -> dict
     """
     mark = ledger.derived.mark(CACHE)
     upto = ledger.derived.last_entry_id()
-    tag = f"{version()} players {ledger.players.mark()}"  # a rename or merge rates anew
+    tag = tag_of(ledger)
     stored = {r.player_id: Rating(r.mu, r.sigma, r.deals) for r in ledger.derived.ratings()}
     if mark == (upto, tag):
         return stored
@@ -119,8 +123,10 @@ def current(ledger: Ledger, notice: Callable[[str], None] | None = None) -> dict
 
     canon = ledger.players.canon_ids()  # a merged player is rated as the one it joined
     typed = {name: canon[pid] for name, pid in ledger.journal.player_ids().items()}
-    ratings = rate((d._replace(player_id=canon[d.player_id])
-                    for d in ledger.derived.rating_deals(after, upto)), stored, typed)
+    deals = ledger.derived.rating_deals(after, upto)
+    if any(pid != to for pid, to in canon.items()):
+        deals = (d._replace(player_id=canon[d.player_id]) for d in deals)
+    ratings = rate(deals, stored, typed)
     try:
         with ledger.writing():
             if ledger.derived.mark(CACHE) == mark:  # else another command saved it meanwhile
