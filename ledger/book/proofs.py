@@ -1,0 +1,115 @@
+"""Which sessions the plain doctor proves clean from SQL digests, and which it replays.
+
+A session is proven clean when SQLite's aggregates (``ledger/storage/digests.py``) say
+that its stored points are what its entries' facts derive to, that its cached totals
+and flows are its points' sums, and that it holds nothing a replay would question:
+
+- it has a rule set that loads, two to eight seated players with distinct names, and
+  only ``deal`` entries, one per deal number;
+- every deal's facts read seat by seat (cards, and an assist): each distinct key is
+  derived once here (from one deal that has it, by :func:`ledger.book.derivations.derive`)
+  and must score one row per seat, one deal each, no payee, nets summing to zero;
+- its points rows are as many as the derivations give, and their column sums and their
+  sums weighted by player, entry and both equal the derivations' (a digest);
+- no flow moved, and the cached totals' sums, plain and weighted by player, equal the
+  points'.
+
+Every other session is replayed in Python (``doctor.check_session``), as before, so
+every finding is the replay's own.  What the digest does not prove: that a points row
+changed on purpose so that every sum stays the same is right; ``doctor --full``,
+``restore`` and a backup's import replay every session and derive every deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from ledger.book.derivations import Derivations, derive, facts_of
+from ledger.storage.digests import SLOTS, WEIGHTS, Digests, Expected, SessionContext, Unreadable, plain
+from ledger.storage.raw_rows import RawSession, SessionRows
+from ledger.storage.schema import POINT_COLUMNS
+from ledger.storage.store import Ledger
+
+
+class Proof(NamedTuple):
+    """A session as the digests left it: proven (``rows`` None) or its rows to replay."""
+
+    session_id: int
+    session: RawSession | None
+    rows: SessionRows | None
+    entries: int
+    points: int
+
+
+def proofs(ledger: Ledger, derivations: Derivations, cached: bool) -> Iterator[Proof] | None:
+    """Every session in id order, proven or with its rows; None when this file's schema
+    cannot be read by the digests (the caller streams every session instead)."""
+    digests = Digests(ledger.conn)
+    try:
+        sessions = digests.sessions()
+        contexts: dict[tuple[str, bool, int], int] = {}
+        eligible: list[SessionContext] = []
+        for s in sessions:
+            if not 2 <= len(s.seats) <= SLOTS or len(set(s.seats)) != len(s.seats) or not all(
+                    plain(n) for n in s.seats):
+                continue
+            try:
+                derivations.rules(s.rules)
+            except Exception:  # the replay names it
+                continue
+            rc = contexts.setdefault((s.rules, s.teams, len(s.seats)), len(contexts))
+            eligible.append(SessionContext(s.id, rc, s.seats, digests.player_ids[s.id]))
+        digests.key_deals(eligible)
+        by_id = {s.id: s for s in sessions}
+        rules_of = {rc: key for key, rc in contexts.items()}
+        expected = [x for x in (_expected(derivations, rules_of[k.context], by_id[k.session_id].seats,
+                                          k.context, k.key, k.facts)
+                                for k in digests.distinct_keys()) if x is not None]
+        digests.expect(expected)
+        del expected, eligible
+        tallies = digests.compare(cached)
+    except Unreadable:  # an older or damaged schema: the replay reads it
+        digests.close()
+        return None
+
+    def each() -> Iterator[Proof]:
+        try:
+            for t in tallies:
+                session = by_id.get(t.session_id)
+                if t.proven and session is not None:
+                    yield Proof(t.session_id, session, None, t.entries, t.points)
+                else:
+                    yield Proof(t.session_id, session, digests.session(t.session_id, session, cached),
+                                t.entries, t.points)
+        finally:
+            digests.close()
+
+    return each()
+
+
+def _expected(derivations: Derivations, context: tuple[str, bool, int], seats: tuple[str, ...],
+              rc: int, key: str, facts: str) -> Expected | None:
+    """A key's derivation as the digests compare it, or None when it does not prove its
+    deals (it does not score, or scores otherwise than one plain row per seat)."""
+    rules_json, teams, _n = context
+    try:
+        derived = derive(derivations.rules(rules_json), seats, teams, facts_of(facts))
+    except Exception:  # the replay names it
+        return None
+    derivations.derived += 1
+    seat = {name: i for i, name in enumerate(seats)}
+    by_seat = [0] * len(seats)
+    columns = [0] * len(POINT_COLUMNS)
+    if len(derived) != len(seats):
+        return None
+    for (player, payee), values in derived.items():
+        i = seat.get(player)
+        if i is None or payee is not None or values[0] != 1:
+            return None
+        by_seat[i] = sum(w * v for w, v in zip(WEIGHTS, values, strict=True))
+        for c, v in enumerate(values):
+            columns[c] += v
+    if columns[-1] != 0 or 0 in by_seat or sum(by_seat) == 0:
+        return None
+    return Expected(rc, key, len(derived), tuple(columns), tuple(by_seat))
