@@ -122,7 +122,7 @@ class Digests:
     def close(self) -> None:
         """Drop the TEMP tables (a connection closed first dropped them itself)."""
         try:
-            for table in ("ctx", "dk", "keys", "want", "have", "tot", "flo"):
+            for table in ("ctx", "pids", "dk", "keys", "want", "have", "tot", "flo"):
                 self.conn.execute(f"DROP TABLE IF EXISTS temp.doctor_{table}")
         except sqlite3.ProgrammingError:
             pass
@@ -161,30 +161,39 @@ class Digests:
                 yield [c.session_id, c.context, tpl, tpla, tplm, ",".join(["%d"] * len(c.names)), *slots]
 
         self.conn.executemany(f"INSERT INTO doctor_ctx VALUES ({marks})", rows())
-        by_name = ", ".join(f"json_extract(e.facts, c.s{i})" for i in range(SLOTS))
-        by_seat = ", ".join(f"json_extract(e.facts, c.p{i})" for i in range(SLOTS))
-        assist = " ".join(f"WHEN c.n{i} THEN '{i}'" for i in range(SLOTS))
-        self.conn.execute(f"""
-            CREATE TEMP TABLE doctor_dk AS
-            SELECT e.id AS entry_id, e.session_id AS session_id, e.kind AS kind,
-                   e.deal_no AS deal_no, c.rc AS rc,
-                   CASE WHEN e.kind != 'deal' OR NOT json_valid(e.facts) THEN NULL
-                        WHEN e.facts = printf(c.tpl, {by_name}) THEN printf(c.ktpl, {by_seat})
-                        WHEN e.facts = printf(c.tpla, json_quote(json_extract(e.facts, '$.assist')),
-                                              {by_name})
-                        THEN (CASE json_extract(e.facts, '$.assist') {assist} END)
-                             || ':' || printf(c.ktpl, {by_seat})
-                        WHEN e.facts = printf(c.tplm, {by_name}) THEN 'm:' || printf(c.ktpl, {by_seat})
-                   END AS key
-            FROM doctor_ctx c JOIN entries e ON e.session_id = c.session_id AND e.seq IS NOT NULL""")
+        self.conn.execute(f"""CREATE TEMP TABLE doctor_pids AS SELECT session_id,
+                              {', '.join(f'q{i}' for i in range(SLOTS))} FROM doctor_ctx""")
+        self.conn.execute("CREATE TEMP TABLE doctor_dk (entry_id INTEGER, session_id INTEGER, "
+                          "kind TEXT, deal_no INTEGER, rc INTEGER, key TEXT)")
+        for seats in sorted({r[0] for r in self.conn.execute(
+                "SELECT length(ktpl) FROM doctor_ctx")}):  # as many values read as seats
+            n = (seats + 1) // 3
+            by_name = ", ".join(f"json_extract(e.facts, c.s{i})" for i in range(n))
+            by_seat = ", ".join(f"json_extract(e.facts, c.p{i})" for i in range(n))
+            assist = " ".join(f"WHEN c.n{i} THEN '{i}'" for i in range(n))
+            self.conn.execute(f"""
+                INSERT INTO doctor_dk
+                SELECT e.id, e.session_id, e.kind, e.deal_no, c.rc,
+                       CASE WHEN e.kind != 'deal' OR NOT json_valid(e.facts) THEN NULL
+                            WHEN e.facts = printf(c.tpl, {by_name}) THEN printf(c.ktpl, {by_seat})
+                            WHEN e.facts = printf(c.tpla, json_quote(json_extract(e.facts, '$.assist')),
+                                                  {by_name})
+                            THEN (CASE json_extract(e.facts, '$.assist') {assist} END)
+                                 || ':' || printf(c.ktpl, {by_seat})
+                            WHEN e.facts = printf(c.tplm, {by_name})
+                            THEN 'm:' || printf(c.ktpl, {by_seat})
+                       END
+                FROM doctor_ctx c JOIN entries e ON e.session_id = c.session_id AND e.seq IS NOT NULL
+                WHERE length(c.ktpl) = ?""", [seats])
 
     @_reading
     def distinct_keys(self) -> list[DistinctKey]:
         """Each distinct key with one deal entry that has it."""
-        return [DistinctKey(rc, key, sid, facts) for rc, key, _first, sid, facts in self.conn.execute(
-                """SELECT d.rc, d.key, min(d.entry_id), d.session_id, e.facts FROM doctor_dk d
-                   JOIN entries e ON e.id = d.entry_id WHERE d.key IS NOT NULL
-                   GROUP BY d.rc, d.key""")]
+        return [DistinctKey(*row) for row in self.conn.execute(
+                """SELECT g.rc, g.key, e.session_id, e.facts
+                   FROM (SELECT rc, key, min(entry_id) AS first FROM doctor_dk
+                         WHERE key IS NOT NULL GROUP BY rc, key) g
+                   JOIN entries e ON e.id = g.first""")]
 
     @_reading
     def expect(self, expected: Iterable[Expected]) -> None:
@@ -204,43 +213,42 @@ class Digests:
         order: proven clean by the digests or not, with its entries and points rows (the
         aggregates are made here, the sessions read as they are taken)."""
         x = " + ".join(f"c.q{i} * k.m{i}" for i in range(SLOTS))
-        x2 = " + ".join(f"c.q{i} * c.q{i} * k.m{i}" for i in range(SLOTS))
+        columns = ", ".join(f"sum(c{i}) AS c{i}" for i in range(6))
+        # (LIMIT -1: the inner query is not folded into the sums, so x is worked out once)
         self.conn.execute(f"""
             CREATE TEMP TABLE doctor_want AS
-            SELECT d.session_id AS session_id, count(*) AS entries, count(k.rc) AS keyed,
-                   count(DISTINCT d.deal_no) AS deal_nos, sum(k.n) AS n,
-                   sum(k.c0) AS c0, sum(k.c1) AS c1, sum(k.c2) AS c2, sum(k.c3) AS c3,
-                   sum(k.c4) AS c4, sum(k.c5) AS c5, sum({x}) AS a, sum({x2}) AS a2,
-                   sum(d.entry_id * k.w) AS b, sum(d.entry_id * ({x})) AS d
-            FROM doctor_dk d JOIN doctor_ctx c ON c.session_id = d.session_id
-            LEFT JOIN doctor_keys k ON k.rc = d.rc AND k.key = d.key
-            GROUP BY d.session_id""")
-        w = f"({W_SQL})"
+            SELECT session_id, count(*) AS entries, count(rc) AS keyed,
+                   count(DISTINCT deal_no) AS deal_nos, sum(n) AS n, {columns},
+                   sum(x) AS a, sum(entry_id * (x + 7 * w)) AS d
+            FROM (SELECT d.session_id, d.deal_no, d.entry_id, k.rc, k.n, k.c0, k.c1, k.c2, k.c3,
+                         k.c4, k.c5, k.w, {x} AS x
+                  FROM doctor_dk d JOIN doctor_pids c ON c.session_id = d.session_id
+                  LEFT JOIN doctor_keys k ON k.rc = d.rc AND k.key = d.key LIMIT -1)
+            GROUP BY session_id""")
         sums = "sum(deals) AS c0, sum(wins) AS c1, sum(fried) AS c2, sum(cards) AS c3, " \
                "sum(penalty) AS c4, sum(net) AS c5"
+        w = f"({W_SQL})"
         self.conn.execute(f"""
             CREATE TEMP TABLE doctor_have AS
             SELECT session_id, count(*) AS n, count(payee_id) AS payees, {sums},
-                   sum({w} * player_id) AS a, sum({w} * player_id * player_id) AS a2,
-                   sum({w} * entry_id) AS b, sum({w} * player_id * entry_id) AS d
+                   sum({w} * player_id) AS a, sum({w} * entry_id * (player_id + 7)) AS d
             FROM points GROUP BY session_id""")
         if cached:
             self.conn.execute(f"""
                 CREATE TEMP TABLE doctor_tot AS
-                SELECT session_id, {sums}, sum({w} * player_id) AS a,
-                       sum({w} * player_id * player_id) AS a2
+                SELECT session_id, {sums}, sum({w} * player_id) AS a
                 FROM session_totals GROUP BY session_id""")
             self.conn.execute("""
                 CREATE TEMP TABLE doctor_flo AS
                 SELECT session_id, sum(net != 0) AS moved FROM session_flows GROUP BY session_id""")
         else:
             self.conn.execute("CREATE TEMP TABLE doctor_tot (session_id INTEGER PRIMARY KEY, "
-                              "c0, c1, c2, c3, c4, c5, a, a2)")
+                              "c0, c1, c2, c3, c4, c5, a)")
             self.conn.execute("CREATE TEMP TABLE doctor_flo (session_id INTEGER PRIMARY KEY, moved)")
         same = " AND ".join(f"w.{c} = h.{c}" for c in ("n", "c0", "c1", "c2", "c3", "c4", "c5",
-                                                        "a", "a2", "b", "d"))
+                                                        "a", "d"))
         totals = " AND ".join(f"coalesce(t.{c}, 0) = coalesce(h.{c}, 0)"
-                              for c in ("c0", "c1", "c2", "c3", "c4", "c5", "a", "a2"))
+                              for c in ("c0", "c1", "c2", "c3", "c4", "c5", "a"))
         proven = (f"(c.session_id IS NOT NULL AND w.entries = w.keyed AND w.entries = w.deal_nos "
                   f"AND coalesce(h.payees, 0) = 0 AND coalesce(f.moved, 0) = 0 "
                   f"AND (({same}) OR (w.n = 0 AND h.n IS NULL))"
