@@ -7,7 +7,7 @@ and flows are its points' sums, and that it holds nothing a replay would questio
 - it has a rule set that loads, two to eight seated players with distinct names, and
   only ``deal`` entries, one per deal number;
 - every deal's facts read seat by seat (cards, and an assist): each distinct key is
-  derived once here (from one deal that has it, by :func:`ledger.book.derivations.derive`)
+  derived once here (from one deal that has it, as ``book.record_deal`` scores it)
   and must score one row per seat, one deal each, no payee, nets summing to zero;
 - its points rows are as many as the derivations give, and their column sums and their
   sums weighted by player, entry and both equal the derivations' (a digest);
@@ -25,10 +25,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from ledger.book.derivations import Derivations, derive, facts_of
+from ledger.book.derivations import Derivations, facts_of
+from ledger.book.writes import points_rows
+from ledger.core.scoring import Deal, score_deal
 from ledger.storage.digests import SLOTS, WEIGHTS, Digests, Expected, SessionContext, Unreadable, plain
 from ledger.storage.raw_rows import RawSession, SessionRows
-from ledger.storage.schema import POINT_COLUMNS
 from ledger.storage.store import Ledger
 
 
@@ -93,23 +94,24 @@ def _expected(derivations: Derivations, context: tuple[str, bool, int], seats: t
     """A key's derivation as the digests compare it, or None when it does not prove its
     deals (it does not score, or scores otherwise than one plain row per seat)."""
     rules_json, teams, _n = context
-    try:
-        derived = derive(derivations.rules(rules_json), seats, teams, facts_of(facts))
+    try:  # what derivations.derive gives, less the sums (one row a player, checked below)
+        rows = points_rows(seats, score_deal(derivations.rules(rules_json), seats,
+                                             Deal.from_dict(facts_of(facts)), teams))
     except Exception:  # the replay names it
         return None
     derivations.derived += 1
-    seat = {name: i for i, name in enumerate(seats)}
+    if len(rows) != len(seats):
+        return None
+    w_deals, w_wins, w_fried, w_cards, w_penalty, w_net = WEIGHTS
     by_seat = [0] * len(seats)
-    columns = [0] * len(POINT_COLUMNS)
-    if len(derived) != len(seats):
-        return None
-    for (player, payee), values in derived.items():
-        i = seat.get(player)
-        if i is None or payee is not None or values[0] != 1:
+    net = 0
+    for player, deals, wins, fried, cards, penalty, points, payee in rows:
+        i = seats.index(player) if player in seats else -1
+        if i < 0 or payee is not None or deals != 1 or by_seat[i]:
             return None
-        by_seat[i] = sum(w * v for w, v in zip(WEIGHTS, values, strict=True))
-        for c, v in enumerate(values):
-            columns[c] += v
-    if columns[-1] != 0 or 0 in by_seat or sum(by_seat) == 0:
+        by_seat[i] = (w_deals * deals + w_wins * wins + w_fried * fried + w_cards * cards
+                      + w_penalty * penalty + w_net * points)
+        net += points
+    if net != 0 or 0 in by_seat or sum(by_seat) == 0:
         return None
-    return Expected(rc, key, len(derived), tuple(columns), tuple(by_seat))
+    return Expected(rc, key, len(rows), tuple(by_seat))

@@ -46,13 +46,12 @@ class SessionContext(NamedTuple):
 
 
 class Expected(NamedTuple):
-    """A key's derivation as the digests compare it: how many points rows, their column
-    sums, and each seat's weighted sum (``WEIGHTS``)."""
+    """A key's derivation as the digests compare it: how many points rows, and each
+    seat's row's weighted sum (``WEIGHTS``)."""
 
     context: int
     key: str
     rows: int
-    columns: tuple[int, ...]
     seats: tuple[int, ...]
 
 
@@ -200,11 +199,11 @@ class Digests:
         """The keys' derivations (a key not given is not proven)."""
         seats = ", ".join(f"m{i} INTEGER NOT NULL DEFAULT 0" for i in range(SLOTS))
         self.conn.execute(f"""CREATE TEMP TABLE doctor_keys (rc INTEGER, key TEXT, n INTEGER,
-            c0 INTEGER, c1 INTEGER, c2 INTEGER, c3 INTEGER, c4 INTEGER, c5 INTEGER, w INTEGER,
+            w INTEGER,
             {seats}, PRIMARY KEY (rc, key))""")
         self.conn.executemany(
-            f"INSERT INTO doctor_keys VALUES ({', '.join('?' * (10 + SLOTS))})",
-            ([x.context, x.key, x.rows, *x.columns, sum(x.seats),
+            f"INSERT INTO doctor_keys VALUES ({', '.join('?' * (4 + SLOTS))})",
+            ([x.context, x.key, x.rows, sum(x.seats),
               *x.seats, *[0] * (SLOTS - len(x.seats))] for x in expected))
 
     @_reading
@@ -213,42 +212,37 @@ class Digests:
         order: proven clean by the digests or not, with its entries and points rows (the
         aggregates are made here, the sessions read as they are taken)."""
         x = " + ".join(f"c.q{i} * k.m{i}" for i in range(SLOTS))
-        columns = ", ".join(f"sum(c{i}) AS c{i}" for i in range(6))
         # (LIMIT -1: the inner query is not folded into the sums, so x is worked out once)
         self.conn.execute(f"""
             CREATE TEMP TABLE doctor_want AS
             SELECT session_id, count(*) AS entries, count(rc) AS keyed,
-                   count(DISTINCT deal_no) AS deal_nos, sum(n) AS n, {columns},
+                   count(DISTINCT deal_no) AS deal_nos, sum(n) AS n, sum(w) AS s,
                    sum(x) AS a, sum(entry_id * (x + 7 * w)) AS d
-            FROM (SELECT d.session_id, d.deal_no, d.entry_id, k.rc, k.n, k.c0, k.c1, k.c2, k.c3,
-                         k.c4, k.c5, k.w, {x} AS x
+            FROM (SELECT d.session_id, d.deal_no, d.entry_id, k.rc, k.n, k.w, {x} AS x
                   FROM doctor_dk d JOIN doctor_pids c ON c.session_id = d.session_id
                   LEFT JOIN doctor_keys k ON k.rc = d.rc AND k.key = d.key LIMIT -1)
             GROUP BY session_id""")
-        sums = "sum(deals) AS c0, sum(wins) AS c1, sum(fried) AS c2, sum(cards) AS c3, " \
-               "sum(penalty) AS c4, sum(net) AS c5"
         w = f"({W_SQL})"
         self.conn.execute(f"""
             CREATE TEMP TABLE doctor_have AS
-            SELECT session_id, count(*) AS n, count(payee_id) AS payees, {sums},
+            SELECT session_id, count(*) AS n, count(payee_id) AS payees, sum({w}) AS s,
                    sum({w} * player_id) AS a, sum({w} * entry_id * (player_id + 7)) AS d
             FROM points GROUP BY session_id""")
         if cached:
             self.conn.execute(f"""
                 CREATE TEMP TABLE doctor_tot AS
-                SELECT session_id, {sums}, sum({w} * player_id) AS a
+                SELECT session_id, sum({w}) AS s, sum({w} * player_id) AS a
                 FROM session_totals GROUP BY session_id""")
             self.conn.execute("""
                 CREATE TEMP TABLE doctor_flo AS
                 SELECT session_id, sum(net != 0) AS moved FROM session_flows GROUP BY session_id""")
         else:
             self.conn.execute("CREATE TEMP TABLE doctor_tot (session_id INTEGER PRIMARY KEY, "
-                              "c0, c1, c2, c3, c4, c5, a)")
+                              "s, a)")
             self.conn.execute("CREATE TEMP TABLE doctor_flo (session_id INTEGER PRIMARY KEY, moved)")
-        same = " AND ".join(f"w.{c} = h.{c}" for c in ("n", "c0", "c1", "c2", "c3", "c4", "c5",
-                                                        "a", "d"))
+        same = " AND ".join(f"w.{c} = h.{c}" for c in ("n", "s", "a", "d"))
         totals = " AND ".join(f"coalesce(t.{c}, 0) = coalesce(h.{c}, 0)"
-                              for c in ("c0", "c1", "c2", "c3", "c4", "c5", "a"))
+                              for c in ("s", "a"))
         proven = (f"(c.session_id IS NOT NULL AND w.entries = w.keyed AND w.entries = w.deal_nos "
                   f"AND coalesce(h.payees, 0) = 0 AND coalesce(f.moved, 0) = 0 "
                   f"AND (({same}) OR (w.n = 0 AND h.n IS NULL))"
