@@ -9,10 +9,9 @@ and flows are its points' sums, and that it holds nothing a replay would questio
 - every deal's facts read seat by seat (cards, and an assist): each distinct key is
   derived once here (from one deal that has it, as ``book.record_deal`` scores it)
   and must score one row per seat, one deal each, no payee, nets summing to zero;
-- its points rows are as many as the derivations give, and their column sums and their
-  sums weighted by player, entry and both equal the derivations' (a digest);
-- no flow moved, and the cached totals' sums, plain and weighted by player, equal the
-  points'.
+- its points rows are as many as the derivations give, and their sums weighted by
+  player and by entry and player equal the derivations' (a digest);
+- no flow moved, and the cached totals' sum weighted by player equals the points'.
 
 Every other session is replayed in Python (``doctor.check_session``), as before, so
 every finding is the replay's own.  What the digest does not prove: that a points row

@@ -11,8 +11,8 @@ aggregate query in session order:
 - the distinct keys, each with one entry that has it (:meth:`Digests.distinct_keys`), for
   the book to derive once and give back as expected points (:meth:`Digests.expect`);
 - the sessions whose stored points, cached totals or flows do not match what their
-  entries' derivations expect (:meth:`Digests.compare`): counts, column sums, and sums
-  weighted by player, entry and both (a digest: consistent changes made on purpose can
+  entries' derivations expect (:meth:`Digests.compare`): counts, and sums weighted
+  by player and by entry and player (a digest: consistent changes made on purpose can
   keep it, which is why ``--full``, ``restore`` and a backup's import derive every deal).
 
 Everything is kept in TEMP tables of the connection, dropped by :meth:`Digests.close`.
@@ -216,7 +216,7 @@ class Digests:
         self.conn.execute(f"""
             CREATE TEMP TABLE doctor_want AS
             SELECT session_id, count(*) AS entries, count(rc) AS keyed,
-                   count(DISTINCT deal_no) AS deal_nos, sum(n) AS n, sum(w) AS s,
+                   count(DISTINCT deal_no) AS deal_nos, sum(n) AS n,
                    sum(x) AS a, sum(entry_id * (x + 7 * w)) AS d
             FROM (SELECT d.session_id, d.deal_no, d.entry_id, k.rc, k.n, k.w, {x} AS x
                   FROM doctor_dk d JOIN doctor_pids c ON c.session_id = d.session_id
@@ -225,24 +225,24 @@ class Digests:
         w = f"({W_SQL})"
         self.conn.execute(f"""
             CREATE TEMP TABLE doctor_have AS
-            SELECT session_id, count(*) AS n, count(payee_id) AS payees, sum({w}) AS s,
+            SELECT session_id, count(*) AS n, count(payee_id) AS payees,
                    sum({w} * player_id) AS a, sum({w} * entry_id * (player_id + 7)) AS d
             FROM points GROUP BY session_id""")
         if cached:
             self.conn.execute(f"""
                 CREATE TEMP TABLE doctor_tot AS
-                SELECT session_id, sum({w}) AS s, sum({w} * player_id) AS a
+                SELECT session_id, sum({w} * player_id) AS a
                 FROM session_totals GROUP BY session_id""")
             self.conn.execute("""
                 CREATE TEMP TABLE doctor_flo AS
                 SELECT session_id, sum(net != 0) AS moved FROM session_flows GROUP BY session_id""")
         else:
             self.conn.execute("CREATE TEMP TABLE doctor_tot (session_id INTEGER PRIMARY KEY, "
-                              "s, a)")
+                              "a)")
             self.conn.execute("CREATE TEMP TABLE doctor_flo (session_id INTEGER PRIMARY KEY, moved)")
-        same = " AND ".join(f"w.{c} = h.{c}" for c in ("n", "s", "a", "d"))
+        same = " AND ".join(f"w.{c} = h.{c}" for c in ("n", "a", "d"))
         totals = " AND ".join(f"coalesce(t.{c}, 0) = coalesce(h.{c}, 0)"
-                              for c in ("s", "a"))
+                              for c in ("a",))
         proven = (f"(c.session_id IS NOT NULL AND w.entries = w.keyed AND w.entries = w.deal_nos "
                   f"AND coalesce(h.payees, 0) = 0 AND coalesce(f.moved, 0) = 0 "
                   f"AND (({same}) OR (w.n = 0 AND h.n IS NULL))"
