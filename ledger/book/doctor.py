@@ -448,10 +448,14 @@ def check_payments(ledger: Ledger) -> list[Finding]:
 
     if not ledger.inspection.has_table("payments"):
         return []
+    live = ledger.payments.live()
+    if not live:
+        return []
     sessions = {sid: PaySession(str(sid), tuple(seats), currency or "PTS")
-                for sid, (currency, seats) in ledger.inspection.session_money().items()}
+                for sid, (currency, seats) in ledger.inspection.session_money(
+                    {row.session_id for row in live if row.session_id is not None}).items()}
     out = []
-    for row in ledger.payments.live():
+    for row in live:
         session = None if row.session_id is None else sessions.get(row.session_id)
         problem = payment_damage(row.payer, row.payee, row.amount, row.currency, session,
                                  row.created_at, row.note)

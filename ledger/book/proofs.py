@@ -47,27 +47,24 @@ def proofs(ledger: Ledger, derivations: Derivations, cached: bool) -> Iterator[P
     cannot be read by the digests (the caller streams every session instead)."""
     digests = Digests(ledger.conn)
     try:
-        sessions = digests.sessions()
         contexts: dict[tuple[str, bool, int], int] = {}
-        eligible: list[SessionContext] = []
-        for s in sessions:
-            if not 2 <= len(s.seats) <= SLOTS or len(set(s.seats)) != len(s.seats) or not all(
-                    plain(n) for n in s.seats):
-                continue
-            try:
-                derivations.rules(s.rules)
-            except Exception:  # the replay names it
-                continue
-            rc = contexts.setdefault((s.rules, s.teams, len(s.seats)), len(contexts))
-            eligible.append(SessionContext(s.id, rc, s.seats, digests.player_ids[s.id]))
-        digests.key_deals(eligible)
-        by_id = {s.id: s for s in sessions}
+
+        def eligible() -> Iterator[SessionContext]:
+            for s, player_ids in digests.sessions():
+                if not 2 <= len(s.seats) <= SLOTS or len(set(s.seats)) != len(s.seats) or not all(
+                        plain(n) for n in s.seats):
+                    continue
+                try:
+                    derivations.rules(s.rules)
+                except Exception:  # the replay names it
+                    continue
+                rc = contexts.setdefault((s.rules, s.teams, len(s.seats)), len(contexts))
+                yield SessionContext(s.id, rc, s.seats, player_ids)
+
+        digests.key_deals(eligible())
         rules_of = {rc: key for key, rc in contexts.items()}
-        expected = [x for x in (_expected(derivations, rules_of[k.context], by_id[k.session_id].seats,
-                                          k.context, k.key, k.facts)
-                                for k in digests.distinct_keys()) if x is not None]
-        digests.expect(expected)
-        del expected, eligible
+        digests.expect(lambda k: _expected(derivations, rules_of[k.context], k.seats, k.context,
+                                           k.key, k.facts))
         tallies = digests.compare(cached)
     except Unreadable:  # an older or damaged schema: the replay reads it
         digests.close()
@@ -76,10 +73,10 @@ def proofs(ledger: Ledger, derivations: Derivations, cached: bool) -> Iterator[P
     def each() -> Iterator[Proof]:
         try:
             for t in tallies:
-                session = by_id.get(t.session_id)
-                if t.proven and session is not None:
-                    yield Proof(t.session_id, session, None, t.entries, t.points)
+                if t.proven and t.exists:
+                    yield Proof(t.session_id, None, None, t.entries, t.points)
                 else:
+                    session = digests.session_of(t.session_id) if t.exists else None
                     yield Proof(t.session_id, session, digests.session(t.session_id, session, cached),
                                 t.entries, t.points)
         finally:

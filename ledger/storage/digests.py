@@ -24,6 +24,8 @@ import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import wraps
+from itertools import groupby
+from operator import itemgetter
 from typing import NamedTuple, ParamSpec, TypeVar
 
 from ledger.storage.raw_rows import CachedFlow, CachedTotal, RawSession, SessionRows
@@ -56,11 +58,11 @@ class Expected(NamedTuple):
 
 
 class DistinctKey(NamedTuple):
-    """A key, with the session and facts text of one deal entry that has it."""
+    """A key, with the seated players and facts text of one deal entry that has it."""
 
     context: int
     key: str
-    session_id: int
+    seats: tuple[str, ...]
     facts: str
 
 
@@ -68,6 +70,7 @@ class Tally(NamedTuple):
     """A session as the digests found it: proven clean or not, its entries and points rows."""
 
     session_id: int
+    exists: bool
     proven: bool
     entries: int
     points: int
@@ -115,7 +118,6 @@ class Digests:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        self.player_ids: dict[int, tuple[int, ...]] = {}
         self.close()
 
     def close(self) -> None:
@@ -127,19 +129,31 @@ class Digests:
             pass
 
     @_reading
-    def sessions(self) -> list[RawSession]:
-        """Every session with its seated players' names (as the replay names them)."""
-        seats: dict[int, list[tuple[str, int]]] = {}
-        texts: dict[str, str] = {}  # one copy of each rules text
-        for sid, name, pid in self.conn.execute(
-            """SELECT t.session_id, COALESCE(p.name, '#' || t.player_id), t.player_id FROM seats t
-               LEFT JOIN players p ON p.id = t.player_id ORDER BY t.session_id, t.seat"""):
-            seats.setdefault(sid, []).append((name, pid))
-        self.player_ids = {sid: tuple(p for _n, p in s) for sid, s in seats.items()}
-        return [RawSession(sid, texts.setdefault(rules, rules), bool(teams),
-                           tuple(n for n, _p in seats.get(sid, ())))
-                for sid, rules, teams in self.conn.execute(
-                    "SELECT id, rules, teams FROM sessions ORDER BY id")]
+    def sessions(self) -> Iterator[tuple[RawSession, tuple[int, ...]]]:
+        """Every session with its seated players' names (as the replay names them) and
+        ids, streamed in id order (nothing of them is kept here)."""
+        rows = self.conn.execute(
+            """SELECT s.id, s.rules, s.teams, COALESCE(p.name, '#' || t.player_id), t.player_id
+               FROM sessions s LEFT JOIN seats t ON t.session_id = s.id
+               LEFT JOIN players p ON p.id = t.player_id ORDER BY s.id, t.seat""")
+        for sid, group in groupby(rows, key=itemgetter(0)):
+            seated = [r for r in group if r[4] is not None]
+            first = seated[0] if seated else self.conn.execute(
+                "SELECT id, rules, teams FROM sessions WHERE id = ?", [sid]).fetchone()
+            yield (RawSession(sid, first[1], bool(first[2]), tuple(r[3] for r in seated)),
+                   tuple(r[4] for r in seated))
+
+    def session_of(self, session_id: int) -> RawSession | None:
+        """One session as :meth:`sessions` gives it, or None if there is none."""
+        row = self.conn.execute("SELECT rules, teams FROM sessions WHERE id = ?",
+                                [session_id]).fetchone()
+        if row is None:
+            return None
+        seats = tuple(r[0] for r in self.conn.execute(
+            """SELECT COALESCE(p.name, '#' || t.player_id) FROM seats t
+               LEFT JOIN players p ON p.id = t.player_id WHERE t.session_id = ? ORDER BY t.seat""",
+            [session_id]))
+        return RawSession(session_id, row[0], bool(row[1]), seats)
 
     @_reading
     def key_deals(self, contexts: Iterable[SessionContext]) -> None:
@@ -186,25 +200,26 @@ class Digests:
                 WHERE length(c.ktpl) = ?""", [seats])
 
     @_reading
-    def distinct_keys(self) -> list[DistinctKey]:
-        """Each distinct key with one deal entry that has it."""
-        return [DistinctKey(*row) for row in self.conn.execute(
-                """SELECT g.rc, g.key, e.session_id, e.facts
-                   FROM (SELECT rc, key, min(entry_id) AS first FROM doctor_dk
-                         WHERE key IS NOT NULL GROUP BY rc, key) g
-                   JOIN entries e ON e.id = g.first""")]
-
-    @_reading
-    def expect(self, expected: Iterable[Expected]) -> None:
-        """The keys' derivations (a key not given is not proven)."""
+    def expect(self, derive: Callable[[DistinctKey], Expected | None]) -> None:
+        """Each distinct key, with one deal entry that has it, derived by ``derive`` and
+        kept (a key it gives None for is not proven), one at a time."""
         seats = ", ".join(f"m{i} INTEGER NOT NULL DEFAULT 0" for i in range(SLOTS))
         self.conn.execute(f"""CREATE TEMP TABLE doctor_keys (rc INTEGER, key TEXT, n INTEGER,
-            w INTEGER,
-            {seats}, PRIMARY KEY (rc, key))""")
+            w INTEGER, {seats}, PRIMARY KEY (rc, key))""")
+        keys = self.conn.execute(  # (a name holds no control character: see plain())
+            """SELECT g.rc, g.key, e.facts,
+                      (SELECT group_concat(name, char(31)) FROM (
+                           SELECT COALESCE(p.name, '#' || t.player_id) AS name FROM seats t
+                           LEFT JOIN players p ON p.id = t.player_id
+                           WHERE t.session_id = e.session_id ORDER BY t.seat))
+               FROM (SELECT rc, key, min(entry_id) AS first FROM doctor_dk
+                     WHERE key IS NOT NULL GROUP BY rc, key) g
+               JOIN entries e ON e.id = g.first""")
         self.conn.executemany(
             f"INSERT INTO doctor_keys VALUES ({', '.join('?' * (4 + SLOTS))})",
-            ([x.context, x.key, x.rows, sum(x.seats),
-              *x.seats, *[0] * (SLOTS - len(x.seats))] for x in expected))
+            ([x.context, x.key, x.rows, sum(x.seats), *x.seats, *[0] * (SLOTS - len(x.seats))]
+             for x in (derive(DistinctKey(rc, key, tuple(seats.split("\x1f")), facts))
+                       for rc, key, facts, seats in keys) if x is not None))
 
     @_reading
     def compare(self, cached: bool) -> Iterator[Tally]:
@@ -247,8 +262,9 @@ class Digests:
                   f"AND coalesce(h.payees, 0) = 0 AND coalesce(f.moved, 0) = 0 "
                   f"AND (({same}) OR (w.n = 0 AND h.n IS NULL))"
                   + (f" AND {totals})" if cached else ")"))
-        return (Tally(sid, bool(ok), entries, points) for sid, ok, entries, points in self.conn.execute(f"""
-            SELECT s.id, coalesce({proven}, c.session_id IS NOT NULL AND w.session_id IS NULL
+        return (Tally(sid, bool(there), bool(ok), entries, points)
+                for sid, there, ok, entries, points in self.conn.execute(f"""
+            SELECT s.id, 1, coalesce({proven}, c.session_id IS NOT NULL AND w.session_id IS NULL
                                   AND h.session_id IS NULL AND coalesce(f.moved, 0) = 0
                                   AND t.session_id IS NULL),
                    coalesce(w.entries, 0), coalesce(h.n, 0)
@@ -258,7 +274,7 @@ class Digests:
             LEFT JOIN doctor_tot t ON t.session_id = s.id
             LEFT JOIN doctor_flo f ON f.session_id = s.id
             UNION ALL
-            SELECT session_id, 0, 0, 0 FROM (SELECT session_id FROM doctor_tot
+            SELECT session_id, 0, 0, 0, 0 FROM (SELECT session_id FROM doctor_tot
                                              UNION SELECT session_id FROM doctor_flo)
             WHERE session_id NOT IN (SELECT id FROM sessions)
             ORDER BY 1"""))

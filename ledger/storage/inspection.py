@@ -7,7 +7,7 @@ not an exception.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from itertools import groupby
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
@@ -46,12 +46,12 @@ class Inspection:
         return self.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
                                  [name]).fetchone() is not None
 
-    def session_money(self) -> dict[int, tuple[str | None, list[str]]]:
+    def session_money(self, ids: Collection[int] | None = None) -> dict[int, tuple[str | None, list[str]]]:
         """Every session's currency and its players' names now (what a payment for it is
-        checked against), from the tables alone."""
+        checked against), from the tables alone; only the sessions ``ids``, when given."""
         out: dict[int, tuple[str | None, list[str]]] = {
             sid: (currency, []) for sid, currency in self.conn.execute(
-                "SELECT id, currency FROM sessions")}
+                "SELECT id, currency FROM sessions") if ids is None or sid in ids}
         for sid, name in self.conn.execute(
                 "SELECT t.session_id, n.name FROM seats t JOIN player_names n "
                 "ON n.id = t.player_id ORDER BY t.session_id, t.seat"):
