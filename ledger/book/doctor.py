@@ -24,7 +24,7 @@ expected, what is stored and the difference.  The checks:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +32,7 @@ from ledger.book.derivations import Derivations, Key, Sums, derive, facts_of, pl
 from ledger.core.i18n import N_, _, ngettext
 from ledger.core.phrase import Phrase, local, said
 from ledger.core.rules import RuleSet, rules_from_dict
-from ledger.storage.raw_rows import CachedFlow, CachedTotal, RawEntry, RawPoints
+from ledger.storage.raw_rows import CachedFlow, CachedTotal, RawEntry, RawPoints, SessionRows
 from ledger.storage.rows import PointsRow
 from ledger.storage.schema import POINT_COLUMNS, schema_item
 from ledger.storage.store import Ledger
@@ -399,7 +399,8 @@ def check_ledger(ledger: Ledger, full: bool = False, schema: bool = True,
     cached = ledger.inspection.cached_tables()  # an old schema keeps no totals to check
     totals: list[Finding] = []
     flows: list[Finding] = []
-    for sid, session, entries, points, cached_totals, cached_flows in ledger.inspection.session_rows():
+    for sid, session, entries, points, cached_totals, cached_flows in _sessions(
+            ledger, report, derivations, cached):
         if session is not None:
             result = check_session(sid, session.rules, session.teams, session.seats, entries, points,
                                    derivations)
@@ -419,6 +420,27 @@ def check_ledger(ledger: Ledger, full: bool = False, schema: bool = True,
     return report
 
 
+def _sessions(ledger: Ledger, report: Report, derivations: Derivations | None,
+              cached: bool) -> Iterator[SessionRows]:
+    """The sessions to replay, in id order: with ``derivations`` (the plain doctor) only
+    those the digests do not prove clean (:mod:`ledger.book.proofs`), the others counted
+    into ``report`` here; without, every session."""
+    from ledger.book.proofs import proofs
+
+    proven = None if derivations is None else proofs(ledger, derivations, cached)
+    if proven is None:
+        yield from ledger.inspection.session_rows()
+        return
+    for proof in proven:
+        if proof.rows is not None:
+            yield proof.rows
+        else:
+            report.sessions += 1
+            report.entries += proof.entries
+            report.points += proof.points
+            report.live_deals += proof.entries  # only deals, one per deal number
+
+
 def check_payments(ledger: Ledger) -> list[Finding]:
     """Every payment no undo took back, through the gate's checks (an older version let
     some in): each refused one named, with the reversal that makes it harmless."""
@@ -426,10 +448,14 @@ def check_payments(ledger: Ledger) -> list[Finding]:
 
     if not ledger.inspection.has_table("payments"):
         return []
+    live = ledger.payments.live()
+    if not live:
+        return []
     sessions = {sid: PaySession(str(sid), tuple(seats), currency or "PTS")
-                for sid, (currency, seats) in ledger.inspection.session_money().items()}
+                for sid, (currency, seats) in ledger.inspection.session_money(
+                    {row.session_id for row in live if row.session_id is not None}).items()}
     out = []
-    for row in ledger.payments.live():
+    for row in live:
         session = None if row.session_id is None else sessions.get(row.session_id)
         problem = payment_damage(row.payer, row.payee, row.amount, row.currency, session,
                                  row.created_at, row.note)
