@@ -7,6 +7,8 @@ scorekeeper sets a pay id from the settle screen."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,10 @@ from web.webhelpers import bigtwo, cli_json
 PLAYERS = ["陳大文", "Ben", "Cat", "Dan"]
 DEALS = ["0 3 11 8", "5 0 2 13"]  # fewest payments: Cat → 陳大文 8.50, Dan → Ben 33.50,
 #                                   Dan → 陳大文 21.00 (HKD, stake 0.5)
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "img"
+# The screenshots of docs/money.md: drawn into docs/img when BIGTWO_SHOTS names it
+# (`BIGTWO_SHOTS=docs/img python -m pytest tests/web/test_phone_money_first.py`), else
+# into the system's temporary folder: a test run never changes the repository.
+SHOTS = Path(os.environ.get("BIGTWO_SHOTS") or tempfile.gettempdir())
 
 
 @pytest.fixture(scope="module")
