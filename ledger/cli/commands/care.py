@@ -38,10 +38,12 @@ def doctor_cmd(
     ] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Check the ledger: file integrity, every deal re-derived from its facts, nets sum to zero.
+    """Check the ledger: file integrity, every deal's points against its facts, nets sum to zero.
 
-    Exits 1 when anything is found; each finding names the deal, the expected and
-    the stored value, and the difference.
+    Sessions that SQL digests prove sound are not replayed; every other deal is
+    derived again from its facts (--full derives every deal). Exits 1 when anything is
+    found; each finding names the deal, the expected and the stored value, and the
+    difference.
     """
     from ledger.book.doctor import check_ledger
 
