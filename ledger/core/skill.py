@@ -1,8 +1,8 @@
 """Plackett-Luce skill updates (Weng and Lin's algorithm 4), the arithmetic of
 openskill's ``PlackettLuce().rate`` with its default parameters, step for step in the
 same order, so the numbers are the same to the last bit; without its per-call copies,
-checks and uuids it rates a deal in a few microseconds instead of ~100 (a 200,000-deal
-import rates every deal in the same pass: ledger/book/ratings.py).
+checks and uuids it rates a deal in a few microseconds instead of ~100, so the first
+report after a large import (ledger/book/ratings.py rates every deal once) waits less.
 
 tests/core/test_skill.py compares the two on random deals, ties and teams included.
 
