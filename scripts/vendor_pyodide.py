@@ -34,6 +34,7 @@ import hashlib
 import io
 import json
 import shutil
+import struct
 import subprocess
 import sys
 import tarfile
@@ -160,29 +161,32 @@ def source_hash(magic: bytes, source: bytes) -> bytes:
     of the Python whose magic number is ``magic``): SipHash-1-3 keyed by that number, so
     this Python can check another version's ``.pyc``."""
     mask = (1 << 64) - 1
-
-    def rotl(x: int, b: int) -> int:
-        return ((x << b) | (x >> (64 - b))) & mask
-
-    def rounds(v: list[int], n: int) -> None:
-        for _ in range(n):
-            v[0] = (v[0] + v[1]) & mask; v[1] = rotl(v[1], 13) ^ v[0]; v[0] = rotl(v[0], 32)  # noqa: E702
-            v[2] = (v[2] + v[3]) & mask; v[3] = rotl(v[3], 16) ^ v[2]  # noqa: E702
-            v[0] = (v[0] + v[3]) & mask; v[3] = rotl(v[3], 21) ^ v[0]  # noqa: E702
-            v[2] = (v[2] + v[1]) & mask; v[1] = rotl(v[1], 17) ^ v[2]; v[2] = rotl(v[2], 32)  # noqa: E702
-
     key = int.from_bytes(magic, "little")
-    v = [key ^ 0x736F6D6570736575, 0x646F72616E646F6D, key ^ 0x6C7967656E657261, 0x7465646279746573]
+    v0, v1 = key ^ 0x736F6D6570736575, 0x646F72616E646F6D
+    v2, v3 = key ^ 0x6C7967656E657261, 0x7465646279746573
     end = len(source) - len(source) % 8
-    words = [int.from_bytes(source[i:i + 8], "little") for i in range(0, end, 8)]
+    words = list(struct.unpack_from(f"<{end // 8}Q", source))
     words.append(((len(source) & 0xFF) << 56) | int.from_bytes(source[end:], "little"))
-    for word in words:
-        v[3] ^= word
-        rounds(v, 1)
-        v[0] ^= word
-    v[2] ^= 0xFF
-    rounds(v, 3)
-    return (v[0] ^ v[1] ^ v[2] ^ v[3]).to_bytes(8, "little")
+    rounds = [1] * len(words) + [3]
+    words.append(0)
+    for word, n in zip(words, rounds, strict=True):
+        if n == 3:
+            v2 ^= 0xFF
+        else:
+            v3 ^= word
+        for _ in range(n):  # SipRound
+            v0 = (v0 + v1) & mask
+            v1 = ((v1 << 13) | (v1 >> 51)) & mask ^ v0
+            v0 = ((v0 << 32) | (v0 >> 32)) & mask
+            v2 = (v2 + v3) & mask
+            v3 = ((v3 << 16) | (v3 >> 48)) & mask ^ v2
+            v0 = (v0 + v3) & mask
+            v3 = ((v3 << 21) | (v3 >> 43)) & mask ^ v0
+            v2 = (v2 + v1) & mask
+            v1 = ((v1 << 17) | (v1 >> 47)) & mask ^ v2
+            v2 = ((v2 << 32) | (v2 >> 32)) & mask
+        v0 ^= word
+    return (v0 ^ v1 ^ v2 ^ v3).to_bytes(8, "little")
 
 
 def check_compiled(recorded: dict[str, object]) -> list[str]:
