@@ -71,27 +71,6 @@ GROUP_OF = {path: group for group, paths in GROUPS.items() for path in paths}
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    """This package's bytecode compiled once for the run, into a folder of its own that
-    every process of the run reads (``PYTHONPYCACHEPREFIX``, inherited by the workers and
-    by each ``bigtwo`` a test starts): the checkout is installed editable, so nothing
-    compiled it, and where PYTHONDONTWRITEBYTECODE is set (CI's machines set it) each of
-    the suite's thousands of ``bigtwo`` processes compiled every module it imported
-    (0.67 s against 0.49 s a ``bigtwo standings``).  Nothing is written into the
-    checkout."""
-    if hasattr(config, "workerinput") or os.environ.get("PYTHONPYCACHEPREFIX"):
-        return  # a worker: the controller compiled, and the variable came with it
-    import compileall
-    import sys
-    import tempfile
-
-    folder = tempfile.mkdtemp(prefix="bigtwo-pycache-")
-    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
-    os.environ["PYTHONPYCACHEPREFIX"] = folder
-    sys.pycache_prefix = folder
-    compileall.compile_dir(str(ROOT / "ledger"), quiet=1)
-
-
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--runslow", action="store_true", help="also run tests marked slow")
 
