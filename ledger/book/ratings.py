@@ -19,6 +19,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from ledger.core.errors import StoreError
@@ -73,21 +75,12 @@ def rate(deals: Iterable[RatingDeal], start: dict[int, Rating], ids: dict[str, i
     """Fold ``ledger.derived.rating_deals`` rows into the ratings ``start``
     (:func:`ledger.core.skill.rate_deal`: openskill's arithmetic, without its overhead)."""
     table: Table = {pid: (r.mu, r.sigma, r.deals) for pid, r in start.items()}
-    deal: list[RatingDeal] = []
-    entry = None
-    for row in deals:  # grouped by entry by hand: a million rows
-        if row[0] != entry:
-            if len(deal) > 1:
-                teams, ranks = _ranks(deal, ids)
-                if len(teams) >= 2:
-                    rate_deal(table, teams, ranks)
-            deal = []
-            entry = row[0]
-        deal.append(row)
-    if len(deal) > 1:
-        teams, ranks = _ranks(deal, ids)
-        if len(teams) >= 2:
-            rate_deal(table, teams, ranks)
+    for _entry, rows in groupby(deals, key=itemgetter(0)):  # a deal's rows, by entry
+        deal = list(rows)
+        if len(deal) > 1:
+            teams, ranks = _ranks(deal, ids)
+            if len(teams) >= 2:
+                rate_deal(table, teams, ranks)
     return {pid: Rating(mu, sigma, n) for pid, (mu, sigma, n) in table.items()}
 
 
