@@ -29,26 +29,24 @@ LAST_ACTION = """(SELECT a.kind || ' ' || a.created_at FROM entries a
     ORDER BY a.created_at DESC, a.uuid DESC LIMIT 1)"""
 START_UUID = """(SELECT a.uuid FROM entries a
     WHERE a.session_id = s.id AND a.seq IS NULL AND a.kind = 'start' LIMIT 1)"""
+# A seat entry ``e`` that is a join and counts (not undone).
+LIVE_JOIN = """e.seq IS NULL AND e.kind = 'seat' AND json_extract(e.facts, '$.action') = 'join'
+      AND NOT EXISTS (SELECT 1 FROM entries u WHERE u.undoes = e.uuid)"""
 # The players who joined a session after its start (``seat join`` entries not undone),
 # each with the session and the first time: they are players of the session after its seats.
 JOINED = """SELECT e.session_id, p.name, MIN(e.created_at) AS at FROM entries e
     JOIN players t ON t.name = json_extract(e.facts, '$.player') JOIN {names} p ON p.id = t.id
-    WHERE e.seq IS NULL AND e.kind = 'seat' AND json_extract(e.facts, '$.action') = 'join'
-      AND NOT EXISTS (SELECT 1 FROM entries u WHERE u.undoes = e.uuid) {where}
+    WHERE """ + LIVE_JOIN + """ {where}
     GROUP BY e.session_id, p.name ORDER BY e.session_id, at, p.name"""
 # The same for one session, each joiner's name as typed, name shown now and player id.
 JOINED_NAMES = """SELECT t.name, p.name, t.id FROM entries e
     JOIN players t ON t.name = json_extract(e.facts, '$.player') JOIN {names} p ON p.id = t.id
-    WHERE e.session_id = ? AND e.seq IS NULL AND e.kind = 'seat'
-      AND json_extract(e.facts, '$.action') = 'join'
-      AND NOT EXISTS (SELECT 1 FROM entries u WHERE u.undoes = e.uuid)
+    WHERE e.session_id = ? AND """ + LIVE_JOIN + """
     GROUP BY t.id ORDER BY MIN(e.created_at), t.name"""
 # The ids of a session's players: its seats and each player a seat join (not undone) brought.
 MEMBERS = """(SELECT t.player_id FROM seats t WHERE t.session_id = s.id
     UNION SELECT j.id FROM entries e JOIN players j ON j.name = json_extract(e.facts, '$.player')
-    WHERE e.session_id = s.id AND e.seq IS NULL AND e.kind = 'seat'
-      AND json_extract(e.facts, '$.action') = 'join'
-      AND NOT EXISTS (SELECT 1 FROM entries u WHERE u.undoes = e.uuid))"""
+    WHERE e.session_id = s.id AND """ + LIVE_JOIN + """)"""
 # The number of deals that count: the most any player played, read from the totals;
 # where the seats changed (a seat entry) no player may have played them all, and the
 # deals are counted.
