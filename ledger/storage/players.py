@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from ledger.storage.codec import inserted_id, new_uuid, now
+from ledger.storage.sessions import LIVE_JOIN
 
 if TYPE_CHECKING:
     from ledger.storage.store import Ledger
@@ -92,9 +93,7 @@ class Players:
                  SELECT session_id, player_id FROM seats
                  UNION SELECT e.session_id, t.id FROM entries e
                    JOIN players t ON t.name = json_extract(e.facts, '$.player')
-                   WHERE e.seq IS NULL AND e.kind = 'seat'
-                     AND json_extract(e.facts, '$.action') = 'join'
-                     AND NOT EXISTS (SELECT 1 FROM entries u WHERE u.undoes = e.uuid))
+                   WHERE """ + LIVE_JOIN + """)
                SELECT 1 FROM members x JOIN members y ON y.session_id = x.session_id
                JOIN player_names nx ON nx.id = x.player_id
                JOIN player_names ny ON ny.id = y.player_id
