@@ -41,8 +41,10 @@ the commands print now (a line that only differs in masked values is kept as sho
 
 from __future__ import annotations
 
+import atexit
 import datetime as dt
 import difflib
+import json
 import os
 import re
 import shlex
@@ -258,6 +260,45 @@ def _command(command: str) -> tuple[dict[str, str], list[str], str | None]:
     return env, words, stdin_file
 
 
+class Forks:
+    """``python -m ledger ARGS`` as a process forked from one that imported the command
+    line once (scripts/bigtwo_forks.py): each example still runs in a process of its
+    own, with its folder, environment and input, without paying Python's start and the
+    imports a hundred times.  The server starts with the first example."""
+
+    def __init__(self) -> None:
+        self.proc: subprocess.Popen[str] | None = None
+        self.spool = Path(tempfile.mkdtemp(prefix="bigtwo-forks-"))  # each run's input, output
+        atexit.register(shutil.rmtree, self.spool, ignore_errors=True)
+
+    def run(self, args: list[str], env: dict[str, str], cwd: Path, stdin: str,
+            timeout: float = 120) -> tuple[int, str]:
+        """(exit status, stdout and stderr together) of ``bigtwo ARGS``."""
+        if self.proc is None or self.proc.poll() is not None:
+            self.proc = subprocess.Popen(
+                [sys.executable, str(ROOT / "scripts" / "bigtwo_forks.py")],
+                env={**os.environ, **ENV, "PYTHONPATH": str(ROOT)}, cwd=ROOT,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8")
+        feed, out = self.spool / "stdin", self.spool / "output"
+        feed.write_text(stdin, encoding="utf-8")
+        request = {"argv": args, "env": env, "cwd": str(cwd), "stdin": str(feed),
+                   "out": str(out), "timeout": timeout}
+        assert self.proc.stdin and self.proc.stdout
+        self.proc.stdin.write(json.dumps(request) + "\n")
+        self.proc.stdin.flush()
+        answer = self.proc.stdout.readline()
+        if not answer:
+            raise RuntimeError(f"scripts/bigtwo_forks.py stopped (exit {self.proc.wait()})")
+        try:
+            return int(answer), out.read_text(encoding="utf-8")
+        finally:
+            feed.unlink()
+            out.unlink(missing_ok=True)
+
+
+FORKS = Forks()
+
+
 def run_file(path: Path) -> list[Result]:
     """Run one file's examples in order on a fresh ledger in a temporary folder."""
     results: list[Result] = []
@@ -290,25 +331,23 @@ def run_file(path: Path) -> list[Result]:
                     results.append(Result(ex, [], 2, f"cannot read {stdin_file!r}: {exc}"))
                     continue
             start = dt.datetime.now(dt.UTC)
-            proc = subprocess.run([sys.executable, "-m", "ledger", *argv[1:]], cwd=tmp,
-                                  env={**base, **extra}, input=stdin if stdin is not None else "",
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  text=True, encoding="utf-8", timeout=120)
+            code, output = FORKS.run(argv[1:], {**base, **extra}, Path(tmp),
+                                     stdin if stdin is not None else "")
             window = _run_window(start, dt.datetime.now(dt.UTC))
-            actual = proc.stdout.rstrip("\n").splitlines() if proc.stdout.strip() else []
+            actual = output.rstrip("\n").splitlines() if output.strip() else []
             actual = [line.rstrip() for line in actual]
             shown = [s.rstrip() for s in ex.output]
             shown_as = [shown[i] if i < len(shown) and matches(shown[i], a, window) else a
                         for i, a in enumerate(actual)]
             problem = ""
             if not ex.output:
-                if proc.returncode != 0:
-                    problem = f"exit {proc.returncode} (no output is shown, so it must exit 0):\n" \
+                if code != 0:
+                    problem = f"exit {code} (no output is shown, so it must exit 0):\n" \
                               + "\n".join(actual)
             elif shown_as != shown:
                 diff = difflib.unified_diff(shown, shown_as, "shown", "printed now", lineterm="")
                 problem = "output differs:\n" + "\n".join(diff)
-            results.append(Result(ex, actual, proc.returncode, problem, shown_as))
+            results.append(Result(ex, actual, code, problem, shown_as))
     return results
 
 

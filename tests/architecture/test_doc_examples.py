@@ -154,3 +154,45 @@ def test_a_command_shown_without_output_must_succeed(tmp_path: Path) -> None:
     assert results[0].problem.startswith("exit 2 (no output is shown, so it must exit 0)")
     assert "error: no current session" in results[0].problem
     assert results[1].problem == ""
+
+
+
+EVENING = [
+    (["session", "start", "--players", "陳大文,李小明,José,Ann"], ""),
+    (["deal", "0", "5", "7", "13"], ""),
+    (["--lang", "zh_Hant", "standings"], ""),
+    (["log", "--wide"], ""),
+    (["nosuchcommand"], ""),
+    (["import", "-"], "not, a, sheet\n"),
+]
+
+
+def test_a_forked_example_prints_what_its_own_process_prints(tmp_path: Path) -> None:
+    """The examples run forked from one Python (scripts/bigtwo_forks.py): each prints and
+    exits as `python -m ledger` in a process of its own does, with the same folder,
+    environment (a time zone and a language of their own) and input."""
+    import os
+    import subprocess
+
+    env = {"PATH": os.environ.get("PATH", ""), "TZ": "Asia/Kathmandu", "LANG": "C.UTF-8",
+           "COLUMNS": "200", "NO_COLOR": "1"}
+    seen: dict[str, list[tuple[int, str, list[str]]]] = {}
+    for name in ("forked", "process"):
+        folder = tmp_path / name
+        folder.mkdir()
+        env["BIGTWO_DB"] = str(folder / "ledger.db")
+        for args, stdin in EVENING:
+            if name == "forked":
+                code, output = docex.FORKS.run(args, dict(env), folder, stdin)
+            else:
+                proc = subprocess.run([sys.executable, "-m", "ledger", *args], cwd=folder,
+                                      env={**env, "PYTHONPATH": str(ROOT)}, input=stdin,
+                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                      text=True, encoding="utf-8", timeout=120)
+                code, output = proc.returncode, proc.stdout
+            output = re.sub(r"(\d\d:\d\d):\d\d", r"\1", output.replace(str(folder), "FOLDER"))
+            seen.setdefault(name, []).append((code, output, sorted(p.name for p in folder.iterdir())))
+    assert seen["forked"] == seen["process"]
+    assert [code for code, _, _ in seen["forked"]] == [0, 0, 0, 0, 2, 2]
+    assert "+0545" in seen["forked"][3][1] or "+05:45" in seen["forked"][3][1]
+    assert "積分" in seen["forked"][2][1] or "分" in seen["forked"][2][1]
