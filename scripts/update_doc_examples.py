@@ -41,19 +41,18 @@ the commands print now (a line that only differs in masked values is kept as sho
 
 from __future__ import annotations
 
-import atexit
 import datetime as dt
 import difflib
-import json
 import os
 import re
 import shlex
 import shutil
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import bigtwo_forks  # this folder: first on the path of a script, on pytest's too (pyproject.toml)
 
 ROOT = Path(__file__).resolve().parent.parent
 NO_RUN = re.compile(r"<!--\s*no-run(?::\s*(?P<reason>.*?))?\s*-->")
@@ -260,43 +259,10 @@ def _command(command: str) -> tuple[dict[str, str], list[str], str | None]:
     return env, words, stdin_file
 
 
-class Forks:
-    """``python -m ledger ARGS`` as a process forked from one that imported the command
-    line once (scripts/bigtwo_forks.py): each example still runs in a process of its
-    own, with its folder, environment and input, without paying Python's start and the
-    imports a hundred times.  The server starts with the first example."""
-
-    def __init__(self) -> None:
-        self.proc: subprocess.Popen[str] | None = None
-        self.spool = Path(tempfile.mkdtemp(prefix="bigtwo-forks-"))  # each run's input, output
-        atexit.register(shutil.rmtree, self.spool, ignore_errors=True)
-
-    def run(self, args: list[str], env: dict[str, str], cwd: Path, stdin: str,
-            timeout: float = 120) -> tuple[int, str]:
-        """(exit status, stdout and stderr together) of ``bigtwo ARGS``."""
-        if self.proc is None or self.proc.poll() is not None:
-            self.proc = subprocess.Popen(
-                [sys.executable, str(ROOT / "scripts" / "bigtwo_forks.py")],
-                env={**os.environ, **ENV, "PYTHONPATH": str(ROOT)}, cwd=ROOT,
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8")
-        feed, out = self.spool / "stdin", self.spool / "output"
-        feed.write_text(stdin, encoding="utf-8")
-        request = {"argv": args, "env": env, "cwd": str(cwd), "stdin": str(feed),
-                   "out": str(out), "timeout": timeout}
-        assert self.proc.stdin and self.proc.stdout
-        self.proc.stdin.write(json.dumps(request) + "\n")
-        self.proc.stdin.flush()
-        answer = self.proc.stdout.readline()
-        if not answer:
-            raise RuntimeError(f"scripts/bigtwo_forks.py stopped (exit {self.proc.wait()})")
-        try:
-            return int(answer), out.read_text(encoding="utf-8")
-        finally:
-            feed.unlink()
-            out.unlink(missing_ok=True)
-
-
-FORKS = Forks()
+FORKS = bigtwo_forks.shared()
+"""Each example runs as ``python -m ledger`` forked from one Python (scripts/bigtwo_forks.py):
+in a process of its own, with its folder, environment and input, without paying
+Python's start and the imports a hundred times."""
 
 
 def run_file(path: Path) -> list[Result]:
@@ -331,8 +297,8 @@ def run_file(path: Path) -> list[Result]:
                     results.append(Result(ex, [], 2, f"cannot read {stdin_file!r}: {exc}"))
                     continue
             start = dt.datetime.now(dt.UTC)
-            code, output = FORKS.run(argv[1:], {**base, **extra}, Path(tmp),
-                                     stdin if stdin is not None else "")
+            code, output, _ = FORKS.run(argv[1:], {**base, **extra}, Path(tmp),
+                                        stdin if stdin is not None else "", merge=True)
             window = _run_window(start, dt.datetime.now(dt.UTC))
             actual = output.rstrip("\n").splitlines() if output.strip() else []
             actual = [line.rstrip() for line in actual]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import random
+import subprocess
 from collections import Counter
 from pathlib import Path
 
@@ -82,3 +84,17 @@ def chinese_evening(cli, deals: int = 3):
     for cards in CJK_DEALS[:deals]:
         cli.ok("deal", *cards)
     return cli
+
+
+def forked_bigtwo(args: list[str], env: dict[str, str] | None = None, cwd: Path | None = None,
+                  stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """``python -m ledger ARGS`` as a process forked from one that imported the command
+    line once (scripts/bigtwo_forks.py, one per test worker): for the tests that read what
+    `bigtwo` prints and its exit status, not how a process starts, stops or is limited.
+    ``env`` is the child's whole environment (``os.environ`` by default)."""
+    import bigtwo_forks  # scripts/, on the tests' path (pyproject.toml)
+
+    done = bigtwo_forks.shared().run(args, dict(os.environ if env is None else env),
+                                     Path.cwd() if cwd is None else cwd, stdin, timeout)
+    return subprocess.CompletedProcess(["bigtwo", *args], done.returncode, done.stdout,
+                                       done.stderr)

@@ -183,7 +183,7 @@ def test_a_forked_example_prints_what_its_own_process_prints(tmp_path: Path) -> 
         env["BIGTWO_DB"] = str(folder / "ledger.db")
         for args, stdin in EVENING:
             if name == "forked":
-                code, output = docex.FORKS.run(args, dict(env), folder, stdin)
+                code, output, _ = docex.FORKS.run(args, dict(env), folder, stdin, merge=True)
             else:
                 proc = subprocess.run([sys.executable, "-m", "ledger", *args], cwd=folder,
                                       env={**env, "PYTHONPATH": str(ROOT)}, input=stdin,

@@ -13,14 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from bot.conftest import Run
+from helpers import forked_bigtwo
 
 A, B = -100111, -100222  # two group chats
 ANN, BEN, CAT, STRANGER = 11, 12, 21, 99
 
 
 def cli(db: Path, *args: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "ledger", "--db", str(db), *args], capture_output=True,
-                          text=True, env={**os.environ, "BIGTWO_LANG": "en"}, check=True)
+    done = forked_bigtwo(["--db", str(db), *args], env={**os.environ, "BIGTWO_LANG": "en"})
+    done.check_returncode()
     return done.stdout
 
 

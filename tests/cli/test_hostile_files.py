@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import ROOT, file_digest
+from tests.helpers import ROOT, file_digest, forked_bigtwo
 
 DEEP = "name = \"deep\"\nplays = " + "[" * 1000 + "]" * 1000 + "\n"
 
@@ -52,6 +52,11 @@ def test_a_rule_file_larger_than_a_mebibyte_is_refused(cli, tmp_path: Path) -> N
 
 def bigtwo(*args: str, env: dict[str, str], timeout: float = 20,
            memory: int | None = None) -> subprocess.CompletedProcess:
+    """`bigtwo ARGS` as a child process: forked from one that imported the command line
+    (tests/helpers.py), or started afresh when its address space is limited."""
+    if memory is None:
+        return forked_bigtwo(list(args), env=env, cwd=ROOT, timeout=timeout)
+
     def limit() -> None:
         import resource
 

@@ -14,7 +14,7 @@ import sys
 
 import pytest
 from aligned import assert_aligned
-from helpers import CJK_SEATS, JOSE, ROOT, chinese_evening
+from helpers import CJK_SEATS, JOSE, ROOT, chinese_evening, forked_bigtwo
 
 from ledger.core import i18n
 
@@ -151,8 +151,8 @@ def test_an_unknown_language_is_one_error_line(evening):
 
 def run(*args: str, lang: str) -> str:
     env = {**os.environ, "BIGTWO_LANG": lang}
-    done = subprocess.run([sys.executable, "-m", "ledger", *args], env=env, capture_output=True,
-                          text=True, check=True)
+    done = forked_bigtwo(list(args), env=env)
+    done.check_returncode()
     return done.stdout
 
 

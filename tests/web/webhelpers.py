@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from helpers import forked_bigtwo
+
 KEY = "test-key-0123456789abcdef"
 PLAYERS = ["陳大文", "Ben", "Cat", "Dan"]
 
@@ -36,15 +38,17 @@ def ledger_bytes(path: Path) -> bytes:
 
 
 def cli_json(db: Path, *args: str) -> Any:
-    """``bigtwo --db DB ARGS --json`` in a child process, parsed."""
-    out = subprocess.run([sys.executable, "-m", "ledger", "--db", str(db), *args, "--json"],
-                         capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
+    """``bigtwo --db DB ARGS --json``, parsed."""
+    return json.loads(bigtwo(db, *args, "--json").stdout)
 
 
 def bigtwo(db: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ledger", "--db", str(db), *args],
-                          capture_output=True, text=True, check=check)
+    """``bigtwo --db DB ARGS`` in a child process forked from one that imported the command
+    line (tests/helpers.py ``forked_bigtwo``); ``check``: a non-zero exit raises."""
+    done = forked_bigtwo(["--db", str(db), *args])
+    if check:
+        done.check_returncode()
+    return done
 
 
 class Server:
