@@ -20,55 +20,48 @@ from ledger.cli.app import app
 # Tests kept to one worker each under `--dist loadgroup` (xdist_group), by file.  A group
 # runs its tests one after another, so they keep the margins they were written with: no
 # two Chromiums of one group at once, no two crash or server tests at once.  Other tests
-# spread over the other workers.  Chromium's tests are four groups of about equal length
-# (one group of them all bound the whole run, 13 of its 14 minutes, the CPUs idle at its
-# end), the process tests three (docs/reliability.md, "How long the suite takes").
-# tests/architecture/test_suite_groups.py checks that every file that starts Chromium is
-# in a browser group (BROWSER), and every file that starts `bigtwo serve` or kills a
-# process is in a group.
+# spread over the other workers.  Chromium's tests are two groups, the phone on the hub
+# and the offline app on Pyodide (one group of both bound the whole run, 13 of its 14
+# minutes); the process tests two.  More groups side by side overloaded the two CPUs:
+# seven ran no faster, and two server tests missed their time limits (docs/reliability.md,
+# "How long the suite takes").  tests/architecture/test_suite_groups.py checks that every
+# file that starts Chromium is in a browser group (BROWSER), and every file that starts
+# `bigtwo serve` or kills a process is in a group.
 GROUPS = {
-    # Chromium (Playwright): the phone app on the hub, its evenings tapped.
+    # Chromium (Playwright): the phone app on the hub.
     "browser": (
         "tests/web/test_other_port.py",
         "tests/web/test_phone.py",
-        "tests/web/test_phone_restart.py",
-        "tests/web/test_phone_tables.py",
-    ),
-    # Chromium: the phone app on the hub, its corrections, seats and money.
-    "phone": (
         "tests/web/test_phone_corrections.py",
         "tests/web/test_phone_money_first.py",
         "tests/web/test_phone_pay.py",
+        "tests/web/test_phone_restart.py",
         "tests/web/test_phone_seats.py",
+        "tests/web/test_phone_tables.py",
     ),
-    # Chromium: the offline app, the engine in Pyodide, its evenings and words.
+    # Chromium: the offline app, the engine in Pyodide.
     "offline": (
         "tests/offline/test_offline_browser.py",
-        "tests/offline/test_offline_pay.py",
         "tests/offline/test_offline_store_open.py",
         "tests/offline/test_offline_words_layout.py",
-    ),
-    # Chromium: the offline app's first open, start, update, scopes and seats.
-    "pyodide": (
         "tests/offline/test_offline_first_open.py",
+        "tests/offline/test_offline_pay.py",
         "tests/offline/test_offline_scopes.py",
         "tests/offline/test_offline_seats_sync.py",
         "tests/offline/test_offline_start.py",
         "tests/offline/test_offline_update.py",
     ),
-    # Processes killed at chosen moments, a terminal under tmux.
+    # Processes killed at chosen moments, writers racing for the lock, a terminal under
+    # tmux, sheets imported by a process: what they measure is timing.
     "processes": (
         "tests/cli/test_table_terminal.py",
+        "tests/formats/test_bulk_indexes.py",
+        "tests/formats/test_sheets.py",
         "tests/reliability/test_backup.py",
+        "tests/reliability/test_concurrency.py",
         "tests/reliability/test_crash.py",
         "tests/reliability/test_file_replaced.py",
         "tests/reliability/test_orphans.py",
-    ),
-    # Writers racing for the lock, sheets imported by processes.
-    "writers": (
-        "tests/formats/test_bulk_indexes.py",
-        "tests/formats/test_sheets.py",
-        "tests/reliability/test_concurrency.py",
     ),
     # `bigtwo serve` and its time limits, tokens and TLS.
     "servers": (
@@ -80,7 +73,7 @@ GROUPS = {
         "tests/web/test_tokens.py",
     ),
 }
-BROWSER = ("browser", "phone", "offline", "pyodide")
+BROWSER = ("browser", "offline")
 """The groups whose tests start Chromium."""
 GROUP_OF = {path: group for group, paths in GROUPS.items() for path in paths}
 ROOT = Path(__file__).resolve().parent.parent
