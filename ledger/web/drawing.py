@@ -64,9 +64,16 @@ class Drawer:
         return bytes(value)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """End the drawing process now, a picture or its start-up imports half done: the
+        server is stopping, and a Ctrl-C must not wait for matplotlib to load (the pool's
+        own shutdown lets the process finish its job, and Python's exit waits for it)."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        processes = getattr(pool, "_processes", None) or {}  # {pid: Process}; none yet: {}
+        for process in list(processes.values()):
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 class Drawn(LedgerError):

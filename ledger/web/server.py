@@ -191,32 +191,34 @@ def serve(db: str, host: str, port: int, session_id: int | None, key: str,
     cfg = Config(db=db, tokens=tokens, session_id=session_id, identity=file_identity(db),
                  allowed_hosts=sorted(hosts), poll=poll, origins=list(origins or ()))
     app = create_app(cfg)
-    app.starlette.state.site.drawer.warm()  # charts ready by the time a page asks
-    keeper, viewer = links(base, tokens)
-    where = (_("session {id}").format(id=session_id) if session_id is not None
-             else _("the current session"))
-    import shutil
+    site = app.starlette.state.site
+    try:
+        site.drawer.warm()  # charts ready by the time a page asks
+        keeper, viewer = links(base, tokens)
+        where = (_("session {id}").format(id=session_id) if session_id is not None
+                 else _("the current session"))
+        import shutil
 
-    echo(banner(db, where, keeper, viewer, colour=sys.stdout.isatty(),
-                screen=shutil.get_terminal_size((SIDE_BY_SIDE, 24)).columns,
-                notes=(*loopback_note(named), *([note] if note else []))))
-    from ledger.web.protocol import GuardedHTTP
+        echo(banner(db, where, keeper, viewer, colour=sys.stdout.isatty(),
+                    screen=shutil.get_terminal_size((SIDE_BY_SIDE, 24)).columns,
+                    notes=(*loopback_note(named), *([note] if note else []))))
+        from ledger.web.protocol import GuardedHTTP
 
-    # The standard library's event loop, whatever else is installed (uvicorn's "auto"
-    # would take uvloop where it finds it).
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                            timeout_graceful_shutdown=1, http=GuardedHTTP, loop="asyncio",
-                            **uvicorn_options)
-    server = _make_server(config, app)
-    if ready is not None:
-        ready(base)
-    # uvicorn stops gracefully on the first Ctrl-C, then raises it again: that is the
-    # way out we asked for, not an interruption.
-    with contextlib.suppress(KeyboardInterrupt):
-        try:
+        # The standard library's event loop, whatever else is installed (uvicorn's "auto"
+        # would take uvloop where it finds it).
+        config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
+                                timeout_graceful_shutdown=1, http=GuardedHTTP, loop="asyncio",
+                                **uvicorn_options)
+        server = _make_server(config, app)
+        if ready is not None:
+            ready(base)
+        # uvicorn stops gracefully on the first Ctrl-C, then raises it again: that is the
+        # way out we asked for, not an interruption.
+        with contextlib.suppress(KeyboardInterrupt):
             server.run(sockets=[sock])
-        finally:
-            sock.close()
+    finally:  # however it stops: a SIGTERM before uvicorn has started too
+        sock.close()
+        site.shutdown()  # the drawing process ends now, not when its imports are done
     echo(_("stopped; every recorded deal is in the ledger"))
 
 

@@ -114,6 +114,30 @@ def test_the_hubs_drawing_process_ends_with_the_hub(tmp_path: Path) -> None:
     assert not left, f"still running {GONE_WITHIN} s after bigtwo serve was killed: {left}"
 
 
+def test_a_hub_stopping_does_not_wait_for_its_drawing() -> None:
+    """Ctrl-C (or SIGTERM) right after the links were printed: the drawing process may be
+    mid-picture or still importing matplotlib (seconds on a busy machine).  Closing the
+    drawer ends it at once; before, the pool let it finish its job and Python's exit
+    waited for it, so a stop took as long as the picture."""
+    from ledger.web.drawing import Drawer
+
+    drawer = Drawer()
+    pool = drawer._started()
+    job = pool.submit(time.sleep, 120)  # a picture that takes two minutes
+    wait_for(lambda: [1] if job.running() and pool._processes else [], 60,
+             "the drawing process did not start the job")
+    workers = list(pool._processes.values())
+    drawer.close()
+    deadline = time.monotonic() + GONE_WITHIN
+    for worker in workers:
+        worker.join(max(0.0, deadline - time.monotonic()))
+    left = [worker.pid for worker in workers if worker.is_alive()]
+    for worker in workers:
+        if worker.is_alive():
+            worker.kill()
+    assert not left, f"the drawing process still ran {GONE_WITHIN} s after the drawer closed"
+
+
 def _one_long_session(path: Path, games: int) -> None:
     """A score sheet of one session of ``games`` games: its reader sends nothing until it
     has read it all (a message is a batch of whole sessions)."""
