@@ -19,16 +19,14 @@ from ledger.cli.app import app
 
 # Tests kept to one worker each under `--dist loadgroup` (xdist_group), by file.  A group
 # runs its tests one after another, so they keep the margins they were written with: no
-# two Chromiums of one group at once, no two crash or server tests at once.  Other tests
-# spread over the other workers.  Chromium's tests are two groups, the phone on the hub
-# and the offline app on Pyodide (one group of both bound the whole run, 13 of its 14
-# minutes); the process tests two.  More groups side by side overloaded the two CPUs:
-# seven ran no faster, and two server tests missed their time limits (docs/reliability.md,
-# "How long the suite takes").  tests/architecture/test_suite_groups.py checks that every
-# file that starts Chromium is in a browser group (BROWSER), and every file that starts
+# two Chromiums at once, no two crash or server tests at once.  Other tests spread over the
+# other workers.  (Chromium's tests split into three groups side by side saturated two
+# CPUs — Pyodide compiles in each offline test — and ran slower than one group: see
+# docs/reliability.md.)  tests/architecture/test_suite_groups.py checks that every file
+# that starts Chromium is in a browser group (BROWSER), and every file that starts
 # `bigtwo serve` or kills a process is in a group.
 GROUPS = {
-    # Chromium (Playwright): the phone app on the hub.
+    # Chromium (Playwright): the phone app on the hub, the offline app on Pyodide.
     "browser": (
         "tests/web/test_other_port.py",
         "tests/web/test_phone.py",
@@ -38,9 +36,6 @@ GROUPS = {
         "tests/web/test_phone_restart.py",
         "tests/web/test_phone_seats.py",
         "tests/web/test_phone_tables.py",
-    ),
-    # Chromium: the offline app, the engine in Pyodide.
-    "offline": (
         "tests/offline/test_offline_browser.py",
         "tests/offline/test_offline_store_open.py",
         "tests/offline/test_offline_words_layout.py",
@@ -51,8 +46,8 @@ GROUPS = {
         "tests/offline/test_offline_start.py",
         "tests/offline/test_offline_update.py",
     ),
-    # Processes killed at chosen moments, writers racing for the lock, a terminal under
-    # tmux, sheets imported by a process: what they measure is timing.
+    # Processes killed at chosen moments, writers racing for the lock, `bigtwo serve`
+    # and its time limits, a terminal under tmux: what they measure is timing.
     "processes": (
         "tests/cli/test_table_terminal.py",
         "tests/formats/test_bulk_indexes.py",
@@ -62,9 +57,6 @@ GROUPS = {
         "tests/reliability/test_crash.py",
         "tests/reliability/test_file_replaced.py",
         "tests/reliability/test_orphans.py",
-    ),
-    # `bigtwo serve` and its time limits, tokens and TLS.
-    "servers": (
         "tests/web/test_hostile_serve.py",
         "tests/web/test_i18n.py",
         "tests/web/test_limits.py",
@@ -73,7 +65,7 @@ GROUPS = {
         "tests/web/test_tokens.py",
     ),
 }
-BROWSER = ("browser", "offline")
+BROWSER = ("browser",)
 """The groups whose tests start Chromium."""
 GROUP_OF = {path: group for group, paths in GROUPS.items() for path in paths}
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,21 +81,6 @@ def pytest_itemcollected(item: pytest.Item) -> None:
     group = group_of(item.path)
     if group is not None:
         item.add_marker(pytest.mark.xdist_group(group))
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    """The package's bytecode written next to its sources once, before the workers start,
-    as pip writes an installed package's: the suite starts `bigtwo` as a process a
-    thousand times, and with PYTHONDONTWRITEBYTECODE set (as on CI's machines) an
-    editable install's modules were compiled again by every one of them.  In place, not
-    under PYTHONPYCACHEPREFIX, which moves the lookup of every module's bytecode, the
-    standard library's too (docs/reliability.md).  A folder the run cannot write to is
-    left as it is: Python compiles in memory then, as before."""
-    if hasattr(config, "workerinput"):  # a pytest-xdist worker: the controller did it
-        return
-    import compileall
-
-    compileall.compile_dir(ROOT / "ledger", quiet=2, workers=1)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -140,15 +117,30 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
     return ByGroup(config, log)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The package's bytecode written next to its sources once, before the workers start,
+    as pip writes an installed package's: the suite starts `bigtwo` as a process a
+    thousand times, and with PYTHONDONTWRITEBYTECODE set (as on CI's machines) an
+    editable install's modules were compiled again by every one of them.  In place, not
+    under PYTHONPYCACHEPREFIX, which moves the lookup of every module's bytecode, the
+    standard library's too (docs/reliability.md).  A folder the run cannot write to is
+    left as it is: Python compiles in memory then, as before."""
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker: the controller did it
+        return
+    import compileall
+
+    compileall.compile_dir(ROOT / "ledger", quiet=2, workers=1)
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto``: a worker per group (GROUPS), whose tests mostly wait (on a browser, a
-    server, a child process), and two per CPU for the rest.  PYTEST_XDIST_AUTO_NUM_WORKERS
+    """``-n auto``: two workers per CPU, as most of a test's time is spent waiting (on
+    fsync, a child process, a browser), not computing.  PYTEST_XDIST_AUTO_NUM_WORKERS
     still chooses, as in pytest-xdist."""
     chosen = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "")
     if chosen.isdigit():
         return int(chosen)
-    return len(GROUPS) + 2 * (os.cpu_count() or 1)
+    return 2 * (os.cpu_count() or 1)
 
 
 @pytest.fixture(scope="session")
