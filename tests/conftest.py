@@ -20,9 +20,9 @@ from ledger.cli.app import app
 # Tests kept to one worker each under `--dist loadgroup` (xdist_group), by file.  A group
 # runs its tests one after another, so they keep the margins they were written with: no
 # two Chromiums at once, no two crash or server tests at once.  Other tests spread over the
-# other workers.  (Chromium's tests split into three groups side by side saturated two
-# CPUs — Pyodide compiles in each offline test — and ran slower than one group: see
-# docs/reliability.md.)  tests/architecture/test_suite_groups.py checks that every file
+# other workers.  (Chromium's tests in two, three or four groups side by side saturated
+# the two CPUs and ran no faster than one group, some timing tests past their limits:
+# see docs/reliability.md.)  tests/architecture/test_suite_groups.py checks that every file
 # that starts Chromium is in a browser group (BROWSER), and every file that starts
 # `bigtwo serve` or kills a process is in a group.
 GROUPS = {
