@@ -68,6 +68,7 @@ from offline.offline_helpers import (  # noqa: E402
     EVENING,
     HARNESS_HTML,
     HARNESS_JS,
+    SWITCHES,
     StaticServer,
     key,
     need_chromium,
@@ -250,7 +251,7 @@ def run(deals: int, timed: int, opens: int) -> dict[str, object]:
         server.httpd.handle_error = quiet_reset  # type: ignore[method-assign]
         try:
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
+                browser = p.chromium.launch(executable_path=need_chromium(), args=SWITCHES)
                 say("first opens: the start form against a bare loadPyodide, fresh profiles")
                 out.update(first_opens(browser, server.url, opens))
                 context = browser.new_context(viewport={"width": 390, "height": 844})

@@ -39,12 +39,14 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parent / "scripts"))
 
+from headless_chromium import PATH as CHROMIUM  # noqa: E402
+from headless_chromium import SWITCHES  # noqa: E402
 from make_sheet import write as write_sheet  # noqa: E402
 from web_load import serve, viewer_token  # noqa: E402
 
 PY = sys.executable
-CHROMIUM = os.environ.get("BIGTWO_CHROMIUM", "/usr/bin/chromium")
 LIMITS = {"answer_kib": 64.0, "op": 1.5, "tab": 1.5}
 
 
@@ -147,7 +149,7 @@ def main() -> None:
         dbs = {"one": one_session(tmp), "big": big_ledger(tmp, args.deals)}
         built = time.perf_counter() - built
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=SWITCHES)
             try:
                 for _ in range(args.rounds):
                     rounds.append(one_round(dbs, browser, args.requests, args.loads))

@@ -19,15 +19,16 @@ from __future__ import annotations
 
 import functools
 import http.server
-import os
 import sys
 import tempfile
 import threading
 from pathlib import Path
 
+from headless_chromium import PATH as CHROMIUM
+from headless_chromium import SWITCHES
+
 ROOT = Path(__file__).resolve().parent.parent
 IMG = ROOT / "docs" / "img"
-CHROMIUM = os.environ.get("BIGTWO_CHROMIUM", "/usr/bin/chromium")
 IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
           "(KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1")
 INSTALL_SIZES = ((360, 640), (390, 844))
@@ -54,7 +55,7 @@ def main() -> None:
         url = f"http://127.0.0.1:{httpd.server_address[1]}/#/history"
         try:
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=SWITCHES)
                 for locale, width, height, dark, name in SHOTS:
                     context = browser.new_context(viewport={"width": width, "height": height},
                                                   device_scale_factor=2, locale=locale,

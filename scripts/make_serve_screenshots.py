@@ -24,9 +24,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+from headless_chromium import PATH as CHROMIUM
+from headless_chromium import SWITCHES
+
 ROOT = Path(__file__).resolve().parent.parent
 IMG = ROOT / "docs" / "img"
-CHROMIUM = os.environ.get("BIGTWO_CHROMIUM", "/usr/bin/chromium")
 PLAYERS = "陳大文,李小明,Cat,Dan"
 DEALS = [
     ["陳大文=0", "李小明=3", "Cat=11", "Dan=8"],
@@ -100,7 +102,7 @@ def main() -> None:
     written: list[str] = []
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=[*SWITCHES, "--disable-gpu"])
 
             def phone(size: str, locale: str = "en-US", dark: bool = False) -> object:
                 width, height = SIZES[size]

@@ -51,3 +51,24 @@ def test_the_hook_marks_the_tests_of_a_grouped_file(request: pytest.FixtureReque
     monkeypatch.setitem(conftest.GROUP_OF, name(item.path), "probe")
     conftest.pytest_itemcollected(item)
     assert item.get_closest_marker("xdist_group").args == ("probe",)
+
+
+LAUNCH = re.compile(r"chromium\.launch\((?P<call>[^\n]*)|\"--headless=new\",(?P<line>[^\n]*)")
+
+
+def test_every_chromium_started_takes_the_shared_switches() -> None:
+    """Each Chromium the tests, benchmarks and scripts start gets headless_chromium's
+    switches (scripts/headless_chromium.py: without them Chromium 156 loads the address
+    bar's popup, about 1.3 s of CPU, beside every page it opens); none passes its own."""
+    files = [p for folder in ("tests", "benchmarks", "scripts") for p in (ROOT / folder).rglob("*.py")]
+    launches = [(name(p), m) for p in files for m in LAUNCH.finditer(p.read_text(encoding="utf-8"))
+                if p != Path(__file__)]
+    assert len(launches) >= 10  # the search sees the launches it is for
+    own = [(path, m.group(0)) for path, m in launches
+           if not re.search(r"\bARGS\b|SWITCHES", m.group("call") or m.group("line") or "")]
+    assert own == []
+    import headless_chromium
+    from web import phonekit
+    assert set(headless_chromium.SWITCHES) <= set(phonekit.ARGS)
+    assert any(s.startswith("--disable-features=") and "WebUIOmniboxPopup" in s
+               for s in headless_chromium.SWITCHES)

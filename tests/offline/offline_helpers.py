@@ -20,9 +20,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import headless_chromium
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = headless_chromium.PATH
+SWITCHES = headless_chromium.SWITCHES
 CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
        "connect-src 'self' https:; style-src 'self'")
 HARNESS_HTML = f"""<!doctype html>
@@ -105,7 +107,7 @@ class KillableChromium:
         written = profile / "DevToolsActivePort"
         written.unlink(missing_ok=True)  # a killed browser's is stale
         self.proc = subprocess.Popen(
-            [need_chromium(), "--headless=new", "--no-sandbox", f"--user-data-dir={profile}",
+            [need_chromium(), "--headless=new", *SWITCHES, f"--user-data-dir={profile}",
              "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1",
              "--no-first-run", "--no-default-browser-check", "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
@@ -133,7 +135,7 @@ def phone_page(width: int = 390, height: int = 844) -> Iterator[tuple[Any, Any, 
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
+        browser = p.chromium.launch(executable_path=need_chromium(), args=SWITCHES)
         try:
             context = browser.new_context(viewport={"width": width, "height": height})
             page = context.new_page()

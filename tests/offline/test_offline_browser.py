@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from offline.offline_helpers import (
     EVENING,
+    SWITCHES,
     KillableChromium,
     call,
     key,
@@ -89,7 +90,7 @@ def test_the_phones_export_imported_by_bigtwo_import_gives_the_same_standings_an
     from ledger.storage.store import open_ledger
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
+        browser = p.chromium.launch(executable_path=need_chromium(), args=SWITCHES)
         try:
             page = browser.new_context().new_page()
             page.goto(site.url + "harness.html")
@@ -171,7 +172,7 @@ def test_a_phone_and_a_hub_that_both_recorded_while_apart_sync_to_the_same_stand
                     verify=ssl.create_default_context(cafile=str(cert)))
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
+            browser = p.chromium.launch(executable_path=need_chromium(), args=SWITCHES)
             try:
                 context = browser.new_context(ignore_https_errors=True,
                                               viewport={"width": 390, "height": 844})
@@ -238,7 +239,7 @@ def test_the_offline_app_speaks_the_phones_language_until_one_is_chosen(site, lo
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
+        browser = p.chromium.launch(executable_path=need_chromium(), args=SWITCHES)
         try:
             page = browser.new_context(locale=locale, viewport={"width": 360, "height": 640}).new_page()
             page.goto(site.url + "#/history")
@@ -254,7 +255,7 @@ def test_an_engine_that_never_starts_is_said_not_left_loading(site):
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
+        browser = p.chromium.launch(executable_path=need_chromium(), args=SWITCHES)
         try:
             page = browser.new_context().new_page()
             page.goto(site.url + "stuck.html")

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from offline.offline_helpers import (
+    SWITCHES,
     Quiet,
     build_site,
     call,
@@ -79,7 +80,7 @@ def phone() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
+        browser = p.chromium.launch(executable_path=need_chromium(), args=SWITCHES)
         try:
             context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-HK",
                                           is_mobile=True, has_touch=True)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from offline.offline_helpers import HARNESS_HTML, HARNESS_JS, call, key, need_chromium, wait_ready
+from offline.offline_helpers import HARNESS_HTML, HARNESS_JS, SWITCHES, call, key, need_chromium, wait_ready
 from web.phonekit import LiveServer, keeper_post
 from web.webhelpers import bigtwo, cli_json
 
@@ -63,7 +63,7 @@ def test_seat_changes_made_offline_sync_with_the_hub_once(hub: LiveServer) -> No
     hub_sid = cli_json(db, "session", "list")[0]["id"]
     keeper_post(hub, "record", {"session": hub_sid, "line": "陳大文=0 Ben=3 Cat=5 Dan=8"})
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
+        browser = p.chromium.launch(executable_path=need_chromium(), args=SWITCHES)
         try:
             context = browser.new_context(viewport={"width": 390, "height": 844})
             errors: list[str] = []

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from offline.offline_helpers import CSP, StaticServer, build_site, fresh_dir, need_chromium, remove
+from offline.offline_helpers import CSP, SWITCHES, StaticServer, build_site, fresh_dir, need_chromium, remove
 
 PAGE = f"""<!doctype html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{CSP}">
@@ -84,7 +84,7 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
+        chromium = p.chromium.launch(executable_path=need_chromium(), args=SWITCHES)
         yield chromium
         chromium.close()
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from offline.offline_helpers import (
+    SWITCHES,
     StaticServer,
     build_site,
     fresh_dir,
@@ -47,7 +48,7 @@ def test_share_the_app_and_a_new_version_is_announced_with_reload(published, tmp
 
     offline.build(folder, url=server.url)  # built for the address it is opened at: a QR code of it
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
+        browser = p.chromium.launch(executable_path=need_chromium(), args=SWITCHES)
         try:
             context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-HK")
             page = context.new_page()

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from offline.offline_helpers import need_chromium, shot, wait_ready
+from offline.offline_helpers import SWITCHES, need_chromium, shot, wait_ready
 
 from ledger.core import i18n
 
@@ -45,7 +45,7 @@ def phone(site: Any) -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=need_chromium(), args=["--no-sandbox"])
+        browser = p.chromium.launch(executable_path=need_chromium(), args=SWITCHES)
         try:
             context = browser.new_context(viewport={"width": 360, "height": 640}, locale="zh-HK",
                                           is_mobile=True, has_touch=True, device_scale_factor=2)

@@ -15,15 +15,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import headless_chromium
 import pytest
 from web.webhelpers import KEY
 
 from ledger.core import i18n
 from ledger.web.auth import viewer_token
 
-CHROMIUM = os.environ.get("BIGTWO_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM = headless_chromium.PATH
 LAN = "bigtwo.lan"  # a LAN-like host name: over plain http the page is not a secure context
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+ARGS = [*headless_chromium.SWITCHES, "--disable-gpu", "--disable-background-networking",
         f"--host-resolver-rules=MAP {LAN} 127.0.0.1"]
 SIZES = {"360x640": (360, 640), "390x844": (390, 844), "844x390": (844, 390)}
 LOCALES = {"en": ("en-GB", "en"), "zh-HK": ("zh-HK", "zh_Hant"), "zh-CN": ("zh-CN", "zh_Hans")}
