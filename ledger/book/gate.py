@@ -197,12 +197,18 @@ class Gate:
     """The problems of a batch of actions (an import, a restore), one message each:
     :meth:`close` refuses the batch when there is any, before anything is written."""
 
-    def __init__(self, ledger: Ledger, origin: str) -> None:
+    def __init__(self, ledger: Ledger, origin: str, one_transaction: bool = False) -> None:
+        """``one_transaction``: the batch is checked and written inside one transaction
+        (a JSON import), so when the ledger holds no uuid at its first :meth:`check_keys`,
+        every uuid it holds later is one the batch claimed, compared in memory: none is
+        looked up."""
         self.ledger = ledger
         self.origin = origin
         self.problems: list[str] = []
         # Every uuid the batch has claimed so far, with its first claim (check_keys).
         self.claimed: dict[str, Claim] = {}
+        self.one_transaction = one_transaction
+        self.started_empty: bool | None = None  # known at the first check_keys
 
     def refuse(self, where: str, problem: str) -> None:
         from ledger.core.phrase import local
@@ -235,7 +241,10 @@ class Gate:
                 self.refuse(claim.where, _("its uuid {uuid} names {what} too ({where}): one "
                                            "uuid names one action").format(
                     uuid=claim.uuid, what=table_word(other.table), where=other.where))
-        held = self.ledger.keys.held_elsewhere({u: c.table for u, c in new.items()})
+        if self.started_empty is None:
+            self.started_empty = self.one_transaction and self.ledger.keys.none_held()
+        held = {} if self.started_empty else self.ledger.keys.held_elsewhere(
+            {u: c.table for u, c in new.items()})
         for uuid, table in held.items():
             claim = new[uuid]
             if table != claim.table:

@@ -11,6 +11,7 @@ the session's frozen rules.
 from __future__ import annotations
 
 import json
+import re
 import uuid as uuidlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
@@ -25,6 +26,7 @@ from ledger.core.i18n import N_, _
 from ledger.core.phrase import local, os_reason
 from ledger.core.rules import rules_from_dict
 from ledger.core.scoring import score_deal
+from ledger.core.seat_keys import SeatScores, SharedScores, seat_key
 from ledger.core.settlement import parse_currency, parse_stake
 from ledger.core.text import clean_name, clean_session_name, json_safe
 from ledger.core.times import check_time
@@ -109,7 +111,13 @@ def _want(cond: bool, where: str, problem: str, **values: Any) -> None:
         raise InputError(at(where, _(problem).format(**values)))
 
 
+# A uuid as the ledger writes it (lower case, hyphens): what uuid.UUID would give back.
+_CANONICAL_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
 def _uuid(value: object, where: str) -> str:
+    if type(value) is str and _CANONICAL_UUID.fullmatch(value):
+        return value
     _want(isinstance(value, str), where, N_("uuid must be text, not {value!r}"), value=value)
     try:
         return str(uuidlib.UUID(str(value)))
@@ -164,7 +172,7 @@ Stored = Callable[[str, list[str]], dict[str, tuple[str, str]]]
 
 def json_sessions(path: Path, origin: str, seen: tuple[set[int], set[int]] | None = None,
                   rest: dict[str, Any] | None = None, gate: Gate | None = None,
-                  stored: Stored | None = None,
+                  stored: Stored | None = None, shared: SharedScores | None = None,
                   ) -> Iterator[tuple[SessionSpec, list[EntrySpec]]]:
     """Every session of a JSON export, read and checked one at a time (through the
     pure core).  With ``seen`` (two empty sets), sessions and entries that appear twice
@@ -172,7 +180,8 @@ def json_sessions(path: Path, origin: str, seen: tuple[set[int], set[int]] | Non
     ``gate``, a session refused is the gate's problem and the file is read on (one
     message per problem: :class:`~ledger.book.gate.Gate`).  With ``stored``, a deal or
     amend the ledger holds already in that session, with the same facts, is not scored
-    again (it is not written either: the merge finds it there); every other is."""
+    again (it is not written either: the merge finds it there); every other is.  With
+    ``shared``, deals that score alike by seat are scored once (:class:`SharedScores`)."""
     top: dict[str, Any] = {}
     try:
         with path.open(encoding="utf-8-sig", errors="strict") as f:
@@ -188,7 +197,7 @@ def json_sessions(path: Path, origin: str, seen: tuple[set[int], set[int]] | Non
                 where = f"{origin}: sessions[{index}]"
                 index += 1
                 try:
-                    spec, entries = _json_session(value, where, stored)
+                    spec, entries = _json_session(value, where, stored, shared)
                     if seen is not None:
                         _once(spec, entries, where, seen)
                 except InputError as exc:
@@ -225,8 +234,8 @@ def _once(spec: SessionSpec, entries: list[EntrySpec], where: str,
         uuids.add(number)
 
 
-def _json_session(raw: object, where: str, stored: Stored | None = None
-                  ) -> tuple[SessionSpec, list[EntrySpec]]:
+def _json_session(raw: object, where: str, stored: Stored | None = None,
+                  shared: SharedScores | None = None) -> tuple[SessionSpec, list[EntrySpec]]:
     s = _keys(raw, where, ("uuid", "players", "rules", "entries"))
     try:
         _want(isinstance(s["rules"], dict), where, N_("rules must be a JSON object"))
@@ -291,7 +300,9 @@ def _json_session(raw: object, where: str, stored: Stored | None = None
         live[e.deal_no] = e.kind != "void"
     held = {} if stored is None else stored(spec.uuid, [e.uuid for e in ordered if e.facts])
     members = session_members(spec.players, actions)
-    return spec, [e if e.facts is None else _held(e, held.get(e.uuid)) or _checked_facts(spec, e, members)
+    table = None if shared is None else shared.table(spec.rules, spec.teams, len(spec.players))
+    return spec, [e if e.facts is None
+                  else _held(e, held.get(e.uuid)) or _checked_facts(spec, e, members, table)
                   for e in ordered] + actions
 
 
@@ -376,13 +387,20 @@ def _json_action(e: dict[str, Any], kind: str, where: str) -> EntrySpec:
                      undoes=None if undoes is None else _uuid(undoes, f"{where}.undoes"))
 
 
-def _checked_facts(spec: SessionSpec, e: EntrySpec, members: set[str] | None) -> EntrySpec:
+def _checked_facts(spec: SessionSpec, e: EntrySpec, members: set[str] | None,
+                   table: SeatScores | None = None) -> EntrySpec:
     """Score the facts through the core; they are kept in the ledger's own form.  A deal
-    that says who played it is scored over them (players of the session: seat_io.py)."""
+    that says who played it is scored over them (players of the session: seat_io.py).
+    With ``table``, a deal keyed by seat like one scored before takes its score."""
     assert e.facts is not None
     players = spec.players
     if e.facts.get("players") is not None:
         players = deal_players(e, members, spec.players)
+    key = None if table is None else seat_key(e.facts, players)
+    found = None if key is None or table is None else table.find(key, players)
+    if found is not None:
+        return e._replace(facts=found[0], points=found[1],
+                          facts_json=json.dumps(found[0], sort_keys=True, ensure_ascii=False))
     try:
         deal = deal_from_facts(e.facts, players, spec.rules)
         score = score_deal(spec.rules, players, deal, spec.teams)
@@ -393,7 +411,10 @@ def _checked_facts(spec: SessionSpec, e: EntrySpec, members: set[str] | None) ->
         raise InputError(_("{where} (deal {deal}): facts are not valid ({reason})").format(
             where=local(e.where), deal=e.deal_no, reason=exc)) from None
     facts = deal.to_dict()
-    return e._replace(facts=facts, points=point_tuples(book.points_rows(players, score)),
+    points = point_tuples(book.points_rows(players, score))
+    if key is not None and table is not None:
+        table.keep(key, players, facts, points)
+    return e._replace(facts=facts, points=points,
                       facts_json=json.dumps(facts, sort_keys=True, ensure_ascii=False))
 
 
@@ -409,7 +430,7 @@ def import_json(ledger: Ledger, path: Path, origin: str,
     from ledger.formats.sheet_import import line_count
 
     rest: dict[str, Any] = {}
-    gate = Gate(ledger, origin)
+    gate = Gate(ledger, origin, one_transaction=True)  # Importer(whole=True): one transaction
     found = FileActions()
     players: set[str] = set()
     after: dict[str, Any] = {}
@@ -424,7 +445,7 @@ def import_json(ledger: Ledger, path: Path, origin: str,
 
     def sessions() -> Iterator[tuple[SessionSpec, list[EntrySpec]]]:
         read = json_sessions(path, origin, (set(), set()), rest, gate,
-                             None if ledger.bulk.entry_count() == 0 else stored)
+                             None if ledger.bulk.entry_count() == 0 else stored, SharedScores())
         for spec, checked in found.parts(ledger, gate, read):
             players.update(spec.players)
             yield spec, checked

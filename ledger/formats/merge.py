@@ -113,7 +113,12 @@ class EntrySpec(NamedTuple):
     deal_uuid: str | None = None
 
     def fact_dict(self) -> dict[str, Any] | None:
-        return json.loads(self.facts_json) if self.facts_json is not None else self.facts
+        """The facts (read from ``facts_json`` only where no dict came with them: the
+        two say the same wherever both are given)."""
+        if self.facts is not None or self.facts_json is None:
+            return self.facts
+        found: dict[str, Any] = json.loads(self.facts_json)
+        return found
 
 
 @dataclass

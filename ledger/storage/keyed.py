@@ -50,6 +50,11 @@ class Keys:
                     found.setdefault(uuid, table)
         return found
 
+    def none_held(self) -> bool:
+        """Whether no table holds any uuid (a new ledger, or one emptied)."""
+        return not any(self.conn.execute(f'SELECT 1 FROM "{table}" LIMIT 1').fetchone()
+                       for table in self.tables)
+
     def held_elsewhere(self, uuids: dict[str, str]) -> dict[str, str]:
         """``uuids`` (uuid -> the table it is for) -> the other table that holds it, for
         those another table holds: each table is asked only about the uuids not its own

@@ -395,9 +395,9 @@ def test_a_merge_scores_only_what_the_ledger_does_not_hold(cli, exported, tmp_pa
     scored: list[str] = []
     real = exchange._checked_facts
 
-    def counting(spec, e, members):
+    def counting(spec, e, members, table=None):
         scored.append(e.uuid)
-        return real(spec, e, members)
+        return real(spec, e, members, table)
 
     monkeypatch.setattr(exchange, "_checked_facts", counting)
     other = str(tmp_path / "other.db")
@@ -412,3 +412,47 @@ def test_a_merge_scores_only_what_the_ledger_does_not_hold(cli, exported, tmp_pa
            for e in s["entries"] if e.get("facts") is not None and e["uuid"] not in with_facts]
     assert scored == new and len(new) == 1
     assert reports(cli, other) == reports(cli, str(ledger_path))
+
+
+def test_deals_alike_by_seat_are_scored_once_and_each_keeps_its_own_names(cli, tmp_path, ledger_path,
+                                                                         monkeypatch) -> None:
+    """An export's import scores a deal once per shape by seat, as a score sheet's import
+    scores a line once (ledger/core/seat_keys.py): another table with the same rules
+    playing the same deal seat for seat takes that score with its own names; other rules,
+    another seat order or a word that is a player's name is scored on its own.  What the
+    new ledger shows is what the ledger that recorded it shows."""
+    from ledger.formats import exchange
+
+    evening = [["{0}=0", "{1}=3", "{2}=11", "{3}=8"], ["{0}=5", "{1}=0", "{2}=2", "{3}=13"],
+               ["{0}=1", "{1}=1", "{2}=0", "{3}=9", "--assist", "{1}"],
+               ["{0}=0", "{1}=4", "{2}=4", "{3}=4", "--missed-call"]]
+    # (seats, rules, who holds what): the second table plays the first's deals seat for
+    # seat; the fourth the same hands by name as the first, in another seat order.
+    tables = [("Ann,Ben,Cat,Dan", "classic", "Ann,Ben,Cat,Dan"),
+              ("陳大文,李小明,José,Eve", "classic", "陳大文,李小明,José,Eve"),
+              ("陳大文,李小明,José,Eve", "pay-the-winner", "陳大文,李小明,José,Eve"),
+              ("Ben,Ann,Cat,Dan", "classic", "Ann,Ben,Cat,Dan")]
+    for players, rules, hands in tables:
+        cli.ok("session", "start", "--players", players, "--rules", rules)
+        names = hands.split(",")
+        for deal in evening:
+            cli.ok("deal", *[word.format(*names) for word in deal])
+        cli.ok("session", "end")
+    cli.ok("session", "start", "--players", "Ann,Ben,Cat,two", "--rules", "doubling")
+    cli.ok("deal", "Ann=0", "Ben=3", "Cat=2", "two=8", "--finish", "two")  # "two": a word and a name
+    path = tmp_path / "tables.json"
+    cli.ok("export", "--all", "--out", str(path))
+    scored: list[str] = []
+    real = exchange.score_deal
+
+    def counting(rules, seats, deal, teams=False):
+        scored.append(",".join(seats))
+        return real(rules, seats, deal, teams)
+
+    monkeypatch.setattr(exchange, "score_deal", counting)
+    other = str(tmp_path / "other.db")
+    cli.ok("--db", other, "import", str(path))
+    assert len(scored) == 13  # 17 deals; the second table's four take the first's scores
+    assert "陳大文,李小明,José,Eve" in scored  # its pay-the-winner session: other rules
+    assert reports(cli, other) == reports(cli, str(ledger_path))
+    cli.ok("--db", other, "doctor", "--full")  # every deal derived again: none differs

@@ -263,15 +263,21 @@ def test_a_correction_naming_another_sessions_deal_is_refused(cli, two, tmp_path
     assert ledger_rows(two) == before
 
 
-def test_a_files_session_or_entry_uuid_that_names_another_kind_is_refused(cli, two, tmp_path):
+@pytest.mark.parametrize("into", ["the ledger", "a new ledger"])
+def test_a_files_session_or_entry_uuid_that_names_another_kind_is_refused(cli, two, tmp_path, into):
+    """Into a new ledger no uuid is looked up (every one the ledger will hold is the
+    file's own, compared in memory: Gate's one_transaction): refused all the same."""
     data = export(cli, tmp_path / "all.json")
     pay = data["payments"][0]["uuid"]
     data["sessions"][0]["entries"][1]["uuid"] = pay  # a deal under a payment's uuid
     new = dict(data["sessions"][1], uuid=data["sessions"][0]["entries"][0]["uuid"],
                entries=[])  # a session under an entry's uuid
     data["sessions"].append(new)
-    err = cli.fails("import", str(write(tmp_path / "bad.json", data)))
+    db = ["--db", str(tmp_path / "new.db")] if into == "a new ledger" else []
+    err = cli.fails(*db, "import", str(write(tmp_path / "bad.json", data)))
     assert err.count("one uuid names one action") >= 2, err
+    if db:
+        assert cli.ok(*db, "session", "list", "--json").strip() == "[]"  # nothing written
 
 
 def test_every_kind_of_action_has_its_gate(ledger_path):

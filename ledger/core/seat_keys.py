@@ -1,0 +1,149 @@
+"""A deal's facts by seat position instead of by name, so a file's deals can share one
+score: "seat 1 went out, seat 3 held 11 cards" scores the same at every table with the
+same rules and as many seats (scoring compares names only for equality and reads them
+in seat order; it never reads a name's text).
+
+Each stored fact is known here by what its value holds (``registry.STORED_FACTS``): a
+mapping from seated names (cards, twos, bombs, typed hands), a seated name (assist,
+shootout, immediate_by, leftovers), a word of the rules (finish, immediate), a flag, or
+names in order.  A fact this module does not know, a name that is not seated, a value of
+an unexpected JSON type, a word that is also a seated name, or a deal that says who played
+it: no key (``None``), and the deal is scored on its own, as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any
+
+# What each stored fact's value holds.
+NAME_MAPS = frozenset({"cards", "twos", "bombs", "hands"})
+NAME_TEXT = frozenset({"assist", "shootout", "immediate_by", "leftovers"})
+WORD_TEXT = frozenset({"finish", "immediate"})
+FLAGS = frozenset({"missed_call"})
+NAME_LISTS = frozenset({"order"})
+KNOWN = NAME_MAPS | NAME_TEXT | WORD_TEXT | FLAGS | NAME_LISTS  # "players": never keyed
+
+SeatKey = tuple[tuple[str, Any], ...]
+
+
+def seat_key(facts: Mapping[str, Any], seats: Sequence[str]) -> SeatKey | None:
+    """``facts`` (as a file gives them) with every seated name replaced by its seat
+    number, each value's JSON type kept (``1``, ``1.0`` and ``true`` are three keys);
+    None where the facts cannot be keyed this way.  A mapping's items go in seat order:
+    an export writes them sorted by name, and a scored deal does not depend on their
+    order (only a refusal's wording does, and a refused deal is never shared)."""
+    seat = {name: i for i, name in enumerate(seats)}
+    out: list[tuple[str, Any]] = []
+    for key, value in facts.items():
+        if key in NAME_MAPS:
+            if type(value) is not dict:
+                return None
+            items = []
+            for name, item in value.items():
+                at = seat.get(name)
+                if at is None or (type(item) is not int and type(item) is not str):
+                    return None
+                items.append((at, type(item) is int, item))
+            out.append((key, tuple(sorted(items))))
+        elif key in NAME_TEXT:
+            if value is None:
+                out.append((key, None))
+            elif type(value) is str and value in seat:
+                out.append((key, seat[value]))
+            else:
+                return None  # not a seated name: refused when scored, never shared
+        elif key in WORD_TEXT:
+            if value is not None and (type(value) is not str or value in seat):
+                return None
+            out.append((key, value))
+        elif key in FLAGS:
+            if type(value) is not bool:
+                return None
+            out.append((key, value))
+        elif key in NAME_LISTS:
+            if type(value) is not list or not all(type(n) is str and n in seat for n in value):
+                return None
+            out.append((key, tuple(seat[n] for n in value)))
+        else:
+            return None
+    return tuple(out)
+
+
+def _moved(facts: Mapping[str, Any], to: Callable[[Any], Any]) -> dict[str, Any]:
+    """``facts`` in the ledger's own form (``Deal.to_dict``) with each name or seat
+    number ``n`` replaced by ``to(n)``; the order of every mapping kept."""
+    out: dict[str, Any] = {}
+    for key, value in facts.items():
+        if key in NAME_MAPS:
+            out[key] = {to(n): item for n, item in value.items()}
+        elif key in NAME_TEXT:
+            out[key] = None if value is None else to(value)
+        elif key in NAME_LISTS:
+            out[key] = [to(n) for n in value]
+        else:
+            out[key] = value
+    return out
+
+
+def by_seat(facts: Mapping[str, Any], seats: Sequence[str]) -> dict[str, Any]:
+    """Scored facts (``Deal.to_dict``, no ``players``) with seat numbers for names."""
+    seat = {name: i for i, name in enumerate(seats)}
+    return _moved(facts, seat.__getitem__)
+
+
+def by_name(facts: Mapping[str, Any], seats: Sequence[str]) -> dict[str, Any]:
+    """What :func:`by_seat` gave, with the names of ``seats`` again."""
+    return _moved(facts, seats.__getitem__)
+
+
+# A scored deal by seat: its facts (``by_seat``) and its points rows, each row's player
+# (first) and payee (last) a seat number: (seat, deals, wins, fried, cards, penalty, net,
+# payee seat or None), as the import's points rows are with names.
+Rows = list[tuple[Any, ...]]
+Scored = tuple[dict[str, Any], Rows]
+
+
+class SharedScores:
+    """The scores of one file's deals by seat, as a score sheet's import shares a line's
+    score: a deal keyed like one scored before, under equal rules, as many seats and the
+    same teams setting, takes that score with its own names instead of being scored
+    again.  Only a deal that scored is kept, so a refused one is refused with its own
+    message every time; at most ``most`` scores are kept, whatever the file."""
+
+    def __init__(self, most: int = 1_000_000) -> None:
+        self._rules: dict[Hashable, int] = {}
+        self._tables: dict[tuple[int, bool, int], dict[SeatKey, Scored]] = {}
+        self.room = most
+
+    def table(self, rules: Hashable, teams: bool, seats: int) -> SeatScores:
+        """The scores shared by sessions of ``rules`` (equal rules: one table), ``teams``
+        and as many ``seats``."""
+        number = self._rules.setdefault(rules, len(self._rules))
+        return SeatScores(self, self._tables.setdefault((number, teams, seats), {}))
+
+
+class SeatScores:
+    """One table of :class:`SharedScores`."""
+
+    def __init__(self, shared: SharedScores, scores: dict[SeatKey, Scored]) -> None:
+        self._shared, self._scores = shared, scores
+
+    def find(self, key: SeatKey, seats: Sequence[str]) -> tuple[dict[str, Any], Rows] | None:
+        """The facts and points rows kept for ``key``, with the names of ``seats``."""
+        found = self._scores.get(key)
+        if found is None:
+            return None
+        return by_name(found[0], seats), [
+            (seats[row[0]], *row[1:-1], None if row[-1] is None else seats[row[-1]])
+            for row in found[1]]
+
+    def keep(self, key: SeatKey, seats: Sequence[str], facts: Mapping[str, Any],
+             rows: Sequence[tuple[Any, ...]]) -> None:
+        """Keep a deal's scored ``facts`` and points ``rows`` (names of ``seats``)."""
+        if self._shared.room <= 0:
+            return
+        self._shared.room -= 1
+        seat = {name: i for i, name in enumerate(seats)}
+        self._scores[key] = (by_seat(facts, seats), [
+            (seat[row[0]], *row[1:-1], None if row[-1] is None else seat[row[-1]]) for row in rows])
