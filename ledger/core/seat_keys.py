@@ -33,7 +33,10 @@ def seat_key(facts: Mapping[str, Any], seats: Sequence[str]) -> SeatKey | None:
     None where the facts cannot be keyed this way.  A mapping's items go in seat order:
     an export writes them sorted by name, and a scored deal does not depend on their
     order (only a refusal's wording does, and a refused deal is never shared)."""
-    seat = {name: i for i, name in enumerate(seats)}
+    return _key(facts, {name: i for i, name in enumerate(seats)})
+
+
+def _key(facts: Mapping[str, Any], seat: Mapping[str, int]) -> SeatKey | None:
     out: list[tuple[str, Any]] = []
     for key, value in facts.items():
         if key in NAME_MAPS:
@@ -116,34 +119,40 @@ class SharedScores:
         self._tables: dict[tuple[int, bool, int], dict[SeatKey, Scored]] = {}
         self.room = most
 
-    def table(self, rules: Hashable, teams: bool, seats: int) -> SeatScores:
-        """The scores shared by sessions of ``rules`` (equal rules: one table), ``teams``
-        and as many ``seats``."""
+    def table(self, rules: Hashable, teams: bool, seats: Sequence[str]) -> SeatScores:
+        """The scores a session of ``rules``, ``teams`` and ``seats`` (in seat order)
+        shares with every other of equal rules, teams setting and as many seats."""
         number = self._rules.setdefault(rules, len(self._rules))
-        return SeatScores(self, self._tables.setdefault((number, teams, seats), {}))
+        return SeatScores(self, self._tables.setdefault((number, teams, len(seats)), {}), seats)
 
 
 class SeatScores:
-    """One table of :class:`SharedScores`."""
+    """One table of :class:`SharedScores`, seen from one session's ``seats``."""
 
-    def __init__(self, shared: SharedScores, scores: dict[SeatKey, Scored]) -> None:
-        self._shared, self._scores = shared, scores
+    def __init__(self, shared: SharedScores, scores: dict[SeatKey, Scored],
+                 seats: Sequence[str]) -> None:
+        self._shared, self._scores, self.seats = shared, scores, seats
+        self._seat = {name: i for i, name in enumerate(seats)}
 
-    def find(self, key: SeatKey, seats: Sequence[str]) -> tuple[dict[str, Any], Rows] | None:
-        """The facts and points rows kept for ``key``, with the names of ``seats``."""
+    def key(self, facts: Mapping[str, Any]) -> SeatKey | None:
+        """:func:`seat_key` of ``facts`` at this session's seats."""
+        return _key(facts, self._seat)
+
+    def find(self, key: SeatKey) -> tuple[dict[str, Any], Rows] | None:
+        """The facts and points rows kept for ``key``, with this session's names."""
         found = self._scores.get(key)
         if found is None:
             return None
-        return by_name(found[0], seats), [
+        seats = self.seats
+        return _moved(found[0], seats.__getitem__), [
             (seats[row[0]], *row[1:-1], None if row[-1] is None else seats[row[-1]])
             for row in found[1]]
 
-    def keep(self, key: SeatKey, seats: Sequence[str], facts: Mapping[str, Any],
-             rows: Sequence[tuple[Any, ...]]) -> None:
-        """Keep a deal's scored ``facts`` and points ``rows`` (names of ``seats``)."""
+    def keep(self, key: SeatKey, facts: Mapping[str, Any], rows: Sequence[tuple[Any, ...]]) -> None:
+        """Keep a deal's scored ``facts`` and points ``rows`` (this session's names)."""
         if self._shared.room <= 0:
             return
         self._shared.room -= 1
-        seat = {name: i for i, name in enumerate(seats)}
-        self._scores[key] = (by_seat(facts, seats), [
+        seat = self._seat
+        self._scores[key] = (_moved(facts, seat.__getitem__), [
             (seat[row[0]], *row[1:-1], None if row[-1] is None else seat[row[-1]]) for row in rows])

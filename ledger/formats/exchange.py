@@ -26,7 +26,7 @@ from ledger.core.i18n import N_, _
 from ledger.core.phrase import local, os_reason
 from ledger.core.rules import rules_from_dict
 from ledger.core.scoring import score_deal
-from ledger.core.seat_keys import SeatScores, SharedScores, seat_key
+from ledger.core.seat_keys import SeatScores, SharedScores
 from ledger.core.settlement import parse_currency, parse_stake
 from ledger.core.text import clean_name, clean_session_name, json_safe
 from ledger.core.times import check_time
@@ -139,6 +139,8 @@ def _timestamp(value: object, where: str) -> str | None:
 
 
 def _keys(obj: object, where: str, required: Sequence[str]) -> dict[str, Any]:
+    if isinstance(obj, dict) and all(k in obj for k in required):
+        return obj
     _want(isinstance(obj, dict), where, N_("must be a JSON object"))
     assert isinstance(obj, dict)
     missing = [k for k in required if k not in obj]
@@ -283,12 +285,12 @@ def _json_session(raw: object, where: str, stored: Stored | None = None,
     live: dict[int, bool] = {}  # deal number: live (True) or void
     uuids: set[str] = set()
     for e in ordered:
-        _want(e.uuid not in uuids, e.where, N_("entry {uuid} appears twice in the file"),
-              uuid=e.uuid)
+        if e.uuid in uuids:
+            _want(False, e.where, N_("entry {uuid} appears twice in the file"), uuid=e.uuid)
         uuids.add(e.uuid)
         if e.kind == "deal":
-            _want(e.deal_no not in live, e.where, N_("deal {deal} is recorded twice"),
-                  deal=e.deal_no)
+            if e.deal_no in live:
+                _want(False, e.where, N_("deal {deal} is recorded twice"), deal=e.deal_no)
         else:
             _want(e.deal_no in live, e.where,
                   N_("a void of deal {deal}, which no earlier entry records") if e.kind == "void"
@@ -300,7 +302,7 @@ def _json_session(raw: object, where: str, stored: Stored | None = None,
         live[e.deal_no] = e.kind != "void"
     held = {} if stored is None else stored(spec.uuid, [e.uuid for e in ordered if e.facts])
     members = session_members(spec.players, actions)
-    table = None if shared is None else shared.table(spec.rules, spec.teams, len(spec.players))
+    table = None if shared is None else shared.table(spec.rules, spec.teams, spec.players)
     return spec, [e if e.facts is None
                   else _held(e, held.get(e.uuid)) or _checked_facts(spec, e, members, table)
                   for e in ordered] + actions
@@ -340,25 +342,30 @@ def check_entry(spec: SessionSpec, raw: object, where: str) -> EntrySpec:
 
 
 def _json_entry(raw: object, where: str, index: int) -> tuple[int, EntrySpec]:
+    # Each check is a test first and its message only when it fails: this runs for every
+    # entry of a file (200,000 deals: docs/performance.md).
     e = _keys(raw, where, ("uuid", "kind"))
     kind = e["kind"]
-    _want(kind in KINDS, where, N_("kind must be one of {kinds}, not {value!r}"),
-          kinds=", ".join(KINDS), value=kind)
+    if kind not in KINDS:
+        _want(False, where, N_("kind must be one of {kinds}, not {value!r}"),
+              kinds=", ".join(KINDS), value=kind)
     if kind in ACTION_KINDS:
         return 0, _json_action(e, kind, where)
-    _want("deal" in e, where, N_("missing key(s): {keys}"), keys="deal")
+    if "deal" not in e:
+        _want(False, where, N_("missing key(s): {keys}"), keys="deal")
     deal_no = e["deal"]
-    _want(type(deal_no) is int and 1 <= deal_no <= MAX_DEAL_NO, where,
-          N_("deal must be a deal number from 1 to {most}, not {value!r}"),
-          most=f"{MAX_DEAL_NO:,}", value=deal_no)
+    if not (type(deal_no) is int and 1 <= deal_no <= MAX_DEAL_NO):
+        _want(False, where, N_("deal must be a deal number from 1 to {most}, not {value!r}"),
+              most=f"{MAX_DEAL_NO:,}", value=deal_no)
     seq = e.get("seq", index + 1)
-    _want(type(seq) is int, where, N_("seq must be a whole number, not {value!r}"), value=seq)
+    if type(seq) is not int:
+        _want(False, where, N_("seq must be a whole number, not {value!r}"), value=seq)
     facts = e.get("facts")
     if kind == "void":
-        _want(facts is None, where, N_("a void has no facts (facts: null)"))
-    else:
-        _want(isinstance(facts, dict), where,
-              N_("a deal needs its facts (a JSON object)") if kind == "deal"
+        if facts is not None:
+            _want(False, where, N_("a void has no facts (facts: null)"))
+    elif not isinstance(facts, dict):
+        _want(False, where, N_("a deal needs its facts (a JSON object)") if kind == "deal"
               else N_("an amend needs its facts (a JSON object)"))
     undoes = e.get("undoes")
     if undoes is not None:
@@ -366,9 +373,10 @@ def _json_entry(raw: object, where: str, index: int) -> tuple[int, EntrySpec]:
     deal_uuid = e.get("deal_uuid") if kind != "deal" else None
     if deal_uuid is not None:
         deal_uuid = _uuid(deal_uuid, f"{where}.deal_uuid")
-    spec = EntrySpec(_uuid(e["uuid"], f"{where}.uuid"), kind, deal_no, facts,
-                     _timestamp(e.get("at"), f"{where}.at"), where, undoes=undoes,
-                     deal_uuid=deal_uuid)
+    uuid, at = e["uuid"], e.get("at")
+    spec = EntrySpec(_uuid(uuid, f"{where}.uuid"), kind, deal_no, facts,
+                     None if at is None else _timestamp(at, f"{where}.at"), where,
+                     undoes=undoes, deal_uuid=deal_uuid)
     return seq, spec
 
 
@@ -396,8 +404,9 @@ def _checked_facts(spec: SessionSpec, e: EntrySpec, members: set[str] | None,
     players = spec.players
     if e.facts.get("players") is not None:
         players = deal_players(e, members, spec.players)
-    key = None if table is None else seat_key(e.facts, players)
-    found = None if key is None or table is None else table.find(key, players)
+    # Shared only over the session's seats: a deal naming who played it is never keyed.
+    key = None if table is None else table.key(e.facts)
+    found = None if key is None or table is None else table.find(key)
     if found is not None:
         return e._replace(facts=found[0], points=found[1],
                           facts_json=json.dumps(found[0], sort_keys=True, ensure_ascii=False))
@@ -413,7 +422,7 @@ def _checked_facts(spec: SessionSpec, e: EntrySpec, members: set[str] | None,
     facts = deal.to_dict()
     points = point_tuples(book.points_rows(players, score))
     if key is not None and table is not None:
-        table.keep(key, players, facts, points)
+        table.keep(key, facts, points)
     return e._replace(facts=facts, points=points,
                       facts_json=json.dumps(facts, sort_keys=True, ensure_ascii=False))
 

@@ -87,12 +87,13 @@ def test_shared_scores_keep_one_table_per_rules_seats_and_teams_and_no_more_than
     rows = [("Ann", 1, 1, 0, 0, 0, 6, None), ("Ben", 1, 0, 0, 1, 6, -6, "Ann")]
     key = seat_key(facts, SEATS)
     assert key is not None
-    shared.table(classic, False, 4).keep(key, SEATS, facts, rows)
-    found = shared.table(load_preset("classic"), False, 4).find(key, OTHERS)  # equal rules
+    shared.table(classic, False, SEATS).keep(key, facts, rows)
+    found = shared.table(load_preset("classic"), False, OTHERS).find(key)  # equal rules
     assert found == ({"cards": {"陳大文": 0, "李小明": 1, "José": 2, "two": 3}, "assist": "李小明"},
                      [("陳大文", 1, 1, 0, 0, 0, 6, None), ("李小明", 1, 0, 0, 1, 6, -6, "陳大文")])
-    assert shared.table(other, False, 4).find(key, SEATS) is None
-    assert shared.table(classic, True, 4).find(key, SEATS) is None
-    assert shared.table(classic, False, 3).find(key, SEATS) is None
-    shared.table(other, False, 4).keep(key, SEATS, facts, rows)  # past `most`: not kept
-    assert shared.table(other, False, 4).find(key, SEATS) is None
+    assert shared.table(other, False, SEATS).find(key) is None
+    assert shared.table(classic, True, SEATS).find(key) is None
+    assert shared.table(classic, False, SEATS[:3]).find(key) is None
+    shared.table(other, False, SEATS).keep(key, facts, rows)  # past `most`: not kept
+    assert shared.table(other, False, SEATS).find(key) is None
+    assert shared.table(classic, False, OTHERS).key(renamed(facts, SEATS, OTHERS)) == key
