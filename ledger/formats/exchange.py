@@ -35,6 +35,7 @@ from ledger.formats.json_reader import FORMAT, JsonStream, at
 from ledger.formats.merge import EntrySpec, Importer, ImportReport, Progress, SessionSpec, point_tuples
 from ledger.formats.seat_io import deal_players, seat_entry, session_members
 from ledger.formats.sheet_import import import_sheet
+from ledger.storage.codec import to_json
 from ledger.storage.rows import SessionRow
 from ledger.storage.store import Ledger
 
@@ -409,7 +410,7 @@ def _checked_facts(spec: SessionSpec, e: EntrySpec, members: set[str] | None,
     found = None if key is None or table is None else table.find(key)
     if found is not None:
         return e._replace(facts=found[0], points=found[1],
-                          facts_json=json.dumps(found[0], sort_keys=True, ensure_ascii=False))
+                          facts_json=to_json(found[0]))
     try:
         deal = deal_from_facts(e.facts, players, spec.rules)
         score = score_deal(spec.rules, players, deal, spec.teams)
@@ -424,7 +425,7 @@ def _checked_facts(spec: SessionSpec, e: EntrySpec, members: set[str] | None,
     if key is not None and table is not None:
         table.keep(key, facts, points)
     return e._replace(facts=facts, points=points,
-                      facts_json=json.dumps(facts, sort_keys=True, ensure_ascii=False))
+                      facts_json=to_json(facts))
 
 
 def import_json(ledger: Ledger, path: Path, origin: str,

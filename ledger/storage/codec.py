@@ -29,9 +29,13 @@ def inserted_id(cursor: sqlite3.Cursor) -> int:
     return rowid
 
 
+_ENCODE = json.JSONEncoder(sort_keys=True, ensure_ascii=False).encode  # made once
+
+
 def to_json(value: Any) -> str:
-    """The JSON text stored for facts, rules and audit details (sorted keys, UTF-8 text)."""
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+    """The JSON text stored for facts, rules and audit details (sorted keys, UTF-8 text):
+    ``json.dumps(value, sort_keys=True, ensure_ascii=False)``, by one encoder."""
+    return _ENCODE(value)
 
 
 @lru_cache(maxsize=256)
