@@ -62,6 +62,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "scripts"))  # headless_chromium, which the tests import
 
 from offline.offline_helpers import (  # noqa: E402
     CSP,
