@@ -112,9 +112,11 @@ class SharedScores:
     score: a deal keyed like one scored before, under equal rules, as many seats and the
     same teams setting, takes that score with its own names instead of being scored
     again.  Only a deal that scored is kept, so a refused one is refused with its own
-    message every time; at most ``most`` scores are kept, whatever the file."""
+    message every time.  At most ``most`` scores are kept, whatever the file (about
+    1.5 KB each: a 200,000-deal export keeps 31,317, 47 MB; a crafted file of deals all
+    unlike costs at most ~150 MB, and its deals past that are scored on their own)."""
 
-    def __init__(self, most: int = 1_000_000) -> None:
+    def __init__(self, most: int = 100_000) -> None:
         self._rules: dict[Hashable, int] = {}
         self._tables: dict[tuple[int, bool, int], dict[SeatKey, Scored]] = {}
         self.room = most
