@@ -112,8 +112,7 @@ def _want(cond: bool, where: str, problem: str, **values: Any) -> None:
         raise InputError(at(where, _(problem).format(**values)))
 
 
-# A uuid as the ledger writes it (lower case, hyphens): what uuid.UUID would give back.
-_CANONICAL_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+_CANONICAL_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")  # str(UUID)
 
 
 def _uuid(value: object, where: str) -> str:
@@ -140,12 +139,11 @@ def _timestamp(value: object, where: str) -> str | None:
 
 
 def _keys(obj: object, where: str, required: Sequence[str]) -> dict[str, Any]:
-    if isinstance(obj, dict) and all(k in obj for k in required):
-        return obj
-    _want(isinstance(obj, dict), where, N_("must be a JSON object"))
-    assert isinstance(obj, dict)
-    missing = [k for k in required if k not in obj]
-    _want(not missing, where, N_("missing key(s): {keys}"), keys=", ".join(missing))
+    if not isinstance(obj, dict):
+        raise InputError(at(where, _("must be a JSON object")))
+    if not all(k in obj for k in required):
+        _want(False, where, N_("missing key(s): {keys}"),
+              keys=", ".join(k for k in required if k not in obj))
     return obj
 
 
@@ -304,9 +302,8 @@ def _json_session(raw: object, where: str, stored: Stored | None = None,
     held = {} if stored is None else stored(spec.uuid, [e.uuid for e in ordered if e.facts])
     members = session_members(spec.players, actions)
     table = None if shared is None else shared.table(spec.rules, spec.teams, spec.players)
-    return spec, [e if e.facts is None
-                  else _held(e, held.get(e.uuid)) or _checked_facts(spec, e, members, table)
-                  for e in ordered] + actions
+    return spec, [e if e.facts is None else _held(e, held.get(e.uuid))
+                  or _checked_facts(spec, e, members, table) for e in ordered] + actions
 
 
 def _held(e: EntrySpec, stored: tuple[str, str] | None) -> EntrySpec | None:
@@ -343,8 +340,7 @@ def check_entry(spec: SessionSpec, raw: object, where: str) -> EntrySpec:
 
 
 def _json_entry(raw: object, where: str, index: int) -> tuple[int, EntrySpec]:
-    # Each check is a test first and its message only when it fails: this runs for every
-    # entry of a file (200,000 deals: docs/performance.md).
+    # Each check tests first, its message made only on failure: this runs for every entry.
     e = _keys(raw, where, ("uuid", "kind"))
     kind = e["kind"]
     if kind not in KINDS:
@@ -374,8 +370,8 @@ def _json_entry(raw: object, where: str, index: int) -> tuple[int, EntrySpec]:
     deal_uuid = e.get("deal_uuid") if kind != "deal" else None
     if deal_uuid is not None:
         deal_uuid = _uuid(deal_uuid, f"{where}.deal_uuid")
-    uuid, at = e["uuid"], e.get("at")
-    spec = EntrySpec(_uuid(uuid, f"{where}.uuid"), kind, deal_no, facts,
+    at = e.get("at")
+    spec = EntrySpec(_uuid(e["uuid"], f"{where}.uuid"), kind, deal_no, facts,
                      None if at is None else _timestamp(at, f"{where}.at"), where,
                      undoes=undoes, deal_uuid=deal_uuid)
     return seq, spec
@@ -405,12 +401,10 @@ def _checked_facts(spec: SessionSpec, e: EntrySpec, members: set[str] | None,
     players = spec.players
     if e.facts.get("players") is not None:
         players = deal_players(e, members, spec.players)
-    # Shared only over the session's seats: a deal naming who played it is never keyed.
     key = None if table is None else table.key(e.facts)
     found = None if key is None or table is None else table.find(key)
     if found is not None:
-        return e._replace(facts=found[0], points=found[1],
-                          facts_json=to_json(found[0]))
+        return e._replace(facts=found[0], points=found[1], facts_json=to_json(found[0]))
     try:
         deal = deal_from_facts(e.facts, players, spec.rules)
         score = score_deal(spec.rules, players, deal, spec.teams)
@@ -424,8 +418,7 @@ def _checked_facts(spec: SessionSpec, e: EntrySpec, members: set[str] | None,
     points = point_tuples(book.points_rows(players, score))
     if key is not None and table is not None:
         table.keep(key, facts, points)
-    return e._replace(facts=facts, points=points,
-                      facts_json=to_json(facts))
+    return e._replace(facts=facts, points=points, facts_json=to_json(facts))
 
 
 def import_json(ledger: Ledger, path: Path, origin: str,

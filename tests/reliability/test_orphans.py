@@ -128,14 +128,29 @@ def test_a_hub_stopping_does_not_wait_for_its_drawing() -> None:
              "the drawing process did not start the job")
     workers = list(pool._processes.values())
     drawer.close()
-    deadline = time.monotonic() + GONE_WITHIN
+    # Gone long before the picture's two minutes. A process on a loaded machine can sit
+    # seconds in a disk read (state D) before a signal takes it (a CI run saw one still
+    # there 3 s after), so the bound is the job's length, not an instant.
+    deadline = time.monotonic() + STOPPED_WITHIN
     for worker in workers:
         worker.join(max(0.0, deadline - time.monotonic()))
-    left = [worker.pid for worker in workers if worker.is_alive()]
+    left = {worker.pid: _state(worker.pid) for worker in workers if worker.is_alive()}
     for worker in workers:
         if worker.is_alive():
             worker.kill()
-    assert not left, f"the drawing process still ran {GONE_WITHIN} s after the drawer closed"
+    assert not left, f"the drawing process still ran {STOPPED_WITHIN} s after the drawer closed: {left}"
+
+
+STOPPED_WITHIN = 20.0  # against a job of 120 s: the pool's own shutdown waited for it
+
+
+def _state(pid: int | None) -> str:
+    """The process's state letter and name (``/proc/PID/stat``), to say why it is there."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return "gone"
+    return stat[stat.rindex(")") + 2:].split()[0] + " " + stat[stat.index("(") + 1:stat.rindex(")")]
 
 
 def _one_long_session(path: Path, games: int) -> None:
