@@ -117,6 +117,11 @@ _IMPORT = re.compile(r'(?:\bfrom\s*|\bimport\s*\(\s*)"\./([\w-]+\.js)"')
 
 
 ENGINES = ("engine-worker.js", "engine-hub.js")
+# Wheels the worker puts on sys.path as they are (Python imports from a zip) instead of
+# unpacking them at every start: tzdata's ~600 small files took ~200 ms of each start
+# (docs/performance.md, run H), for a time zone the phone may never ask for; zoneinfo
+# reads it through importlib.resources, which reads inside a zip.
+WHOLE_WHEELS = ("tzdata-",)
 
 
 def start_modules(entry: str = "main.js", engine: str = "engine-worker.js") -> list[str]:
@@ -195,7 +200,10 @@ def site(extra: dict[str, bytes] | None = None, url: str | None = None) -> dict[
         files[rel] = path.read_bytes()
     files["static/engine.zip"] = engine_zip()
     wheels = sorted(rel.removeprefix("static/") for rel in files if rel.endswith(".whl"))
-    files["static/engine.json"] = json.dumps({"zip": "engine.zip", "wheels": wheels}, indent=1).encode()
+    whole = [w for w in wheels if w.rsplit("/", 1)[-1].startswith(WHOLE_WHEELS)]
+    files["static/engine.json"] = json.dumps({
+        "zip": "engine.zip", "wheels": [w for w in wheels if w not in whole], "whole": whole,
+    }, indent=1).encode()
     loads = sum(len(data) for rel, data in files.items()
                 if rel.startswith("static/vendor/") or rel == "static/engine.zip")
     files["static/first.json"] = first_answers(loads)

@@ -33,16 +33,26 @@ async function boot() {
     if (!r.ok) throw new Error(`engine.json: HTTP ${r.status}`);
     return r.json();
   });
-  // The files are read while Pyodide starts.
-  const files = manifest.then((m) => Promise.all([bytes(m.zip), ...m.wheels.map((w) => bytes(w))]));
+  // The files are read while Pyodide starts; a wheel in `whole` (ledger/web/offline.py,
+  // WHOLE_WHEELS) is kept as it is and imported from, the others unpacked.
+  const files = manifest.then((m) => Promise.all([bytes(m.zip), ...m.wheels.map((w) => bytes(w)),
+    ...(m.whole || []).map((w) => bytes(w))]));
   // The standard library with its bytecode (scripts/vendor_pyodide.py): the release's
   // holds sources only, and compiling them took most of a start.
   pyodide = await loadPyodide({ indexURL: new URL("vendor/pyodide/", STATIC).href,
                                 stdLibURL: new URL("vendor/compiled/python_stdlib.zip", STATIC).href });
   mark("pyodide", t0);
-  const [zip, ...wheels] = await files;
+  const [zip, ...archives] = await files;
+  const { wheels: names, whole = [] } = await manifest;
   const site = pyodide.runPython("import site; site.getsitepackages()[0]");
-  for (const wheel of wheels) pyodide.unpackArchive(wheel, "wheel", { extractDir: site });
+  for (const wheel of archives.slice(0, names.length)) pyodide.unpackArchive(wheel, "wheel", { extractDir: site });
+  pyodide.FS.mkdirTree("/wheels");
+  const kept = whole.map((name, i) => {
+    const path = "/wheels/" + name.split("/").pop();
+    pyodide.FS.writeFile(path, archives[names.length + i]);
+    return path;
+  });
+  pyodide.runPython(`import sys; sys.path.extend(${JSON.stringify(kept)})`);
   pyodide.unpackArchive(zip, "zip", { extractDir: "/engine" });
   mark("files", t0);
   // The ledger's files are opened now, with this thread idle: Store.open gives up a try
