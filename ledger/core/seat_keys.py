@@ -146,7 +146,7 @@ class SeatScores:
         if found is None:
             return None
         seats = self.seats
-        return _moved(found[0], seats.__getitem__), [
+        return by_name(found[0], seats), [
             (seats[row[0]], *row[1:-1], None if row[-1] is None else seats[row[-1]])
             for row in found[1]]
 

@@ -456,3 +456,35 @@ def test_deals_alike_by_seat_are_scored_once_and_each_keeps_its_own_names(cli, t
     assert "陳大文,李小明,José,Eve" in scored  # its pay-the-winner session: other rules
     assert reports(cli, other) == reports(cli, str(ledger_path))
     cli.ok("--db", other, "doctor", "--full")  # every deal derived again: none differs
+
+
+@pytest.mark.parametrize("crafted, fragment", [
+    ({"Ann": 0, "Ben": True, "Cat": 11, "Dan": 8}, "is not a whole number"),  # True == 1 in Python
+    ({"Ann": 0, "Ben": 3.0, "Cat": 11, "Dan": 8}, "is not a whole number"),   # 3.0 == 3
+])
+def test_a_crafted_deal_equal_in_python_to_a_shared_one_is_still_refused(cli, tmp_path, crafted,
+                                                                        fragment) -> None:
+    """The shared scores key each value with its JSON type: a second table's deal that
+    Python finds equal to the first's (``true`` for 1, ``3.0`` for 3) is scored on its
+    own and refused with its own message; the new ledger is left as it was."""
+    cli.ok("session", "start", "--players", "Ann,Ben,Cat,Dan")
+    cli.ok("deal", "Ann=0", "Ben=1", "Cat=11", "Dan=8")
+    cli.ok("deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8")
+    cli.ok("session", "end")
+    cli.ok("session", "start", "--players", "Ann,Ben,Cat,Dan")
+    cli.ok("deal", "Ann=0", "Ben=1", "Cat=11", "Dan=8")
+    cli.ok("deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8")
+    path = tmp_path / "two.json"
+    cli.ok("export", "--all", "--out", str(path))
+    data = json.loads(path.read_text("utf-8"))
+    second = data["sessions"][1]
+    deals = [e for e in second["entries"] if e["kind"] == "deal"]
+    target = deals[0] if crafted["Ben"] == 1 else deals[1]
+    target["facts"]["cards"] = crafted
+    path.write_text(json.dumps(data), "utf-8")
+    other = tmp_path / "other.db"
+    err = cli.fails("--db", str(other), "import", str(path))
+    assert fragment in err and "sessions[1]" in err, err
+    assert err.count("error:") == 1
+    cli.ok("--db", str(other), "session", "list")  # the ledger opens: nothing of the file in it
+    assert json.loads(cli.ok("--db", str(other), "session", "list", "--json")) == []
