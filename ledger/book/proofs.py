@@ -25,7 +25,6 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from ledger.book.derivations import Derivations, facts_of
-from ledger.book.writes import points_rows
 from ledger.core.scoring import Deal, score_deal
 from ledger.storage.digests import SLOTS, WEIGHTS, Digests, Expected, SessionContext, Unreadable, plain
 from ledger.storage.raw_rows import RawSession, SessionRows
@@ -90,24 +89,26 @@ def _expected(derivations: Derivations, context: tuple[str, bool, int], seats: t
     """A key's derivation as the digests compare it, or None when it does not prove its
     deals (it does not score, or scores otherwise than one plain row per seat)."""
     rules_json, teams, _n = context
-    try:  # what derivations.derive gives, less the sums (one row a player, checked below)
-        rows = points_rows(seats, score_deal(derivations.rules(rules_json), seats,
-                                             Deal.from_dict(facts_of(facts)), teams))
+    try:  # what derivations.derive gives (points_rows of the score), read seat by seat
+        score = score_deal(derivations.rules(rules_json), seats, Deal.from_dict(facts_of(facts)),
+                           teams)
     except Exception:  # the replay names it
         return None
     derivations.derived += 1
-    if len(rows) != len(seats):
+    net_of = score.net
+    if len(net_of) != len(seats):  # a row for a name not seated, or a seat without one
         return None
     w_deals, w_wins, w_fried, w_cards, w_penalty, w_net = WEIGHTS
-    by_seat = [0] * len(seats)
+    wins, fried, cards, penalty, payee = score.wins, score.fried, score.cards, score.penalty, score.payee
+    by_seat = []
     net = 0
-    for player, deals, wins, fried, cards, penalty, points, payee in rows:
-        i = seats.index(player) if player in seats else -1
-        if i < 0 or payee is not None or deals != 1 or by_seat[i]:
+    for player in seats:
+        if player not in net_of or payee[player] is not None:
             return None
-        by_seat[i] = (w_deals * deals + w_wins * wins + w_fried * fried + w_cards * cards
-                      + w_penalty * penalty + w_net * points)
+        points = net_of[player]
+        by_seat.append(w_deals + w_wins * int(wins[player]) + w_fried * int(fried[player])
+                       + w_cards * cards[player] + w_penalty * penalty[player] + w_net * points)
         net += points
     if net != 0 or 0 in by_seat or sum(by_seat) == 0:
         return None
-    return Expected(rc, key, len(rows), tuple(by_seat))
+    return Expected(rc, key, len(seats), tuple(by_seat))

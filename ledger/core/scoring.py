@@ -361,14 +361,18 @@ def _factor(option: str, count: int) -> int:
 
 
 def base_penalties(
-    rules: RuleSet, seats: Sequence[str], deal: Deal, finish_counts: bool = True
+    rules: RuleSet, seats: Sequence[str], deal: Deal, finish_counts: bool = True,
+    cards: Mapping[str, int] | None = None, own: Mapping[str, int] | None = None,
 ) -> dict[str, int]:
     """Each player's penalty before transfers (docs/scoring.md, "A loser's penalty");
-    ``finish_counts`` False: the finish doubles nobody (teams, the side that went out lost)."""
+    ``finish_counts`` False: the finish doubles nobody (teams, the side that went out lost).
+    ``cards`` and ``own``, when given, are ``effective_cards`` and ``own_hands`` of them,
+    worked out once by the caller."""
     if rules.mode == "places":
         assert deal.order is not None
         return {n: rules.place_points[deal.order.index(n)] for n in seats}
-    cards = effective_cards(rules, seats, deal)
+    if cards is None:
+        cards = effective_cards(rules, seats, deal)
     if rules.settlement == "ranked":
         from ledger.core.ranked import ranked_penalties
 
@@ -376,17 +380,20 @@ def base_penalties(
     if deal.immediate is not None:
         return {n: c * immediate_multiplier(rules, deal, c) for n, c in cards.items()}
     finish = 2 if finish_counts and rules.finish_double and _doubling_finish(rules, deal.finish) else 1
-    own = own_hands(rules, cards, deal.leftovers)
+    if own is None:
+        own = own_hands(rules, cards, deal.leftovers)
+    capped = rules.draw_from_stock and rules.stock_scoring == "full-hand"
+    twos, bombs = deal.twos, deal.bombs
     out = {}
     for name in seats:
         c = cards[name]
-        if rules.draw_from_stock and rules.stock_scoring == "full-hand":
+        if capped:
             c = min(c, rules.hand_size)  # Wikipedia is silent above a full hand
         out[name] = (
             c
             * rules.tier_for(c, own[name])
-            * _factor(rules.twos, deal.twos.get(name, 0))
-            * _factor(rules.bombs, deal.bombs.get(name, 0))
+            * (_factor(rules.twos, twos[name]) if name in twos else 1)
+            * (_factor(rules.bombs, bombs[name]) if name in bombs else 1)
             * finish
         )
     return out
@@ -409,16 +416,20 @@ def immediate_multiplier(rules: RuleSet, deal: Deal, cards: int) -> int:
     return rules.tier_for(cards, cards)  # a full hand: all your cards
 
 
-def is_fried(rules: RuleSet, deal: Deal, cards: int, name: str = "") -> bool:
+def is_fried(rules: RuleSet, deal: Deal, cards: int, name: str = "",
+             own: Mapping[str, int] | None = None) -> bool:
     """A loser multiplied by the card count: a tier above x1, four twos tripled, or
-    (ranked) holding the threshold or more."""
+    (ranked) holding the threshold or more.  ``own``, when given, is ``own_hands`` of the
+    deal's cards, worked out once by the caller."""
     if rules.mode != "cards" or cards == 0:
         return False
     if rules.settlement == "ranked":
         return cards >= rules.rank_threshold
     if deal.immediate is not None:
         return immediate_multiplier(rules, deal, cards) > 1
-    return rules.tier_for(cards, own_hands(rules, deal.cards, deal.leftovers).get(name, cards)) > 1
+    if own is None:
+        own = own_hands(rules, deal.cards, deal.leftovers)
+    return rules.tier_for(cards, own.get(name, cards)) > 1
 
 
 def effective_cards(rules: RuleSet, seats: Sequence[str], deal: Deal) -> dict[str, int]:
@@ -437,8 +448,13 @@ def score_deal(
     """Validate and score one deal; raises InputError for impossible facts."""
     validate(rules, seats, deal, teams)
     cards = effective_cards(rules, seats, deal)
-    base = base_penalties(rules, seats, deal)
-    fried = {n: is_fried(rules, deal, cards[n], n) for n in seats}
+    # Every seat's own hand, once: the played cards name every seat (validated above), so
+    # own_hands of them is what base_penalties and is_fried each work out.
+    own = (own_hands(rules, deal.cards, deal.leftovers)
+           if rules.mode == "cards" and rules.settlement != "ranked" and deal.immediate is None
+           else None)
+    base = base_penalties(rules, seats, deal, cards=cards, own=own)
+    fried = {n: is_fried(rules, deal, cards[n], n, own) for n in seats}
     if teams:
         return _score_teams(rules, seats, deal, cards, base, fried)
     winner = deal.winner
