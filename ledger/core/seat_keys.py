@@ -13,6 +13,7 @@ it: no key (``None``), and the deal is scored on its own, as before.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
@@ -104,7 +105,9 @@ def by_name(facts: Mapping[str, Any], seats: Sequence[str]) -> dict[str, Any]:
 # (first) and payee (last) a seat number: (seat, deals, wins, fried, cards, penalty, net,
 # payee seat or None), as the import's points rows are with names.
 Rows = list[tuple[Any, ...]]
-Scored = tuple[dict[str, Any], Rows]
+# And, for a deal whose facts say only each seat's cards (most deals), those counts in
+# seat order, from which its stored text is made without encoding it again.
+Scored = tuple[dict[str, Any], Rows, "list[int] | None"]
 
 
 class SharedScores:
@@ -135,20 +138,32 @@ class SeatScores:
                  seats: Sequence[str]) -> None:
         self._shared, self._scores, self.seats = shared, scores, seats
         self._seat = {name: i for i, name in enumerate(seats)}
+        self._quoted: list[tuple[str, int]] | None = None  # see cards_text
 
     def key(self, facts: Mapping[str, Any]) -> SeatKey | None:
         """:func:`seat_key` of ``facts`` at this session's seats."""
         return _key(facts, self._seat)
 
-    def find(self, key: SeatKey) -> tuple[dict[str, Any], Rows] | None:
-        """The facts and points rows kept for ``key``, with this session's names."""
+    def find(self, key: SeatKey) -> tuple[dict[str, Any], Rows, str | None] | None:
+        """The facts and points rows kept for ``key``, with this session's names, and the
+        facts' stored text when they say only each seat's cards (:meth:`cards_text`)."""
         found = self._scores.get(key)
         if found is None:
             return None
         seats = self.seats
         return by_name(found[0], seats), [
             (seats[row[0]], *row[1:-1], None if row[-1] is None else seats[row[-1]])
-            for row in found[1]]
+            for row in found[1]], None if found[2] is None else self.cards_text(found[2])
+
+    def cards_text(self, counts: Sequence[int]) -> str:
+        """``{"cards": {NAME: COUNT, …}}`` for each seat's count (seat order) as the
+        ledger stores facts: ``json.dumps(facts, sort_keys=True, ensure_ascii=False)``,
+        made from this session's names quoted once, in sorted order."""
+        if self._quoted is None:
+            order = sorted(range(len(self.seats)), key=self.seats.__getitem__)
+            self._quoted = [(json.dumps(self.seats[i], ensure_ascii=False) + ": ", i)
+                            for i in order]
+        return '{"cards": {' + ", ".join(q + str(counts[i]) for q, i in self._quoted) + "}}"
 
     def keep(self, key: SeatKey, facts: Mapping[str, Any], rows: Sequence[tuple[Any, ...]]) -> None:
         """Keep a deal's scored ``facts`` and points ``rows`` (this session's names)."""
@@ -156,5 +171,13 @@ class SeatScores:
             return
         self._shared.room -= 1
         seat = self._seat
+        cards = facts.get("cards")
+        counts = None
+        if (len(facts) == 1 and type(cards) is dict and len(cards) == len(seat)
+                and all(type(c) is int for c in cards.values())):
+            counts = [0] * len(seat)
+            for name, c in cards.items():
+                counts[seat[name]] = c
         self._scores[key] = (_moved(facts, seat.__getitem__), [
-            (seat[row[0]], *row[1:-1], None if row[-1] is None else seat[row[-1]]) for row in rows])
+            (seat[row[0]], *row[1:-1], None if row[-1] is None else seat[row[-1]]) for row in rows],
+            counts)

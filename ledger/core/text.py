@@ -93,17 +93,16 @@ def clean_text(text: object, what: str, limit: int = MAX_NAME) -> str:
     ``N_`` where it is written and translated here.
     May be empty; the caller decides whether that is allowed.
     """
-    what = _(what)
-    if not isinstance(text, str):
-        raise InputError(_("{what} must be text, not {text!r}").format(what=what, text=text))
+    if not isinstance(text, str):  # (``what`` translated only for a message made)
+        raise InputError(_("{what} must be text, not {text!r}").format(what=_(what), text=text))
     if len(text) > 4 * limit:  # too long whatever NFC makes of it: refused before scanning
-        raise InputError(_too_long(what, text, limit))
+        raise InputError(_too_long(_(what), text, limit))
     bad = problem(text)
     if bad:
-        raise InputError(f"{what} {_cut(text)!r} {bad}")
+        raise InputError(f"{_(what)} {_cut(text)!r} {bad}")
     clean = unicodedata.normalize("NFC", text).strip()
     if len(clean) > limit:
-        raise InputError(_too_long(what, clean, limit))
+        raise InputError(_too_long(_(what), clean, limit))
     return clean
 
 

@@ -404,7 +404,7 @@ def _checked_facts(spec: SessionSpec, e: EntrySpec, members: set[str] | None,
     key = None if table is None else table.key(e.facts)
     found = None if key is None or table is None else table.find(key)
     if found is not None:
-        return e._replace(facts=found[0], points=found[1], facts_json=to_json(found[0]))
+        return e._replace(facts=found[0], points=found[1], facts_json=found[2] or to_json(found[0]))
     try:
         deal = deal_from_facts(e.facts, players, spec.rules)
         score = score_deal(spec.rules, players, deal, spec.teams)

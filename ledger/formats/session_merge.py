@@ -188,7 +188,8 @@ class SessionMerge:
                 self.renumbered.append((e.uuid, e.deal_no, number))
             self.numbers[e.deal_no] = number
             self.deal_of[e.uuid] = number
-            e = e._replace(deal_no=number)
+            if number != e.deal_no:
+                e = e._replace(deal_no=number)
         else:
             e = e._replace(deal_no=self.target(e))
         if e.kind != "deal" and e.deal_no not in deal_nos:

@@ -3,6 +3,8 @@ shares a score by, exact or absent, never a guess."""
 
 from __future__ import annotations
 
+import json
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -90,10 +92,48 @@ def test_shared_scores_keep_one_table_per_rules_seats_and_teams_and_no_more_than
     shared.table(classic, False, SEATS).keep(key, facts, rows)
     found = shared.table(load_preset("classic"), False, OTHERS).find(key)  # equal rules
     assert found == ({"cards": {"陳大文": 0, "李小明": 1, "José": 2, "two": 3}, "assist": "李小明"},
-                     [("陳大文", 1, 1, 0, 0, 0, 6, None), ("李小明", 1, 0, 0, 1, 6, -6, "陳大文")])
+                     [("陳大文", 1, 1, 0, 0, 0, 6, None), ("李小明", 1, 0, 0, 1, 6, -6, "陳大文")],
+                     None)  # (no text made: the facts say more than the cards)
     assert shared.table(other, False, SEATS).find(key) is None
     assert shared.table(classic, True, SEATS).find(key) is None
     assert shared.table(classic, False, SEATS[:3]).find(key) is None
     shared.table(other, False, SEATS).keep(key, facts, rows)  # past `most`: not kept
     assert shared.table(other, False, SEATS).find(key) is None
     assert shared.table(classic, False, OTHERS).key(renamed(facts, SEATS, OTHERS)) == key
+
+
+NAMES = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=6)
+
+
+@given(st.lists(NAMES, min_size=2, max_size=8, unique=True), st.data())
+def test_a_cards_only_deal_found_has_its_stored_text_as_the_encoder_writes_it(
+        names: list[str], data: st.DataObject) -> None:
+    """The text made from the seats' quoted names is ``to_json``'s, byte for byte, for
+    any names (quotes, backslashes, CJK, emoji, names that sort otherwise than seated)."""
+    from ledger.storage.codec import to_json
+
+    counts = data.draw(st.lists(st.integers(0, 39), min_size=len(names), max_size=len(names)))
+    facts = {"cards": dict(zip(names, counts, strict=True))}
+    shared = SharedScores()
+    table = shared.table("rules", False, tuple(names))
+    key = table.key(facts)
+    assert key is not None
+    table.keep(key, facts, [])
+    others = tuple(reversed(names))  # another table, seated the other way round
+    found = shared.table("rules", False, others).find(key)
+    assert found is not None and found[2] is not None
+    assert found[2] == to_json(found[0]) == json.dumps(found[0], sort_keys=True, ensure_ascii=False)
+    assert found[0] == {"cards": {others[i]: counts[i] for i in range(len(names))}}
+    assert table.find(key) == (facts, [], to_json(facts))
+
+
+def test_no_text_is_made_for_facts_that_say_more_or_hold_other_types() -> None:
+    shared = SharedScores()
+    table = shared.table("rules", False, SEATS)
+    for facts in ({"cards": {"Ann": 0, "Ben": 1, "Cat": 2, "Dan": 3}, "finish": "quads"},
+                  {"cards": {"Ann": 0, "Ben": 1, "Cat": 2, "Dan": "3"}}):
+        key = table.key(facts)
+        assert key is not None
+        table.keep(key, facts, [])
+        found = table.find(key)
+        assert found is not None and found[2] is None
