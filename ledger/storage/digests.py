@@ -206,20 +206,16 @@ class Digests:
         seats = ", ".join(f"m{i} INTEGER NOT NULL DEFAULT 0" for i in range(SLOTS))
         self.conn.execute(f"""CREATE TEMP TABLE doctor_keys (rc INTEGER, key TEXT, n INTEGER,
             w INTEGER, {seats}, PRIMARY KEY (rc, key))""")
-        keys = self.conn.execute(  # (a name holds no control character: see plain())
-            """SELECT g.rc, g.key, e.facts,
-                      (SELECT group_concat(name, char(31)) FROM (
-                           SELECT COALESCE(p.name, '#' || t.player_id) AS name FROM seats t
-                           LEFT JOIN players p ON p.id = t.player_id
-                           WHERE t.session_id = e.session_id ORDER BY t.seat))
+        keys = self.conn.execute(  # each seat's name as key_deals keyed it (doctor_ctx)
+            f"""SELECT g.rc, g.key, e.facts, {', '.join(f'c.n{i}' for i in range(SLOTS))}
                FROM (SELECT rc, key, min(entry_id) AS first FROM doctor_dk
                      WHERE key IS NOT NULL GROUP BY rc, key) g
-               JOIN entries e ON e.id = g.first""")
+               JOIN entries e ON e.id = g.first JOIN doctor_ctx c ON c.session_id = e.session_id""")
         self.conn.executemany(
             f"INSERT INTO doctor_keys VALUES ({', '.join('?' * (4 + SLOTS))})",
             ([x.context, x.key, x.rows, sum(x.seats), *x.seats, *[0] * (SLOTS - len(x.seats))]
-             for x in (derive(DistinctKey(rc, key, tuple(seats.split("\x1f")), facts))
-                       for rc, key, facts, seats in keys) if x is not None))
+             for x in (derive(DistinctKey(rc, key, tuple(n for n in names if n is not None), facts))
+                       for rc, key, facts, *names in keys) if x is not None))
 
     @_reading
     def compare(self, cached: bool) -> Iterator[Tally]:
