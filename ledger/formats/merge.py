@@ -34,7 +34,7 @@ from ledger.core.i18n import N_, _, ngettext
 from ledger.core.phrase import Phrase
 from ledger.core.rules import RuleSet, rules_from_dict
 from ledger.formats.conflicts import Conflict
-from ledger.formats.session_merge import SessionMerge
+from ledger.formats.session_merge import SessionMerge, names_now
 from ledger.storage.raw_rows import ImportedEntry
 from ledger.storage.rows import PointsRow, PointsTuple, SessionRow
 from ledger.storage.store import Ledger
@@ -327,7 +327,7 @@ class Importer:
     def _session(self, spec: SessionSpec, entries: Iterable[EntrySpec]) -> int:
         self.report.sessions += 1
         if self.ledger.players.mark():  # players were renamed or merged: use their names now
-            spec, entries = self._names_now(spec, entries)
+            spec, entries = names_now(self.ledger, spec, entries)
         known = self.ledger.bulk.session_id_by_uuid(spec.uuid)
         if known is None and spec.from_sheet:
             # Nothing in it can conflict (its games' uuids derive from its own): the
@@ -353,30 +353,6 @@ class Importer:
             self.ledger.bulk.forget_new()  # its totals, summed so far, were rolled back too
             self.report.conflicting_sessions.append(spec.uuid)
             return 0
-
-    def _names_now(self, spec: SessionSpec, entries: Iterable[EntrySpec]
-                   ) -> tuple[SessionSpec, Iterable[EntrySpec]]:
-        """The session under its players' names now: a file written before a rename or
-        merge names them as they were (the ledger stores them as typed, at write) — its
-        seats, and the players its seat entries join and its deals name (a later joiner)."""
-        from dataclasses import replace
-
-        from ledger.core.names import NamesNow, rename_facts
-        from ledger.storage.codec import to_json
-
-        names = NamesNow(self.ledger.find_player)
-
-        def renamed(e: EntrySpec) -> EntrySpec:
-            facts = None if e.facts is None else rename_facts(e.facts, names)
-            facts_json = (None if e.facts_json is None
-                          else to_json(rename_facts(json.loads(e.facts_json), names)))
-            points = None if e.points is None else [
-                (names.get(p[0], p[0]), *p[1:7], None if p[7] is None else names.get(p[7], p[7]))
-                for p in e.points]
-            return e._replace(facts=facts, facts_json=facts_json, points=points)
-
-        players = tuple(names.get(n, n) for n in spec.players)
-        return replace(spec, players=players), (renamed(e) for e in entries)
 
     def _add_session(self, spec: SessionSpec) -> int:
         # A sheet's thousands of sessions share a few rule sets: freeze each once.

@@ -18,7 +18,7 @@ they were written always equal the deal's current version in that order.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ledger.core.deal_line import facts_text
@@ -30,7 +30,7 @@ from ledger.storage.raw_rows import ImportedEntry, StoredEntry
 from ledger.storage.rows import PointsTuple
 
 if TYPE_CHECKING:
-    from ledger.formats.merge import EntrySpec
+    from ledger.formats.merge import EntrySpec, SessionSpec
     from ledger.storage.store import Ledger
 
 
@@ -251,3 +251,28 @@ class SessionMerge:
         self.latest = None  # read again: the action's time
         self.mine.add(e.uuid)
         return True
+
+
+def names_now(ledger: Ledger, spec: SessionSpec, entries: Iterable[EntrySpec]
+              ) -> tuple[SessionSpec, Iterable[EntrySpec]]:
+    """The session under its players' names now: a file written before a rename or
+    merge names them as they were (the ledger stores them as typed, at write) — its
+    seats, and the players its seat entries join and its deals name (a later joiner)."""
+    from dataclasses import replace
+
+    from ledger.core.names import NamesNow, rename_facts
+    from ledger.storage.codec import to_json
+
+    names = NamesNow(ledger.find_player)
+
+    def renamed(e: EntrySpec) -> EntrySpec:
+        facts = None if e.facts is None else rename_facts(e.facts, names)
+        facts_json = (None if e.facts_json is None
+                      else to_json(rename_facts(json.loads(e.facts_json), names)))
+        points = None if e.points is None else [
+            (names.get(p[0], p[0]), *p[1:7], None if p[7] is None else names.get(p[7], p[7]))
+            for p in e.points]
+        return e._replace(facts=facts, facts_json=facts_json, points=points)
+
+    players = tuple(names.get(n, n) for n in spec.players)
+    return replace(spec, players=players), (renamed(e) for e in entries)
