@@ -76,6 +76,9 @@ class FileActions:
         deal in its own session (looked up in bulk)."""
         gate.check_keys([*self.claims, *more])
         unknown = [d for d, _s, _w in self.corrections if d not in self.deal_session]
+        if gate.started_empty:  # the ledger holds only the file's own: look up no other
+            claimed = {c.uuid for c in self.claims}
+            unknown = [d for d in unknown if d in claimed]
         in_ledger = ledger.bulk.entry_sessions(unknown)
         for deal, session, where in self.corrections:
             owner = self.deal_session.get(deal) or in_ledger.get(deal)

@@ -285,8 +285,10 @@ class Importer:
         self._frozen: dict[int, tuple[RuleSet, dict[str, Any]]] = {}
         self._indexes_decided = False  # in this transaction
         # No entry in the ledger when the import began: an entry of a session new to it
-        # cannot be there already (the file gives each uuid once), so is not looked up.
-        self._was_empty = ledger.bulk.entry_count() == 0
+        # cannot be there already (the file gives each uuid once), so is not looked up;
+        # the uuids it wrote are then all the ledger holds (an undo's target is found
+        # among them), so the index of uuids is built once, at the end, like the others.
+        self._written: set[str] | None = set() if ledger.bulk.entry_count() == 0 else None
 
     def run(self, sessions: Iterable[tuple[SessionSpec, Iterable[EntrySpec]]]) -> ImportReport:
         pending = iter(sessions)
@@ -339,7 +341,7 @@ class Importer:
             # the triggers, its totals summed once (BulkImport.sum_later), and the
             # indexes are built once if the import is large; both are set up here,
             # outside its savepoint, which a conflict rolls back.
-            self._maybe_build_indexes(lookups=True)
+            self._maybe_build_indexes(lookups=self._written is None)
             self.ledger.bulk.pause_triggers()
         else:
             # What follows writes points with the triggers and indexes on (and outside
@@ -431,14 +433,19 @@ class Importer:
             deal_nos = set()
             if fresh:
                 ledger.bulk.sum_later(sid)
-        merge = SessionMerge(ledger, sid, deal_nos, conflicts, new=existing is None)
+        merge = SessionMerge(ledger, sid, deal_nos, conflicts, new=existing is None,
+                             written=self._written)
+        if existing is None:  # its start entry, which _add_session wrote
+            from ledger.storage.upgrade import action_uuid
+
+            merge.mine.add(spec.start_uuid or action_uuid(spec.uuid, "start"))
         added = present = seen = actions = 0
         for chunk in _chunks(entries, CHUNK):
             seen += sum(e.kind in DEAL_KINDS for e in chunk)  # deal entries: the report's
             if session_differs:  # its entries cannot be compared with the ledger's
                 self.progress(len(chunk))
                 continue
-            found = {} if fresh and self._was_empty else ledger.bulk.entry_texts(
+            found = {} if fresh and self._written is not None else ledger.bulk.entry_texts(
                 [e.uuid for e in chunk])
             rows: list[ImportedEntry] = []
             for e in chunk:
@@ -471,5 +478,7 @@ class Importer:
             self.report.conflicts.extend(conflicts)
             raise _Conflicted
         self.report.renumbered.extend(merge.renumbered)
+        if self._written is not None:  # (what a conflict rolled back is never added)
+            self._written.update(merge.mine)
         self._done(sid, existing is None, added, present, seen, bool(actions))
         return added

@@ -51,10 +51,15 @@ class SessionMerge:
     """The entries of one imported session against the ledger's session ``sid``."""
 
     def __init__(self, ledger: Ledger, sid: int, deal_nos: set[int],
-                 conflicts: list[Conflict], new: bool = False) -> None:
+                 conflicts: list[Conflict], new: bool = False,
+                 written: set[str] | None = None) -> None:
         """``new``: the session was added by this import, so the ledger holds no deal of
-        it but what this merge wrote (its deals' versions and points are not looked up)."""
+        it but what this merge wrote (its deals' versions and points are not looked up).
+        ``written``: the ledger held no entry before this import, and these are the uuids
+        it wrote in the sessions before this one: an undo's target is looked up there
+        (the index of uuids may be built only at the import's end)."""
         self.ledger = ledger
+        self.written = written
         self.new = new
         self.sid = sid
         self.deal_nos = deal_nos
@@ -141,7 +146,9 @@ class SessionMerge:
         """An undo's target is in the ledger (or this import) and not undone yet."""
         if e.undoes is None:
             return True
-        known = e.undoes in self.mine or self.ledger.journal.entry_by_uuid(e.undoes) is not None
+        known = e.undoes in self.mine or (
+            e.undoes in self.written if self.written is not None
+            else self.ledger.journal.entry_by_uuid(e.undoes) is not None)
         if not known:
             self.conflict(e, N_("it undoes entry {uuid}, which neither the file nor the ledger "
                                 "has before it"), uuid=e.undoes)

@@ -488,3 +488,73 @@ def test_a_crafted_deal_equal_in_python_to_a_shared_one_is_still_refused(cli, tm
     assert err.count("error:") == 1
     cli.ok("--db", str(other), "session", "list")  # the ledger opens: nothing of the file in it
     assert json.loads(cli.ok("--db", str(other), "session", "list", "--json")) == []
+
+
+def _undo_variants(cli, tmp_path: Path) -> dict[str, Path]:
+    """An export whose second session undid its deal (a void naming it), and the same with
+    that void aimed at other entries of the file, each padded with blank lines so that
+    its import counts as large (INDEX_BUILD_MIN: indexes built once, at the end)."""
+    import copy
+    import uuid as uuids
+
+    cli.ok("session", "start", "--players", "Ann,Ben,Cat,Dan")
+    cli.ok("deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8")
+    cli.ok("session", "start", "--players", "Eve,Fay,Gus,Hal")
+    cli.ok("deal", "Eve=0", "Fay=3", "Gus=11", "Hal=8")
+    cli.ok("undo")
+    base = tmp_path / "base.json"
+    cli.ok("export", "--all", "--out", str(base))
+    data = json.loads(base.read_text("utf-8"))
+    first, second = data["sessions"]
+
+    def start(session: dict) -> str:
+        return next(e["uuid"] for e in session["entries"] if e["kind"] == "start")
+
+    def void(v: dict) -> dict:
+        return next(e for e in v["sessions"][1]["entries"] if e["kind"] == "void")
+
+    def later(v: dict) -> None:  # the first session undoes the second's deal: not yet written
+        e = copy.deepcopy(void(v))
+        e.update(uuid=str(uuids.uuid4()), deal=1, seq=9, undoes=second["entries"][0]["uuid"])
+        e.pop("deal_uuid", None)  # (its deal found by its number, in its own session)
+        v["sessions"][0]["entries"].append(e)
+
+    edits = {"as exported": lambda v: None,
+             "another session's deal": lambda v: void(v).update(undoes=first["entries"][0]["uuid"]),
+             "another session's start": lambda v: void(v).update(undoes=start(first)),
+             "its own start": lambda v: void(v).update(undoes=start(second)),
+             "a later session's deal": later}
+    out = {}
+    for i, (name, edit) in enumerate(edits.items()):
+        v = copy.deepcopy(data)
+        edit(v)
+        path = tmp_path / f"variant{i}.json"
+        path.write_text(json.dumps(v, indent=1) + "\n" * 6000, encoding="utf-8")
+        out[name] = path
+    return out
+
+
+def test_an_undos_target_is_found_alike_in_an_empty_ledger_and_a_holding_one(cli, tmp_path) -> None:
+    """Into an empty ledger, an import finds an undo's target among the uuids it wrote
+    (the uuid index is built at its end); into one that holds entries, in the ledger: the
+    same outcome either way, whatever the file's undo names (an entry written before it,
+    a start, one not written yet)."""
+    import re
+
+    for name, path in _undo_variants(cli, tmp_path).items():
+        seen = []
+        for holding in (False, True):
+            db = str(tmp_path / f"{path.stem}-{holding}.db")
+            if holding:
+                cli.ok("--db", db, "session", "start", "--players", "Zed,Yan,Xu,Wu")
+                cli.ok("--db", db, "deal", "Zed=0", "Yan=1", "Xu=2", "Wu=3")
+            result = cli("--db", db, "import", str(path))
+            logs = [json.loads(cli.ok("--db", db, "log", "--session", str(s["id"]), "--json"))
+                    for s in json.loads(cli.ok("--db", db, "session", "list", "--json"))
+                    if s["players"][0] != "Zed"]
+            seen.append((result.exit_code, re.sub(r"session \d+", "session N", result.output),
+                         [[(e["kind"], e["deal"], e["status"], e["live"], e["undoes"]) for e in log]
+                          for log in logs]))
+        assert seen[0] == seen[1], name
+    assert seen[0][0] == 1, seen[0][1]
+    assert "which neither the file nor the ledger has before it" in seen[0][1]
