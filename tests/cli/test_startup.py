@@ -117,6 +117,7 @@ DEAL_MODULES = {
     "ledger.cli.sessions", "ledger.cli.commands",  # the package: its LAZY table, no feature module
     "ledger.core", "ledger.core.errors", "ledger.core.i18n", "ledger.core.text",
     "ledger.core.rule_values", "ledger.core.rules", "ledger.core.rule_set", "ledger.core.scoring",
+    "ledger.core.deal_checks",  # (scoring's checks of the facts)
     "ledger.core.seating",  # players and decks: hand sizes, the table a deck seats
     "ledger.core.deal_line", "ledger.core.registry", "ledger.core.fact_help", "ledger.core.dealer",
     "ledger.core.settlement",
