@@ -34,7 +34,7 @@ from ledger.core.i18n import N_, _, ngettext
 from ledger.core.phrase import Phrase
 from ledger.core.rules import RuleSet, rules_from_dict
 from ledger.formats.conflicts import Conflict
-from ledger.formats.session_merge import SessionMerge, names_now
+from ledger.formats.session_merge import SessionMerge, Target, names_now
 from ledger.storage.raw_rows import ImportedEntry
 from ledger.storage.rows import PointsRow, PointsTuple, SessionRow
 from ledger.storage.store import Ledger
@@ -288,7 +288,7 @@ class Importer:
         # cannot be there already (the file gives each uuid once), so is not looked up;
         # the uuids it wrote are then all the ledger holds (an undo's target is found
         # among them), so the index of uuids is built once, at the end, like the others.
-        self._written: set[str] | None = set() if ledger.bulk.entry_count() == 0 else None
+        self._written: dict[str, Target] | None = {} if ledger.bulk.entry_count() == 0 else None
 
     def run(self, sessions: Iterable[tuple[SessionSpec, Iterable[EntrySpec]]]) -> ImportReport:
         pending = iter(sessions)
@@ -438,7 +438,8 @@ class Importer:
         if existing is None:  # its start entry, which _add_session wrote
             from ledger.storage.upgrade import action_uuid
 
-            merge.mine.add(spec.start_uuid or action_uuid(spec.uuid, "start"))
+            merge.mine[spec.start_uuid or action_uuid(spec.uuid, "start")] = Target(
+                sid, "start", 0, None)
         added = present = seen = actions = 0
         for chunk in _chunks(entries, CHUNK):
             seen += sum(e.kind in DEAL_KINDS for e in chunk)  # deal entries: the report's

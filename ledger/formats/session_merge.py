@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ledger.core.deal_line import facts_text
 from ledger.core.i18n import N_
@@ -47,15 +47,38 @@ def facts_phrase(facts: dict[str, Any] | None) -> str:
     return Phrase(N_("(none)")) if facts is None else facts_text(facts)
 
 
+DEAL_ENTRY_KINDS = ("deal", "amend", "void")
+
+
+class Target(NamedTuple):
+    """An entry as an undo of it is checked: its session's id, kind, deal number (0 for a
+    session's own action) and, for a seat change, its action."""
+
+    session_id: int
+    kind: str
+    deal_no: int
+    action: str | None
+
+
+def takes_back(kind: str, action: str | None, target_kind: str, target_action: str | None) -> bool:
+    """Whether an entry of ``kind`` may take back one of ``target_kind`` (ledger/book/undo.py):
+    a deal's entry by a correction, an end by a reopen, a reopen by an end, a start by an
+    undo, a seat change by the undo of one."""
+    if target_kind in DEAL_ENTRY_KINDS:
+        return kind in ("amend", "void")
+    return ((target_kind, kind) in {("end", "reopen"), ("reopen", "end"), ("start", "undo")}
+            or (target_kind == kind == "seat" and target_action != "undo" and action == "undo"))
+
+
 class SessionMerge:
     """The entries of one imported session against the ledger's session ``sid``."""
 
     def __init__(self, ledger: Ledger, sid: int, deal_nos: set[int],
                  conflicts: list[Conflict], new: bool = False,
-                 written: set[str] | None = None) -> None:
+                 written: dict[str, Target] | None = None) -> None:
         """``new``: the session was added by this import, so the ledger holds no deal of
         it but what this merge wrote (its deals' versions and points are not looked up).
-        ``written``: the ledger held no entry before this import, and these are the uuids
+        ``written``: the ledger held no entry before this import, and these are the entries
         it wrote in the sessions before this one: an undo's target is looked up there
         (the index of uuids may be built only at the import's end)."""
         self.ledger = ledger
@@ -65,7 +88,9 @@ class SessionMerge:
         self.deal_nos = deal_nos
         self.conflicts = conflicts
         self.live: dict[int, Sequence[PointsTuple] | None] = {}
-        self.mine: set[str] = set()  # uuids this import wrote (or will) in the session
+        # The entries this import wrote (or will) in the session, by uuid: what an undo of
+        # one of them checks (Target).
+        self.mine: dict[str, Target] = {}
         self.undone: set[str] = set()  # the uuids its undos took back
         # The file's deal numbers as this ledger numbers those deals (by their "deal"
         # entries: those already here, and those this import writes).
@@ -143,15 +168,28 @@ class SessionMerge:
         return self.live[deal_no] or []
 
     def _undoes_ok(self, e: EntrySpec) -> bool:
-        """An undo's target is in the ledger (or this import) and not undone yet."""
+        """An undo's target is in the ledger (or this import) and not undone yet, and one
+        it may take back: of its session, a kind its kind takes back (for a correction,
+        of its own deal), as the doctor checks (``ledger/storage/inspection.py``)."""
         if e.undoes is None:
             return True
-        known = e.undoes in self.mine or (
-            e.undoes in self.written if self.written is not None
-            else self.ledger.journal.entry_by_uuid(e.undoes) is not None)
-        if not known:
+        target = self.mine.get(e.undoes) or self._target(e.undoes)
+        if target is None:
             self.conflict(e, N_("it undoes entry {uuid}, which neither the file nor the ledger "
                                 "has before it"), uuid=e.undoes)
+            return False
+        session, kind, deal_no, action = target
+        if session != self.sid:
+            self.conflict(e, N_("it undoes entry {target}, of session {session}: another "
+                                "session's"), target=e.undoes, session=session)
+            return False
+        if not takes_back(e.kind, (e.facts or {}).get("action"), kind, action):
+            self.conflict(e, N_("a {kind} entry cannot take back entry {target}, a {target_kind}"),
+                          kind=e.kind, target=e.undoes, target_kind=kind)
+            return False
+        if kind in DEAL_ENTRY_KINDS and deal_no != e.deal_no:
+            self.conflict(e, N_("it undoes entry {target}, of deal {target_deal}, not of its own "
+                                "deal {deal}"), target=e.undoes, target_deal=deal_no, deal=e.deal_no)
             return False
         taken = self.ledger.conn.execute("SELECT uuid FROM entries WHERE undoes = ?",
                                          [e.undoes]).fetchone()
@@ -161,6 +199,17 @@ class SessionMerge:
             return False
         self.undone.add(e.undoes)
         return True
+
+    def _target(self, uuid: str) -> Target | None:
+        """An entry this import wrote in an earlier session, or one the ledger holds."""
+        if self.written is not None:
+            return self.written.get(uuid)
+        row = self.ledger.journal.entry_by_uuid(uuid)
+        return None if row is None else Target(
+            row.session_id, row.kind, row.deal_no, (row.facts or {}).get("action"))
+
+    def _mine(self, e: EntrySpec) -> None:
+        self.mine[e.uuid] = Target(self.sid, e.kind, e.deal_no, (e.facts or {}).get("action"))
 
     def _timed(self, e: EntrySpec) -> EntrySpec:
         """``e`` with its time: an entry the file gives no ``at`` comes a microsecond after
@@ -213,7 +262,7 @@ class SessionMerge:
         if e.kind != "deal" and here is not None and (e.at, e.uuid) < here:
             if not self._undoes_ok(e):
                 return None
-            self.mine.add(e.uuid)
+            self._mine(e)
             facts = e.facts_json if e.facts_json is not None else e.facts
             return self._written(ImportedEntry(e.uuid, e.kind, e.deal_no, facts, [], e.at,
                                                e.undoes))
@@ -234,7 +283,7 @@ class SessionMerge:
             rows += e.points
             self.live[e.deal_no] = e.points
         deal_nos.add(e.deal_no)
-        self.mine.add(e.uuid)
+        self._mine(e)
         facts = e.facts_json if e.facts_json is not None else e.facts
         return self._written(ImportedEntry(e.uuid, e.kind, e.deal_no, facts, rows, e.at,
                                            e.undoes))
@@ -256,7 +305,7 @@ class SessionMerge:
             self.ledger.journal.add_action(self.sid, e.kind, entry_uuid=e.uuid,
                                            created_at=e.at, undoes=e.undoes)
         self.latest = None  # read again: the action's time
-        self.mine.add(e.uuid)
+        self._mine(e)
         return True
 
 

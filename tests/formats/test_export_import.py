@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -499,6 +500,7 @@ def _undo_variants(cli, tmp_path: Path) -> dict[str, Path]:
 
     cli.ok("session", "start", "--players", "Ann,Ben,Cat,Dan")
     cli.ok("deal", "Ann=0", "Ben=3", "Cat=11", "Dan=8")
+    cli.ok("deal", "Ann=5", "Ben=0", "Cat=2", "Dan=13")
     cli.ok("session", "start", "--players", "Eve,Fay,Gus,Hal")
     cli.ok("deal", "Eve=0", "Fay=3", "Gus=11", "Hal=8")
     cli.ok("undo")
@@ -513,17 +515,20 @@ def _undo_variants(cli, tmp_path: Path) -> dict[str, Path]:
     def void(v: dict) -> dict:
         return next(e for e in v["sessions"][1]["entries"] if e["kind"] == "void")
 
-    def later(v: dict) -> None:  # the first session undoes the second's deal: not yet written
-        e = copy.deepcopy(void(v))
-        e.update(uuid=str(uuids.uuid4()), deal=1, seq=9, undoes=second["entries"][0]["uuid"])
-        e.pop("deal_uuid", None)  # (its deal found by its number, in its own session)
-        v["sessions"][0]["entries"].append(e)
+    def first_voids(deal: int, undoes: str) -> Callable[[dict], None]:
+        def edit(v: dict) -> None:  # a void of the first session's deal, naming ``undoes``
+            e = copy.deepcopy(void(v))
+            e.update(uuid=str(uuids.uuid4()), deal=deal, seq=9, undoes=undoes)
+            e.pop("deal_uuid", None)  # (its deal found by its number, in its own session)
+            v["sessions"][0]["entries"].append(e)
+        return edit
 
     edits = {"as exported": lambda v: None,
              "another session's deal": lambda v: void(v).update(undoes=first["entries"][0]["uuid"]),
              "another session's start": lambda v: void(v).update(undoes=start(first)),
              "its own start": lambda v: void(v).update(undoes=start(second)),
-             "a later session's deal": later}
+             "another deal of its session": first_voids(2, first["entries"][0]["uuid"]),
+             "a later session's deal": first_voids(1, second["entries"][0]["uuid"])}
     out = {}
     for i, (name, edit) in enumerate(edits.items()):
         v = copy.deepcopy(data)
@@ -534,11 +539,23 @@ def _undo_variants(cli, tmp_path: Path) -> dict[str, Path]:
     return out
 
 
-def test_an_undos_target_is_found_alike_in_an_empty_ledger_and_a_holding_one(cli, tmp_path) -> None:
-    """Into an empty ledger, an import finds an undo's target among the uuids it wrote
-    (the uuid index is built at its end); into one that holds entries, in the ledger: the
-    same outcome either way, whatever the file's undo names (an entry written before it,
-    a start, one not written yet)."""
+UNDO_REFUSED = {
+    "as exported": None,
+    "another session's deal": "of session N: another session's",
+    "another session's start": "of session N: another session's",
+    "its own start": "a void entry cannot take back entry",
+    "another deal of its session": "of deal 1, not of its own deal 2",
+    "a later session's deal": "which neither the file nor the ledger has before it",
+}
+
+
+def test_an_undo_takes_back_only_what_it_may_and_alike_in_an_empty_or_a_holding_ledger(
+        cli, tmp_path) -> None:
+    """An entry that takes another back names one of its own session, of a kind its kind
+    takes back, of its own deal (the doctor's rules): anything else is refused, that
+    session not written.  Into an empty ledger the import finds the target among what it
+    wrote (the uuid index is built at its end); into one that holds entries, in the
+    ledger: the same outcome either way."""
     import re
 
     for name, path in _undo_variants(cli, tmp_path).items():
@@ -556,5 +573,8 @@ def test_an_undos_target_is_found_alike_in_an_empty_ledger_and_a_holding_one(cli
                          [[(e["kind"], e["deal"], e["status"], e["live"], e["undoes"]) for e in log]
                           for log in logs]))
         assert seen[0] == seen[1], name
-    assert seen[0][0] == 1, seen[0][1]
-    assert "which neither the file nor the ledger has before it" in seen[0][1]
+        refused = UNDO_REFUSED[name]
+        assert seen[0][0] == (0 if refused is None else 1), (name, seen[0][1])
+        assert refused is None or refused in seen[0][1], (name, seen[0][1])
+        db = str(tmp_path / f"{path.stem}-False.db")
+        assert "ok:" in cli.ok("--db", db, "doctor", "--full")  # nothing the doctor questions
