@@ -37,9 +37,8 @@ from ledger.formats.conflicts import Conflict
 from ledger.formats.session_merge import SessionMerge, Target, names_now
 from ledger.storage.raw_rows import ImportedEntry
 from ledger.storage.rows import PointsRow, PointsTuple, SessionRow
+from ledger.storage.schema import DEAL_KINDS
 from ledger.storage.store import Ledger
-
-DEAL_KINDS = ("deal", "amend", "void")
 
 BATCH_ENTRIES = 10000  # commit after whole sessions once this many entries are written
 CHUNK = 1000  # entries looked up and inserted at a time
@@ -434,12 +433,7 @@ class Importer:
             if fresh:
                 ledger.bulk.sum_later(sid)
         merge = SessionMerge(ledger, sid, deal_nos, conflicts, new=existing is None,
-                             written=self._written)
-        if existing is None:  # its start entry, which _add_session wrote
-            from ledger.storage.upgrade import action_uuid
-
-            merge.mine[spec.start_uuid or action_uuid(spec.uuid, "start")] = Target(
-                sid, "start", 0, None)
+                             written=self._written, started=None if existing else spec)
         added = present = seen = actions = 0
         for chunk in _chunks(entries, CHUNK):
             seen += sum(e.kind in DEAL_KINDS for e in chunk)  # deal entries: the report's

@@ -21,6 +21,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ledger.book.undo import TAKEN_BACK_BY
 from ledger.core.deal_line import facts_text
 from ledger.core.i18n import N_
 from ledger.core.phrase import Phrase
@@ -28,6 +29,7 @@ from ledger.core.times import just_after
 from ledger.formats.conflicts import Conflict
 from ledger.storage.raw_rows import ImportedEntry, StoredEntry
 from ledger.storage.rows import PointsTuple
+from ledger.storage.schema import DEAL_KINDS
 
 if TYPE_CHECKING:
     from ledger.formats.merge import EntrySpec, SessionSpec
@@ -47,9 +49,6 @@ def facts_phrase(facts: dict[str, Any] | None) -> str:
     return Phrase(N_("(none)")) if facts is None else facts_text(facts)
 
 
-DEAL_ENTRY_KINDS = ("deal", "amend", "void")
-
-
 class Target(NamedTuple):
     """An entry as an undo of it is checked: its session's id, kind, deal number (0 for a
     session's own action) and, for a seat change, its action."""
@@ -61,12 +60,12 @@ class Target(NamedTuple):
 
 
 def takes_back(kind: str, action: str | None, target_kind: str, target_action: str | None) -> bool:
-    """Whether an entry of ``kind`` may take back one of ``target_kind`` (ledger/book/undo.py):
-    a deal's entry by a correction, an end by a reopen, a reopen by an end, a start by an
-    undo, a seat change by the undo of one."""
-    if target_kind in DEAL_ENTRY_KINDS:
+    """Whether an entry of ``kind`` may take back one of ``target_kind``, as ``bigtwo
+    undo`` writes them (ledger/book/undo.py): a deal's entry by a correction, a session's
+    action by ``TAKEN_BACK_BY``, a seat change by the undo of one."""
+    if target_kind in DEAL_KINDS:
         return kind in ("amend", "void")
-    return ((target_kind, kind) in {("end", "reopen"), ("reopen", "end"), ("start", "undo")}
+    return (TAKEN_BACK_BY.get(target_kind) == kind
             or (target_kind == kind == "seat" and target_action != "undo" and action == "undo"))
 
 
@@ -75,12 +74,14 @@ class SessionMerge:
 
     def __init__(self, ledger: Ledger, sid: int, deal_nos: set[int],
                  conflicts: list[Conflict], new: bool = False,
-                 written: dict[str, Target] | None = None) -> None:
+                 written: dict[str, Target] | None = None,
+                 started: SessionSpec | None = None) -> None:
         """``new``: the session was added by this import, so the ledger holds no deal of
         it but what this merge wrote (its deals' versions and points are not looked up).
         ``written``: the ledger held no entry before this import, and these are the entries
         it wrote in the sessions before this one: an undo's target is looked up there
-        (the index of uuids may be built only at the import's end)."""
+        (the index of uuids may be built only at the import's end).  ``started``: the
+        session this import just added, whose start entry is then one of its own."""
         self.ledger = ledger
         self.written = written
         self.new = new
@@ -91,6 +92,11 @@ class SessionMerge:
         # The entries this import wrote (or will) in the session, by uuid: what an undo of
         # one of them checks (Target).
         self.mine: dict[str, Target] = {}
+        if started is not None:
+            from ledger.storage.upgrade import action_uuid
+
+            start = started.start_uuid or action_uuid(started.uuid, "start")
+            self.mine[start] = Target(sid, "start", 0, None)
         self.undone: set[str] = set()  # the uuids its undos took back
         # The file's deal numbers as this ledger numbers those deals (by their "deal"
         # entries: those already here, and those this import writes).
@@ -187,7 +193,7 @@ class SessionMerge:
             self.conflict(e, N_("a {kind} entry cannot take back entry {target}, a {target_kind}"),
                           kind=e.kind, target=e.undoes, target_kind=kind)
             return False
-        if kind in DEAL_ENTRY_KINDS and deal_no != e.deal_no:
+        if kind in DEAL_KINDS and deal_no != e.deal_no:
             self.conflict(e, N_("it undoes entry {target}, of deal {target_deal}, not of its own "
                                 "deal {deal}"), target=e.undoes, target_deal=deal_no, deal=e.deal_no)
             return False
