@@ -79,9 +79,33 @@ def wait(pid: int, timeout: float) -> int:
     return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
 
 
+# Not loaded before the fork: the hub and the bot (Starlette, uvicorn, their threads),
+# the charts (matplotlib and its font cache), and ``python -m ledger`` itself.
+NOT_PRELOADED = ("ledger.web", "ledger.bot", "ledger.present.plots", "ledger.__main__")
+
+
+def preload() -> None:
+    """Import, once, what a child would import again for each example: the command line,
+    pydantic (Typer 0.29 imports it as it reads any command's options, about 0.12 s of
+    CPU a process here) and the package's modules but those of :data:`NOT_PRELOADED`.
+    What a child prints is unchanged (``tests/architecture/test_doc_examples.py`` compares
+    a forked example with one run as a process of its own)."""
+    import importlib
+    import pkgutil
+
+    import typer._adapters  # noqa: F401  (pydantic, as the first option read would)
+
+    import ledger
+    import ledger.cli.app  # what every example imports
+
+    for module in pkgutil.walk_packages(ledger.__path__, "ledger."):
+        if not module.name.startswith(NOT_PRELOADED):
+            importlib.import_module(module.name)
+
+
 def serve() -> None:
     sys.path[0] = os.getcwd()  # not this script's folder: what `python -m` would have
-    import ledger.cli.app  # noqa: F401  (what every example imports, once)
+    preload()
 
     requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
     answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
