@@ -93,9 +93,9 @@ def _help_option(make: Any) -> Any:
     def get_help_option(ctx: Any) -> Any:
         from ledger.core.i18n import _
 
-        option = make(ctx)
+        option = make(ctx)  # made once per command and kept: its English text kept too
         if option is not None and option.help:
-            option.help = _(option.help)
+            option.help = _(option.__dict__.setdefault("_en_help", option.help))
         return option
 
     return get_help_option
