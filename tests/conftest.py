@@ -13,6 +13,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+import typer.main
+import typer.testing
 from typer.testing import CliRunner
 
 from ledger.cli.app import app
@@ -65,6 +67,28 @@ GROUPS = {
         "tests/web/test_tokens.py",
     ),
 }
+# `bigtwo` as a process builds its click command once, for its one command line; Typer's
+# CliRunner builds it again on every invoke (about 6 ms of the 9-13 ms of an in-process
+# `bigtwo standings` here), and the suite invokes it some 6,000 times.  So the tests build
+# `app`'s command once per worker and use it for every invoke, as a process would for its
+# one; other Typer apps are built as before.  The group is made to be used again: the
+# commands it loads when named stay added (ledger.cli.lazy) and each help text goes back
+# to English before it is translated (ledger.cli.common.localize).  What a command loads
+# on its own is tested in processes of their own (tests/cli/test_startup.py).
+_BUILD = typer.main.get_command
+_APP_COMMAND = []
+
+
+def _app_command_once(typer_app: typer.Typer) -> object:
+    if typer_app is not app:
+        return _BUILD(typer_app)
+    if not _APP_COMMAND:
+        _APP_COMMAND.append(_BUILD(app))
+    return _APP_COMMAND[0]
+
+
+typer.testing._get_command = _app_command_once  # CliRunner.invoke's builder
+
 BROWSER = ("browser",)
 """The groups whose tests start Chromium."""
 GROUP_OF = {path: group for group, paths in GROUPS.items() for path in paths}
